@@ -1,0 +1,153 @@
+"""The one small API every game's rules share.
+
+A game is a module-like object found by :func:`engine.games.get_game`. Its state is
+a value: ``apply`` never changes the state it is given, it returns a new one with
+the events the action caused. Everything a caller needs is here:
+
+- :class:`Action`: what a player asks to do (``verb`` from the spec's verb tables).
+- :class:`LegalAction`: a verb allowed now, with the least and most amount it takes.
+- :class:`Event`: what happened, with ``visible_to`` saying who may see it.
+- :class:`RuleError`: every refusal, with a stable ``code`` and a readable message.
+- :class:`Game`: the protocol each game implements.
+
+Players are named by strings (seat names) that are unique within a hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class RuleError(ValueError):
+    """An action the rules do not allow. ``code`` is stable; ``message`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_json(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message}
+
+
+class SettingsError(ValueError):
+    """A game setting outside what the rule books allow. ``field`` names the setting."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A player's request: ``Action("Asha", "raise", 20)``."""
+
+    player: str
+    verb: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    """A verb the player may use now. ``min``/``max`` bound its amount where it takes one;
+    ``cost`` is what it would put in the pot now (for a raise: at ``min``)."""
+
+    verb: str
+    min: int | None = None
+    max: int | None = None
+    cost: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"verb": self.verb}
+        if self.min is not None:
+            out["min"] = self.min
+        if self.max is not None:
+            out["max"] = self.max
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in a hand.
+
+    ``visible_to`` is ``None`` when everyone at the table (players and spectators)
+    may see it, else the set of player names that may. A viewer who may not see an
+    event still learns that it happened (its sequence number), never its data.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    visible_to: frozenset[str] | None = None
+
+    def visible(self, viewer: str | None) -> bool:
+        return self.visible_to is None or (viewer is not None and viewer in self.visible_to)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, **self.data}
+        if self.visible_to is not None:
+            out["visible_to"] = sorted(self.visible_to)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    amount: int
+    eligible: tuple[str, ...]
+    winners: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"amount": self.amount, "eligible": list(self.eligible), "winners": list(self.winners)}
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """Every player's chips after the pots are paid, and the pots."""
+
+    stacks: Mapping[str, int]
+    pots: tuple[PotResult, ...]
+
+
+class Game(Protocol):
+    """What every game's rules provide (Teen Patti presets and hold'em alike)."""
+
+    name: str
+    min_players: int
+    max_players: int
+
+    def settings(self, overrides: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+        """The preset's defaults with ``overrides`` applied; raises :class:`SettingsError`."""
+
+    def start_hand(
+        self,
+        *,
+        settings: Mapping[str, Any],
+        players: Sequence[tuple[str, int]],
+        dealer: int,
+        deck: Sequence[int],
+    ) -> tuple[Any, list[Event]]:
+        """Deal a hand: ``players`` in seat order with their stacks, ``dealer`` an index
+        into it, ``deck`` 52 cards top first. Returns the state and the opening events
+        (boot or blinds, each player's cards visible to that player only)."""
+
+    def legal_actions(self, state: Any, player: str | None = None) -> list[LegalAction]:
+        """The verbs ``player`` (default: the one to act) may use now."""
+
+    def check(self, state: Any, action: Action) -> None:
+        """Raise :class:`RuleError` if the rules do not allow ``action`` now."""
+
+    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
+        """Check, then return the new state and the events. The old state is unchanged."""
+
+    def to_act(self, state: Any) -> str | None:
+        """Whose turn it is, or ``None`` when the hand is over."""
+
+    def is_finished(self, state: Any) -> bool: ...
+
+    def result(self, state: Any) -> HandResult:
+        """Stacks and pots of a finished hand."""
+
+    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
+        """A JSON-ready picture of the hand as ``viewer`` may see it (``None``: a spectator)."""

@@ -1,0 +1,3 @@
+"""WebSocket routes of live play."""
+
+websocket_urlpatterns: list = []
