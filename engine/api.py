@@ -110,6 +110,25 @@ class HandResult:
     pots: tuple[PotResult, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class TablePosition:
+    """What the hands before leave for the next one's plan (kept by the table)."""
+
+    dealer: str | None = None  # the dealer (hold'em: the button) of the last hand
+    big_blind: str | None = None  # hold'em: who posted the big blind in the last hand
+    hands_played: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class HandPlan:
+    """Who is dealt in, who deals, and the settings of the next hand (hold'em: its blind level)."""
+
+    players: tuple[tuple[str, int], ...]
+    dealer: int
+    settings: Mapping[str, Any]
+    position: TablePosition  # what to keep for the hand after this one
+
+
 class Game(Protocol):
     """What every game's rules provide (Teen Patti presets and hold'em alike)."""
 
@@ -119,6 +138,24 @@ class Game(Protocol):
 
     def settings(self, overrides: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
         """The preset's defaults with ``overrides`` applied; raises :class:`SettingsError`."""
+
+    def plan_hand(
+        self, *, settings: Mapping[str, Any], seats: Sequence[tuple[str, int]], previous: TablePosition
+    ) -> HandPlan | None:
+        """The next hand at a table: ``seats`` are the players taking part, in seat order, with
+        their stacks. Players who cannot be dealt in (Teen Patti: fewer chips than the boot;
+        hold'em: no chips) are left out; ``None`` when too few remain to play."""
+
+    def deck_for_scenario(
+        self,
+        *,
+        players: Sequence[str],
+        dealer: int,
+        hands: Mapping[str, Sequence[int]],
+        board: Sequence[int] | None,
+    ) -> list[int]:
+        """A 52-card deck (top first) that deals exactly these ``hands`` (and hold'em ``board``),
+        dealing as the rule book says; for the replay format's ``hands`` field."""
 
     def start_hand(
         self,
