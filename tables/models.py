@@ -1,0 +1,197 @@
+"""Tables, seats, hands and the append-only event log of live play.
+
+The event log (:class:`Event`) is the truth. A table's live state is rebuilt by
+replaying it: a hand starts from its recorded plan and the deck that the table's
+secret seed derives for it (``engine.fairness.hand_deck``), then every recorded
+``action`` event is applied through the engine again. Everything else on these
+rows (stacks between hands, the dealer position, the turn deadline) is a summary
+that services keep in step with the log inside the same transaction.
+
+Players are named in the engine by their seat id as a string (``str(seat.id)``),
+so ``Event.visible_to`` is a list of seat ids.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Table(models.Model):
+    """A game hosted by one user, joined by its short code."""
+
+    class Game(models.TextChoices):
+        FARAS = "faras", _("Faras")
+        CLASSIC = "classic", _("Classic Teen Patti")
+        NINE_NINE_NINE = "999", _("999")
+        HOLDEM = "holdem", _("No-limit Texas hold'em")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        PAUSED = "paused", _("Paused")
+        ENDED = "ended", _("Ended")
+
+    code = models.CharField(_("code"), max_length=12, unique=True)
+    game = models.CharField(_("game"), max_length=16, choices=Game.choices)
+    # Host settings and the engine's settings, as validated by tables.settings_rules:
+    # {"engine": {...}, "seats": 6, "buy_in_chips": 1000, "buy_in_price": "10.00",
+    #  "buy_backs": null, "turn_timer": null, "game_length": null, ...}
+    settings = models.JSONField(_("settings"), default=dict)
+    buy_in_chips = models.PositiveIntegerField(_("chips per buy-in"))
+    buy_in_price = models.DecimalField(_("price of a buy-in"), max_digits=12, decimal_places=2)
+    host = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="hosted_tables", verbose_name=_("host")
+    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+    # engine.api.TablePosition as JSON: {"dealer": ..., "big_blind": ..., "hands_played": n}
+    position = models.JSONField(_("dealer position"), default=dict)
+    # Fairness: the secret is revealed in the log (event ``game_ended``) when the game ends.
+    secret_seed = models.BinaryField(_("secret seed"), max_length=32, editable=False)
+    seed_commitment = models.CharField(_("seed commitment"), max_length=64)
+    last_seq = models.PositiveBigIntegerField(_("last event number"), default=0)
+    hands_played = models.PositiveIntegerField(_("hands played"), default=0)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} {self.code}"
+
+    @property
+    def group_name(self) -> str:
+        """The channel layer group of this table's sockets."""
+        return f"table_{self.pk}"
+
+
+class Seat(models.Model):
+    """Someone at a table: a user or a guest; in a numbered seat, or watching."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        SITTING_OUT = "sitting_out", _("Sitting out")
+        WATCHING = "watching", _("Watching")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table"))
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("user"),
+    )
+    display_name = models.CharField(_("display name"), max_length=40)
+    # A guest is known by a random token kept in their session (empty for users).
+    guest_token = models.CharField(_("guest token"), max_length=64, blank=True, default="")
+    number = models.PositiveSmallIntegerField(_("seat number"), null=True, blank=True)
+    stack = models.PositiveIntegerField(_("chips"), default=0)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.WATCHING)
+    buy_ins = models.PositiveIntegerField(_("buy-ins"), default=0)
+    buy_backs_used = models.PositiveIntegerField(_("buy-backs used"), default=0)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], condition=Q(number__isnull=False), name="seat_number_unique_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="seat_user_unique_per_table"
+            ),
+            models.UniqueConstraint(
+                fields=["table", "guest_token"], condition=~Q(guest_token=""), name="seat_guest_unique_per_table"
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | ~Q(guest_token=""), name="seat_is_user_or_guest"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} @ {self.table.code}"
+
+    @property
+    def engine_name(self) -> str:
+        """How the engine names this player (unique within a hand)."""
+        return str(self.pk)
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+
+class Hand(models.Model):
+    """One deal at a table. Its plan and the table's seed fix the deck; its events replay it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands", verbose_name=_("table"))
+    number = models.PositiveIntegerField(_("hand number"))
+    dealer = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, related_name="hands_dealt", verbose_name=_("dealer"), null=True
+    )
+    # engine.api.HandPlan as JSON: {"players": [[name, stack], ...], "dealer": i, "settings": {...}}
+    plan = models.JSONField(_("plan"), default=dict)
+    player_seeds = models.JSONField(_("player seeds"), default=list)
+    to_act = models.CharField(_("to act"), max_length=24, blank=True, default="")
+    turn_seq = models.PositiveBigIntegerField(_("event number the turn started at"), default=0)
+    turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="hand_number_unique_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table.code} #{self.number}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.ended_at is None
+
+
+class Event(models.Model):
+    """One line of a table's log. Append-only: never updated, never deleted."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events", verbose_name=_("table"))
+    seq = models.PositiveBigIntegerField(_("event number"))
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, null=True, blank=True, related_name="events", verbose_name=_("hand")
+    )
+    kind = models.CharField(_("kind"), max_length=32)
+    payload = models.JSONField(_("payload"), default=dict)
+    # None: everyone at the table (spectators too); else a list of seat ids.
+    visible_to = models.JSONField(_("visible to"), null=True, blank=True)
+    actor = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, null=True, blank=True, related_name="+", verbose_name=_("actor")
+    )
+    # Null (not blank) for events no client asked for, so the unique constraint skips them.
+    client_action_id = models.CharField(  # noqa: DJ001
+        _("client action id"), max_length=64, null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="event_seq_unique_per_table"),
+            models.UniqueConstraint(
+                fields=["table", "client_action_id"],
+                condition=Q(client_action_id__isnull=False),
+                name="event_client_action_unique_per_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}#{self.seq} {self.kind}"
