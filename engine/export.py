@@ -1,0 +1,244 @@
+"""The export format of hand histories: build it and read it back (pure, no I/O).
+
+One hand is a replay scenario exactly as ``shared/spec/hand-scenario.md`` describes
+(``game``, ``settings``, ``players``, ``dealer``, ``deck`` 52 cards top first,
+``actions``), so ``python -m engine replay`` plays it back, plus these fields:
+
+- ``table``: the table's identifier, as it enters the deck derivation;
+- ``hand_number``: the hand's number at that table (1 for the first hand);
+- ``player_seeds``: the seeds players' browsers added, in the order the event log
+  recorded them (they enter the deck derivation of this hand);
+- ``commitment``: the SHA-256 (hex) of the game's secret seed, shown before the first deal;
+- ``result``: ``{"stacks": {name: chips}, "pots": [{"amount", "eligible", "winners"}]}``
+  as the live table recorded it;
+- ``events``: the hand's events from the table's log, oldest first.
+
+A whole game is::
+
+    {"format": "dashain-game-v1", "table": ..., "game": ..., "commitment": ...,
+     "secret_seed": "<64 hex digits, present once the game has ended>",
+     "hands": [hand, hand, ...]}
+
+:func:`hand_export` and :func:`game_export` build these dictionaries;
+:func:`parse_hand` and :func:`parse_game` read them back into typed records and raise
+:class:`ExportError` naming the field for anything that is not in the format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import DECK_SIZE, Card, CardError, cards_text, parse_cards
+
+GAME_FORMAT = "dashain-game-v1"
+SECRET_SEED_BYTES = 32
+
+
+class ExportError(ValueError):
+    """A file that is not in the export format. ``field`` names where it went wrong."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One exported hand, read back. ``scenario`` is the replay scenario part, as given."""
+
+    table: str
+    hand_number: int
+    game: str
+    deck: tuple[Card, ...]
+    player_seeds: tuple[str, ...]
+    commitment: str
+    stacks: Mapping[str, int]
+    pots: tuple[Mapping[str, Any], ...]
+    scenario: Mapping[str, Any]
+    events: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One exported game, read back. ``secret_seed`` is ``None`` while the game runs."""
+
+    table: str
+    game: str
+    commitment: str
+    secret_seed: bytes | None
+    hands: tuple[HandRecord, ...] = field(default_factory=tuple)
+
+
+def hand_export(
+    *,
+    game: str,
+    settings: Mapping[str, Any],
+    players: Sequence[tuple[str, int]],
+    dealer: int,
+    deck: Sequence[Card],
+    actions: Sequence[Sequence[Any]],
+    table: str,
+    hand_number: int,
+    player_seeds: Sequence[str],
+    commitment: str,
+    stacks: Mapping[str, int],
+    pots: Sequence[Mapping[str, Any]],
+    events: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """One hand in the export format. ``deck`` holds card numbers (engine.cards)."""
+    return {
+        "game": game,
+        "settings": dict(settings),
+        "players": [{"name": name, "stack": int(stack)} for name, stack in players],
+        "dealer": int(dealer),
+        "deck": cards_text(list(deck)),
+        "actions": [list(action) for action in actions],
+        "table": str(table),
+        "hand_number": int(hand_number),
+        "player_seeds": [str(seed) for seed in player_seeds],
+        "commitment": commitment,
+        "result": {
+            "stacks": {name: int(chips) for name, chips in stacks.items()},
+            "pots": [
+                {
+                    "amount": int(pot["amount"]),
+                    "eligible": list(pot["eligible"]),
+                    "winners": list(pot["winners"]),
+                }
+                for pot in pots
+            ],
+        },
+        "events": [dict(event) for event in events],
+    }
+
+
+def game_export(
+    *,
+    table: str,
+    game: str,
+    commitment: str,
+    secret_seed: bytes | None,
+    hands: Sequence[Mapping[str, Any]],
+) -> dict[str, Any]:
+    """A whole game. Pass ``secret_seed=None`` until the game has ended: it is then left out."""
+    out: dict[str, Any] = {"format": GAME_FORMAT, "table": str(table), "game": game, "commitment": commitment}
+    if secret_seed is not None:
+        out["secret_seed"] = secret_seed.hex()
+    out["hands"] = [dict(hand) for hand in hands]
+    return out
+
+
+def to_text(export: Mapping[str, Any]) -> str:
+    """The export as the text of a downloaded file (UTF-8 JSON, indented, ends with a newline)."""
+    return json.dumps(export, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    name = f"{where}{key}"
+    if key not in data:
+        raise ExportError(name, "missing.")
+    value = data[key]
+    # bool is an int in Python; a hand number of `true` is still not a number.
+    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise ExportError(name, f"expected {_kind_name(kind)}, found {value!r}.")
+    if not isinstance(value, kind):
+        raise ExportError(name, f"expected {_kind_name(kind)}, found {type(value).__name__}.")
+    return value
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {str: "text", int: "a whole number", list: "a list", dict: "an object", bool: "true/false"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _check_hex_digest(value: str, name: str) -> str:
+    text = value.strip().lower()
+    if len(text) != 64 or any(ch not in "0123456789abcdef" for ch in text):
+        raise ExportError(name, "expected 64 hexadecimal digits (a SHA-256).")
+    return text
+
+
+def parse_hand(data: Any, *, where: str = "") -> HandRecord:
+    """Read one exported hand; ``where`` prefixes field names in errors (e.g. ``hands[2].``)."""
+    if not isinstance(data, Mapping):
+        raise ExportError(where.rstrip(".") or "hand", "expected an object.")
+    game = _require(data, "game", str, where)
+    table = _require(data, "table", str, where)
+    hand_number = _require(data, "hand_number", int, where)
+    if hand_number < 1:
+        raise ExportError(f"{where}hand_number", "must be 1 or more.")
+    players = _require(data, "players", list, where)
+    for index, player in enumerate(players):
+        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
+            raise ExportError(f"{where}players[{index}]", 'expected {"name": ..., "stack": ...}.')
+    _require(data, "dealer", int, where)
+    _require(data, "actions", list, where)
+    deck_text = _require(data, "deck", list, where)
+    if len(deck_text) != DECK_SIZE:
+        raise ExportError(f"{where}deck", f"expected {DECK_SIZE} cards, found {len(deck_text)}.")
+    try:
+        deck = parse_cards(deck_text)
+    except CardError as error:
+        raise ExportError(f"{where}deck", str(error)) from error
+    seeds = _require(data, "player_seeds", list, where)
+    for index, seed in enumerate(seeds):
+        if not isinstance(seed, str):
+            raise ExportError(f"{where}player_seeds[{index}]", "expected text.")
+    commitment = _check_hex_digest(_require(data, "commitment", str, where), f"{where}commitment")
+    result = _require(data, "result", dict, where)
+    stacks = _require(result, "stacks", dict, f"{where}result.")
+    for name, chips in stacks.items():
+        if not isinstance(chips, int) or isinstance(chips, bool):
+            raise ExportError(f"{where}result.stacks.{name}", "expected a whole number of chips.")
+    pots = _require(result, "pots", list, f"{where}result.")
+    for index, pot in enumerate(pots):
+        if not isinstance(pot, Mapping) or not {"amount", "eligible", "winners"} <= set(pot):
+            raise ExportError(f"{where}result.pots[{index}]", "expected amount, eligible and winners.")
+    events = data.get("events", [])
+    if not isinstance(events, list):
+        raise ExportError(f"{where}events", "expected a list.")
+    return HandRecord(
+        table=table,
+        hand_number=hand_number,
+        game=game,
+        deck=tuple(deck),
+        player_seeds=tuple(seeds),
+        commitment=commitment,
+        stacks=dict(stacks),
+        pots=tuple(dict(pot) for pot in pots),
+        scenario=dict(data),
+        events=tuple(events),
+    )
+
+
+def parse_game(data: Any) -> GameRecord:
+    """Read one exported game; raises :class:`ExportError` naming the field."""
+    if not isinstance(data, Mapping):
+        raise ExportError("game file", "expected a JSON object.")
+    if data.get("format") != GAME_FORMAT:
+        raise ExportError("format", f"expected {GAME_FORMAT!r}, found {data.get('format')!r}.")
+    table = _require(data, "table", str, "")
+    game = _require(data, "game", str, "")
+    commitment = _check_hex_digest(_require(data, "commitment", str, ""), "commitment")
+    secret_seed: bytes | None = None
+    if data.get("secret_seed") is not None:
+        text = _require(data, "secret_seed", str, "").strip()
+        try:
+            secret_seed = bytes.fromhex(text)
+        except ValueError as error:
+            raise ExportError("secret_seed", "expected hexadecimal digits.") from error
+        if len(secret_seed) != SECRET_SEED_BYTES:
+            raise ExportError(
+                "secret_seed", f"expected {SECRET_SEED_BYTES} bytes ({2 * SECRET_SEED_BYTES} hex digits)."
+            )
+    hands_data = _require(data, "hands", list, "")
+    hands = tuple(parse_hand(hand, where=f"hands[{index}].") for index, hand in enumerate(hands_data))
+    return GameRecord(table=table, game=game, commitment=commitment, secret_seed=secret_seed, hands=hands)

@@ -1,0 +1,290 @@
+"""``python -m engine verify`` (engine.verify) and the export format (engine.export):
+an honest game is accepted; a changed deal, player seed or commitment is caught and
+the hand named; a broken file is exit status 2."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from engine import export, verify
+from engine.api import Action, TablePosition
+from engine.fairness import commitment, hand_deck
+
+SECRET = bytes.fromhex("8f" * 16 + "11" * 16)
+TABLE = "table-42"
+
+
+def run(data, *args: str) -> tuple[int, str]:
+    """Run the verifier on ``data`` given on standard input; returns (exit status, output)."""
+    out = io.StringIO()
+    status = verify.main([*args, "-"], stdout=out, stdin=io.StringIO(json.dumps(data)))
+    return status, out.getvalue()
+
+
+def deals_only_game(hands: int = 4, *, secret: bytes | None = SECRET) -> dict:
+    """A game built straight from the construction (no engine): right for the deal checks."""
+    seeds_by_hand = [[], ["asha-1"], ["asha-1", "bikash-2"], ["ünïcode seed ✓"]]
+    hand_list = []
+    for number in range(1, hands + 1):
+        seeds = seeds_by_hand[(number - 1) % len(seeds_by_hand)]
+        hand_list.append(
+            export.hand_export(
+                game="faras",
+                settings={"boot": 10},
+                players=[("Asha", 1000), ("Bikash", 1000)],
+                dealer=number % 2,
+                deck=hand_deck(SECRET, TABLE, number, seeds),
+                actions=[],
+                table=TABLE,
+                hand_number=number,
+                player_seeds=seeds,
+                commitment=commitment(SECRET),
+                stacks={"Asha": 1000, "Bikash": 1000},
+                pots=[],
+            )
+        )
+    return export.game_export(
+        table=TABLE, game="faras", commitment=commitment(SECRET), secret_seed=secret, hands=hand_list
+    )
+
+
+# --- the deal and commitment checks (no engine needed) ----------------------------------------
+
+
+def test_honest_game_is_verified():
+    status, output = run(deals_only_game(), "--no-replay")
+    assert status == 0, output
+    assert "VERIFIED" in output and "NOT VERIFIED" not in output
+    for number in range(1, 5):
+        assert f"hand {number}: OK" in output
+
+
+def test_a_changed_deal_names_the_hand():
+    game = deals_only_game()
+    deck = game["hands"][2]["deck"]
+    deck[0], deck[7] = deck[7], deck[0]  # two cards of hand 3 swapped
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 3: MISMATCH (deal)" in output
+    assert "position 1" in output
+    for number in (1, 2, 4):
+        assert f"hand {number}: OK" in output
+
+
+def test_a_changed_player_seed_names_the_hand():
+    game = deals_only_game()
+    game["hands"][1]["player_seeds"] = ["asha-2"]  # hand 2's seed, as if rewritten afterwards
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 2: MISMATCH (deal)" in output
+    assert "player seed" in output
+    assert "hand 1: OK" in output and "hand 3: OK" in output
+
+
+def test_a_dropped_player_seed_names_the_hand():
+    game = deals_only_game()
+    game["hands"][2]["player_seeds"] = ["asha-1"]
+    status, output = run(game, "--no-replay")
+    assert status == 1 and "hand 3: MISMATCH (deal)" in output
+
+
+def test_a_changed_secret_seed_breaks_the_commitment():
+    game = deals_only_game()
+    game["secret_seed"] = "00" * 32
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "game: MISMATCH (commitment)" in output
+
+
+def test_a_changed_commitment_is_caught():
+    game = deals_only_game()
+    other = commitment(b"another seed")
+    game["commitment"] = other
+    for hand in game["hands"]:
+        hand["commitment"] = other
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "game: MISMATCH (commitment)" in output
+
+
+def test_a_hand_with_another_commitment_is_named():
+    game = deals_only_game()
+    game["hands"][3]["commitment"] = commitment(b"another seed")
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 4: MISMATCH (commitment)" in output
+
+
+def test_a_hand_moved_to_another_number_is_named():
+    game = deals_only_game()
+    game["hands"][1]["hand_number"] = 3  # now two hands say "3" and hand 2's deck no longer fits
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 3: MISMATCH (order)" in output
+    assert "hand 3: MISMATCH (deal)" in output
+
+
+def test_a_game_not_ended_cannot_be_verified():
+    status, output = run(deals_only_game(secret=None), "--no-replay")
+    assert status == 1
+    assert "revealed when the game ends" in output
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda g: g.pop("commitment"), "commitment"),
+        (lambda g: g.update(format="something-else"), "format"),
+        (lambda g: g.update(secret_seed="zz"), "secret_seed"),
+        (lambda g: g.update(secret_seed="ab" * 31), "secret_seed"),
+        (lambda g: g["hands"][1]["deck"].pop(), "hands[1].deck"),
+        (lambda g: g["hands"][1]["deck"].__setitem__(0, "Xx"), "hands[1].deck"),
+        (lambda g: g["hands"][1]["deck"].__setitem__(0, g["hands"][1]["deck"][1]), "hands[1].deck"),
+        (lambda g: g["hands"][0].pop("player_seeds"), "hands[0].player_seeds"),
+        (lambda g: g["hands"][0].update(hand_number="1"), "hands[0].hand_number"),
+        (lambda g: g["hands"][0]["result"].pop("stacks"), "hands[0].result.stacks"),
+    ],
+)
+def test_a_broken_file_is_status_2_and_names_the_field(change, field):
+    game = deals_only_game()
+    change(game)
+    status, output = run(game, "--no-replay")
+    assert status == 2
+    assert field in output
+
+
+def test_not_json_is_status_2(tmp_path: Path):
+    path = tmp_path / "game.json"
+    path.write_text("{ not json", encoding="utf-8")
+    out = io.StringIO()
+    assert verify.main([str(path)], stdout=out) == 2
+    assert "not JSON" in out.getvalue()
+    assert verify.main([str(tmp_path / "missing.json")], stdout=out) == 2
+
+
+def test_reads_a_file_path(tmp_path: Path):
+    path = tmp_path / "game.json"
+    path.write_text(export.to_text(deals_only_game()), encoding="utf-8")
+    out = io.StringIO()
+    assert verify.main(["--no-replay", str(path)], stdout=out) == 0
+
+
+def test_export_round_trip():
+    game = deals_only_game()
+    record = export.parse_game(json.loads(export.to_text(game)))
+    assert record.secret_seed == SECRET
+    assert [hand.hand_number for hand in record.hands] == [1, 2, 3, 4]
+    assert list(record.hands[2].deck) == hand_deck(SECRET, TABLE, 3, ["asha-1", "bikash-2"])
+    assert "secret_seed" not in export.game_export(
+        table=TABLE, game="faras", commitment=commitment(SECRET), secret_seed=None, hands=[]
+    )
+
+
+# --- honest games played by the engines, replayed -------------------------------------------
+
+
+def _get_game_or_skip(name: str):
+    from engine.games import get_game
+
+    try:
+        return get_game(name)
+    except ImportError:
+        pytest.skip(f"the {name} engine is not in this checkout yet")
+
+
+def _random_amount(legal, rng: random.Random) -> int | None:
+    if legal.min is None:
+        return None
+    high = legal.max if legal.max is not None else legal.min
+    return rng.choice([legal.min, high, rng.randint(legal.min, high)])
+
+
+def play_honest_game(name: str, *, seed: int, hands: int = 5, players: int = 3, secret: bytes = SECRET) -> dict:
+    """A whole game of random legal play through the engine, exported as live play would."""
+    game = _get_game_or_skip(name)
+    rng = random.Random(seed)
+    settings = dict(game.settings({}))
+    names = ["Asha", "Bikash", "Chandra", "Dipesh", "Elina", "Firoz"][:players]
+    stacks = dict.fromkeys(names, 1000)
+    position = TablePosition()
+    exported = []
+    for number in range(1, hands + 1):
+        plan = game.plan_hand(settings=settings, seats=[(n, stacks[n]) for n in names], previous=position)
+        if plan is None:
+            break
+        position = plan.position
+        seeds = [f"browser-{rng.randrange(10**6)}" for _ in range(rng.randint(0, 2))]
+        deck = hand_deck(secret, TABLE, number, seeds)
+        state, events = game.start_hand(settings=plan.settings, players=plan.players, dealer=plan.dealer, deck=deck)
+        all_events = [event.to_json() for event in events]
+        actions = []
+        for _step in range(400):
+            if game.is_finished(state):
+                break
+            player = game.to_act(state)
+            legal = game.legal_actions(state, player)
+            choice = rng.choice(legal)
+            amount = _random_amount(choice, rng)
+            action = Action(player, choice.verb, amount)
+            state, events = game.apply(state, action)
+            all_events += [event.to_json() for event in events]
+            actions.append([player, choice.verb] + ([amount] if amount is not None else []))
+        assert game.is_finished(state), "random play did not finish a hand in 400 actions"
+        result = game.result(state)
+        stacks.update(result.stacks)
+        exported.append(
+            export.hand_export(
+                game=name,
+                settings=plan.settings,
+                players=plan.players,
+                dealer=plan.dealer,
+                deck=deck,
+                actions=actions,
+                table=TABLE,
+                hand_number=number,
+                player_seeds=seeds,
+                commitment=commitment(secret),
+                stacks=result.stacks,
+                pots=[pot.to_json() for pot in result.pots],
+                events=all_events,
+            )
+        )
+    return export.game_export(table=TABLE, game=name, commitment=commitment(secret), secret_seed=secret, hands=exported)
+
+
+GAMES = ["faras", "classic", "999", "holdem"]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_honest_engine_game_is_verified_with_replay(name):
+    game = play_honest_game(name, seed=7)
+    status, output = run(game)
+    assert status == 0, output
+    assert "deal and result" in output
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_changed_result_names_the_hand(name):
+    game = play_honest_game(name, seed=11)
+    tampered = copy.deepcopy(game)
+    stacks = tampered["hands"][1]["result"]["stacks"]
+    first, second = sorted(stacks)[:2]
+    stacks[first] += 10
+    stacks[second] -= 10
+    status, output = run(tampered)
+    assert status == 1
+    assert "hand 2: MISMATCH (result)" in output
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_one_exported_hand_replays_to_its_result(name):
+    hand = play_honest_game(name, seed=3, hands=2)["hands"][-1]
+    status, output = run(hand)
+    assert status == 0, output
+    assert "OK (result)" in output
