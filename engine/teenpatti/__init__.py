@@ -1,0 +1,124 @@
+"""Teen Patti: Faras (rule book 000), Classic (004) and 999 (002) as presets of one engine.
+
+The variants are data, not branches: each preset is a :class:`TeenPattiGame` holding its
+name, its player counts and its default settings (:mod:`engine.teenpatti.settings`).
+The game implements :class:`engine.api.Game`:
+
+- ranking of three-card hands: :mod:`engine.teenpatti.ranking`
+- one hand as a state machine, its verbs, refusals and event kinds: :mod:`engine.teenpatti.hand`
+- the per-player view: :mod:`engine.teenpatti.view`
+- the table around the hands (dealer, who is dealt in) and scenario decks: :mod:`engine.teenpatti.table`
+
+>>> from engine.api import Action
+>>> from engine.fairness import seeded_deck
+>>> game = preset_game("faras")
+>>> state, events = game.start_hand(settings=game.settings(), players=[("Asha", 1000), ("Bikash", 1000)],
+...                                 dealer=0, deck=seeded_deck(1))
+>>> game.to_act(state)
+'Bikash'
+>>> state, events = game.apply(state, Action("Bikash", "chaal"))
+>>> [event.kind for event in events], game.to_act(state)
+(['chaal'], 'Asha')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.api import Action, Event, HandPlan, HandResult, LegalAction, TablePosition
+from engine.teenpatti import hand, table
+from engine.teenpatti.hand import HandState
+from engine.teenpatti.settings import PLAYER_COUNTS, PRESETS, merge_settings, parse_settings
+from engine.teenpatti.view import hand_view
+
+__all__ = ["PRESET_NAMES", "HandState", "TeenPattiGame", "preset_game"]
+
+PRESET_NAMES = ("faras", "classic", "999")
+
+
+class TeenPattiGame:
+    """One preset of Teen Patti; stateless, so one instance per preset serves every table."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.min_players, self.max_players = PLAYER_COUNTS[name]
+        self.defaults: Mapping[str, Any] = dict(PRESETS[name])
+
+    def __repr__(self) -> str:
+        return f"<TeenPattiGame {self.name}>"
+
+    def settings(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        return merge_settings(self.name, overrides)
+
+    def plan_hand(
+        self, *, settings: Mapping[str, Any], seats: Sequence[tuple[str, int]], previous: TablePosition
+    ) -> HandPlan | None:
+        return table.plan_hand(
+            settings=settings, seats=seats, previous=previous, player_counts=(self.min_players, self.max_players)
+        )
+
+    def deck_for_scenario(
+        self,
+        *,
+        players: Sequence[str],
+        dealer: int,
+        hands: Mapping[str, Sequence[int]],
+        board: Sequence[int] | None = None,
+    ) -> list[int]:
+        return table.deck_for_scenario(players=players, dealer=dealer, hands=hands, board=board)
+
+    def start_hand(
+        self,
+        *,
+        settings: Mapping[str, Any],
+        players: Sequence[tuple[str, int]],
+        dealer: int,
+        deck: Sequence[int],
+    ) -> tuple[HandState, list[Event]]:
+        return hand.start_hand(
+            game=self.name,
+            settings=parse_settings(settings),
+            players=players,
+            dealer=dealer,
+            deck=deck,
+            player_counts=(self.min_players, self.max_players),
+        )
+
+    def legal_actions(self, state: HandState, player: str | None = None) -> list[LegalAction]:
+        """What ``player`` (default: the one to act) may do now; ``[]`` for an unknown name."""
+        if player is None:
+            if state.turn < 0:
+                return []
+            return hand.legal_actions(state, state.turn)
+        seat = state.index.get(player, -1)
+        return [] if seat < 0 else hand.legal_actions(state, seat)
+
+    def check(self, state: HandState, action: Action) -> None:
+        hand.validate(state, action)
+
+    def apply(self, state: HandState, action: Action) -> tuple[HandState, list[Event]]:
+        return hand.apply(state, action)
+
+    def to_act(self, state: HandState) -> str | None:
+        return state.to_act
+
+    def is_finished(self, state: HandState) -> bool:
+        return state.turn < 0
+
+    def result(self, state: HandState) -> HandResult:
+        """Stacks and pots; on a hand still in play, the stacks now and no pots."""
+        stacks = dict(zip(state.names, state.stacks, strict=True))
+        pots = () if state.outcome is None else state.outcome.pots
+        return HandResult(stacks=stacks, pots=pots)
+
+    def view(self, state: HandState, viewer: str | None) -> dict[str, Any]:
+        return hand_view(state, viewer)
+
+
+_GAMES = {name: TeenPattiGame(name) for name in PRESET_NAMES}
+
+
+def preset_game(name: str) -> TeenPattiGame:
+    """The rules of ``faras``, ``classic`` or ``999``; ``KeyError`` for any other name."""
+    return _GAMES[name]

@@ -1,0 +1,693 @@
+"""One hand of Teen Patti as a state machine: the deal, the betting, show, sideshow, the pot limit.
+
+:func:`start_hand` deals; :func:`legal_actions` lists what a player may do now;
+:func:`validate` refuses what the rules do not allow (:class:`engine.api.RuleError` with a
+stable code); :func:`apply` returns a *new* :class:`HandState` and the events. A state is
+never changed once made: ``apply`` copies it first.
+
+The rules, as rule books 000 (Faras), 004 (Classic) and 002 (999) and the spec's list of
+open cases settle them (``docs/rules.md`` has the reasons):
+
+- Everyone pays the boot, which is also the opening stake. Cards are dealt one at a time
+  from the player after the dealer, who also bets first; play goes clockwise.
+- A blind player's chaal costs the stake, a seen player's twice the stake. ``raise S`` sets
+  the stake to S and costs S blind, 2S seen. Raises go in steps of the boot; with
+  ``raise="double"`` the new stake is at most twice the old one; never above ``stake_limit``.
+- ``see`` is allowed at any time, to any blind player still in, and does not use the turn.
+  After ``blind_turns`` blind bets a player must see before betting again.
+- No all-in chaal: a player who cannot pay a bet cannot make it. With two players left a
+  show is allowed for everything a short player has left, and the better hand takes the
+  whole pot (no side pot).
+- Show (two players left): seen asks seen for twice the stake; with ``blind_show`` a blind
+  player may ask anyone for one stake; a seen player never asks a blind one. An exact tie
+  goes to the player who did not ask.
+- Sideshow (three or more in, asker and partner seen): costs twice the stake; the partner
+  (``previous``: the player still in just before the asker, who has bet this hand;
+  ``previous_seen``: the nearest such player who has seen) must then accept or refuse. On
+  accept the lower hand packs, a tie packs the asker; the two see each other's cards, the
+  table learns only who packed. Either way the turn passes to the player after the asker.
+- Pot limit: when a bet brings the pot to ``pot_limit_boots`` boots or more, everyone still
+  in shows (blind players too); the best hand wins; tied hands split, an odd chip going to
+  the first winner clockwise from the player after the dealer.
+
+Event kinds (``Event.kind``; data are JSON-ready; cards in the spec's notation):
+
+==================  ====================  =====================================================
+kind                visible to            data
+==================  ====================  =====================================================
+hand_started        everyone              game, dealer, players [{name, stack}], settings
+boot                everyone              amount, pot, players
+dealt               everyone              order (names, first card first), cards_each (3)
+see                 everyone              player
+cards               that player only      player, cards, hand (label, see ranking.hand_label)
+chaal / raise       everyone              player, amount (paid), stake (after), blind, pot, stack
+pack                everyone              player, reason ("pack" or "sideshow")
+sideshow            everyone              player (asker), partner, amount, stake, pot, stack
+sideshow_accepted   everyone              player (partner), asker
+sideshow_result     asker and partner     asker, partner, cards {name: cards}, hands, loser
+sideshow_refused    everyone              player (partner), asker
+show                everyone              player (asker), against, amount, blind, pot, stack
+showdown            everyone              reason ("show" / "pot_limit"), cards, hands, winners
+hand_finished       everyone              reason ("last_player" / "show" / "pot_limit"),
+                                          winners, payouts {name: chips won}, pots, stacks
+==================  ====================  =====================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.api import Action, Event, LegalAction, PotResult, RuleError, SettingsError
+from engine.cards import DECK_SIZE, card_text
+from engine.teenpatti.ranking import hand_label, score_table
+from engine.teenpatti.settings import Settings
+
+VERBS = ("see", "chaal", "raise", "pack", "show", "sideshow", "accept", "refuse")
+
+_SEE = LegalAction("see", cost=0)
+_PACK = LegalAction("pack", cost=0)
+_ACCEPT = LegalAction("accept", cost=0)
+_REFUSE = LegalAction("refuse", cost=0)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished hand ended and who was paid what."""
+
+    reason: str  # "last_player", "show" or "pot_limit"
+    winners: tuple[str, ...]
+    payouts: tuple[tuple[str, int], ...]
+    pots: tuple[PotResult, ...]
+
+
+class HandState:
+    """A hand in play. Per-player lists are indexed by seat order (``names``).
+
+    Treat it as a value: every field is replaced, never changed, by :func:`apply`.
+    """
+
+    __slots__ = (
+        "acted",
+        "bets",
+        "blind_used",
+        "cards",
+        "dealer",
+        "game",
+        "in_count",
+        "index",
+        "known_by",
+        "names",
+        "outcome",
+        "packed",
+        "pending",
+        "pot",
+        "public",
+        "scores",
+        "seen",
+        "settings",
+        "stacks",
+        "stake",
+        "start_stacks",
+        "turn",
+    )
+
+    game: str
+    settings: Settings
+    names: tuple[str, ...]
+    index: dict[str, int]
+    dealer: int
+    start_stacks: tuple[int, ...]
+    cards: tuple[tuple[int, int, int], ...]
+    scores: tuple[int, ...]
+    stacks: list[int]  # chips not in the pot
+    bets: list[int]  # chips each player has put in the pot this hand, boot included
+    seen: list[bool]
+    packed: list[bool]
+    blind_used: list[int]  # blind bets made (the boot does not count)
+    acted: list[bool]  # has made a bet after the boot
+    known_by: list[int]  # bit j set: player j has been shown this player's cards (sideshow)
+    public: list[bool]  # cards turned up for everyone (show, pot-limit show)
+    stake: int
+    pot: int
+    turn: int  # index of the player to act, -1 when the hand is over
+    pending: tuple[int, int] | None  # (asker, partner) of an unanswered sideshow
+    in_count: int  # players not packed
+    outcome: Outcome | None
+
+    def copy(self) -> HandState:
+        new = object.__new__(HandState)
+        new.game = self.game
+        new.settings = self.settings
+        new.names = self.names
+        new.index = self.index
+        new.dealer = self.dealer
+        new.start_stacks = self.start_stacks
+        new.cards = self.cards
+        new.scores = self.scores
+        new.stacks = self.stacks.copy()
+        new.bets = self.bets.copy()
+        new.seen = self.seen.copy()
+        new.packed = self.packed.copy()
+        new.blind_used = self.blind_used.copy()
+        new.acted = self.acted.copy()
+        new.known_by = self.known_by.copy()
+        new.public = self.public.copy()
+        new.stake = self.stake
+        new.pot = self.pot
+        new.turn = self.turn
+        new.pending = self.pending
+        new.in_count = self.in_count
+        new.outcome = self.outcome
+        return new
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__ if name != "index")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<HandState {self.game} to_act={self.to_act!r} pot={self.pot} stake={self.stake}>"
+
+    @property
+    def to_act(self) -> str | None:
+        return None if self.turn < 0 else self.names[self.turn]
+
+    @property
+    def finished(self) -> bool:
+        return self.turn < 0
+
+
+# --- dealing ---------------------------------------------------------------------------------
+
+
+def deal_order(player_count: int, dealer: int) -> list[int]:
+    """Seats in the order they get cards and bet: the player after the dealer first."""
+    return [(dealer + 1 + k) % player_count for k in range(player_count)]
+
+
+def start_hand(
+    *,
+    game: str,
+    settings: Settings,
+    players: Sequence[tuple[str, int]],
+    dealer: int,
+    deck: Sequence[int],
+    player_counts: tuple[int, int],
+) -> tuple[HandState, list[Event]]:
+    """Take the boot and deal three cards each, one at a time, from the player after the dealer.
+
+    Raises :class:`SettingsError` naming the field (``players``, ``players[1].stack``,
+    ``dealer``, ``deck``) when the hand cannot be dealt.
+    """
+    low, high = player_counts
+    count = len(players)
+    if not low <= count <= high:
+        raise SettingsError("players", f"{game} is played by {low} to {high} players, not {count}.")
+    boot = settings.boot
+    names: list[str] = []
+    stacks: list[int] = []
+    for position, entry in enumerate(players):
+        name, stack = entry
+        if not isinstance(name, str) or not name:
+            raise SettingsError(f"players[{position}].name", "must be a non-empty text.")
+        if name in names:
+            raise SettingsError(f"players[{position}].name", f"{name!r} appears twice; names must be unique.")
+        if not isinstance(stack, int) or isinstance(stack, bool) or stack < 0:
+            raise SettingsError(f"players[{position}].stack", f"must be a whole number of chips, not {stack!r}.")
+        if stack < boot:
+            raise SettingsError(
+                f"players[{position}].stack",
+                f"{name} has {stack} chips, fewer than the boot ({boot}): such a player is not dealt in.",
+            )
+        names.append(name)
+        stacks.append(stack)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < count:
+        raise SettingsError("dealer", f"must be a player's index, 0 to {count - 1}, not {dealer!r}.")
+    if len(deck) != DECK_SIZE or set(deck) != set(range(DECK_SIZE)):
+        raise SettingsError("deck", "must hold each of the 52 cards exactly once.")
+
+    order = deal_order(count, dealer)
+    dealt: list[tuple[int, int, int]] = [(0, 0, 0)] * count
+    for k, seat in enumerate(order):
+        dealt[seat] = (deck[k], deck[k + count], deck[k + 2 * count])
+    table = score_table(settings.ranking, settings.best_run)
+
+    state = object.__new__(HandState)
+    state.game = game
+    state.settings = settings
+    state.names = tuple(names)
+    state.index = {name: seat for seat, name in enumerate(names)}
+    state.dealer = dealer
+    state.start_stacks = tuple(stacks)
+    state.cards = tuple(dealt)
+    state.scores = tuple(table[1 << a | 1 << b | 1 << c] for a, b, c in dealt)
+    state.stacks = [stack - boot for stack in stacks]
+    state.bets = [boot] * count
+    state.seen = [False] * count
+    state.packed = [False] * count
+    state.blind_used = [0] * count
+    state.acted = [False] * count
+    state.known_by = [0] * count
+    state.public = [False] * count
+    state.stake = boot
+    state.pot = boot * count
+    state.turn = order[0]
+    state.pending = None
+    state.in_count = count
+    state.outcome = None
+
+    events = [
+        Event(
+            "hand_started",
+            {
+                "game": game,
+                "dealer": names[dealer],
+                "players": [{"name": name, "stack": stack} for name, stack in zip(names, stacks, strict=True)],
+                "settings": settings.to_json(),
+            },
+        ),
+        Event("boot", {"amount": boot, "pot": state.pot, "players": list(names)}),
+        # No cards here: a blind player's cards reach nobody, not even their own screen,
+        # until they see (a ``cards`` event), so looking can never happen unrecorded.
+        Event("dealt", {"order": [names[seat] for seat in order], "cards_each": 3}),
+    ]
+    return state, events
+
+
+# --- who may do what ---------------------------------------------------------------------------
+
+
+def _next_in(state: HandState, seat: int) -> int:
+    """The next player still in after ``seat``, clockwise."""
+    count = len(state.names)
+    packed = state.packed
+    nxt = (seat + 1) % count
+    while packed[nxt]:
+        nxt = (nxt + 1) % count
+    return nxt
+
+
+def _other_in(state: HandState, seat: int) -> int:
+    """With two players left: the one who is not ``seat``."""
+    packed = state.packed
+    for other in range(len(packed)):
+        if other != seat and not packed[other]:
+            return other
+    return -1
+
+
+def sideshow_partner(state: HandState, seat: int) -> int:
+    """Who ``seat`` would ask for a sideshow, or -1 for nobody.
+
+    ``previous``: the nearest player still in before ``seat`` (counter-clockwise), if they
+    have bet this hand. ``previous_seen``: the nearest player still in before ``seat`` who
+    has seen their cards and has bet this hand.
+    """
+    count = len(state.names)
+    packed, acted, seen = state.packed, state.acted, state.seen
+    previous_seen = state.settings.sideshow == "previous_seen"
+    other = (seat - 1) % count
+    while other != seat:
+        if not packed[other]:
+            if not previous_seen:
+                return other if acted[other] else -1
+            if seen[other] and acted[other]:
+                return other
+        other = (other - 1) % count
+    return -1
+
+
+def _must_see(state: HandState, seat: int) -> bool:
+    limit = state.settings.blind_turns
+    return limit is not None and not state.seen[seat] and state.blind_used[seat] >= limit
+
+
+def legal_actions(state: HandState, seat: int) -> list[LegalAction]:
+    """What the player at ``seat`` may do now (``see`` for a blind player at any time)."""
+    if state.turn < 0 or state.packed[seat]:
+        return []
+    seen = state.seen[seat]
+    actions = [] if seen else [_SEE]
+    pending = state.pending
+    if pending is not None:
+        if seat == pending[1]:
+            actions.append(_ACCEPT)
+            actions.append(_REFUSE)
+        return actions
+    if seat != state.turn:
+        return actions
+    settings = state.settings
+    stake = state.stake
+    stack = state.stacks[seat]
+    unit = 2 if seen else 1
+    must_see = _must_see(state, seat)
+    if not must_see:
+        cost = stake * unit
+        if cost <= stack:
+            actions.append(LegalAction("chaal", cost=cost))
+        boot = settings.boot
+        lowest = stake + boot
+        highest = stack // unit // boot * boot
+        if settings.raise_rule == "double" and highest > 2 * stake:
+            highest = 2 * stake
+        if settings.stake_limit is not None and highest > settings.stake_limit:
+            highest = settings.stake_limit
+        if highest >= lowest:
+            actions.append(LegalAction("raise", lowest, highest, lowest * unit))
+    actions.append(_PACK)
+    if state.in_count == 2:
+        if not must_see and (state.seen[_other_in(state, seat)] if seen else settings.blind_show):
+            actions.append(LegalAction("show", cost=min(stake * unit, stack)))
+    elif settings.sideshow != "off" and seen and 2 * stake <= stack:
+        partner = sideshow_partner(state, seat)
+        if partner >= 0 and state.seen[partner]:
+            actions.append(LegalAction("sideshow", cost=2 * stake))
+    return actions
+
+
+def validate(state: HandState, action: Action) -> tuple[int, int, int]:
+    """Refuse an action the rules do not allow; else ``(seat, chips it costs, stake after)``."""
+    names = state.names
+    if state.turn < 0:
+        raise RuleError("hand_over", "The hand is over.")
+    seat = state.index.get(action.player, -1)  # type: ignore[call-overload]
+    if seat < 0:
+        raise RuleError("unknown_player", f"{action.player!r} is not playing this hand.")
+    verb = action.verb
+    if verb not in VERBS:
+        raise RuleError("unknown_verb", f"{verb!r} is not a Teen Patti move; the moves are {', '.join(VERBS)}.")
+    amount = action.amount
+    if verb == "raise":
+        if amount is None:
+            raise RuleError("amount_required", "Say the stake you raise to, for example: raise 40.")
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise RuleError("bad_amount", f"A raise needs a whole number of chips, not {amount!r}.")
+    elif amount is not None:
+        raise RuleError("amount_not_allowed", f"{verb} takes no amount.")
+    if state.packed[seat]:
+        raise RuleError("already_packed", f"{action.player} has packed and is out of this hand.")
+    stake = state.stake
+    if verb == "see":
+        if state.seen[seat]:
+            raise RuleError("already_seen", f"{action.player} has already seen their cards.")
+        return seat, 0, stake
+    pending = state.pending
+    if pending is not None:
+        asker, partner = pending
+        if seat != partner:
+            raise RuleError(
+                "not_your_turn", f"{names[partner]} must first answer {names[asker]}'s sideshow, not {action.player}."
+            )
+        if verb not in ("accept", "refuse"):
+            raise RuleError(
+                "sideshow_answer_needed", f"{names[asker]} asked for a sideshow: accept or refuse it first."
+            )
+        return seat, 0, stake
+    if verb in ("accept", "refuse"):
+        raise RuleError("no_sideshow_pending", "Nobody has asked for a sideshow.")
+    if seat != state.turn:
+        raise RuleError("not_your_turn", f"It is {names[state.turn]}'s turn, not {action.player}'s.")
+    if verb == "pack":
+        return seat, 0, stake
+
+    settings = state.settings
+    seen = state.seen[seat]
+    stack = state.stacks[seat]
+    if _must_see(state, seat):
+        raise RuleError(
+            "must_see", f"{action.player} has bet blind {settings.blind_turns} times and must see before betting again."
+        )
+    unit = 2 if seen else 1
+    if verb == "chaal":
+        cost = stake * unit
+        if cost > stack:
+            hint = "ask for a show for what you have left, or pack" if state.in_count == 2 else "pack"
+            raise RuleError(
+                "not_enough_chips",
+                f"A chaal costs {cost} and {action.player} has {stack}; there is no all-in chaal, so {hint}.",
+            )
+        return seat, cost, stake
+    if verb == "raise":
+        assert amount is not None
+        boot = settings.boot
+        if amount <= stake:
+            raise RuleError("raise_too_small", f"A raise must set a stake above the current {stake}, not {amount}.")
+        if amount % boot:
+            raise RuleError(
+                "raise_not_multiple_of_boot", f"A raise goes in steps of the boot ({boot}); {amount} is not one."
+            )
+        if settings.raise_rule == "double" and amount > 2 * stake:
+            raise RuleError(
+                "raise_too_large", f"At this table a raise may at most double the stake, to {2 * stake}, not {amount}."
+            )
+        if settings.stake_limit is not None and amount > settings.stake_limit:
+            raise RuleError(
+                "raise_over_stake_limit", f"The stake limit is {settings.stake_limit}; a raise to {amount} is over it."
+            )
+        cost = amount * unit
+        if cost > stack:
+            raise RuleError("not_enough_chips", f"Raising to {amount} costs {cost} and {action.player} has {stack}.")
+        return seat, cost, amount
+    if verb == "show":
+        if state.in_count != 2:
+            raise RuleError("show_needs_two", "A show can be asked only when two players are left.")
+        if not seen and not settings.blind_show:
+            raise RuleError(
+                "show_blind_not_allowed", "See your cards first: at this table a blind player cannot ask for a show."
+            )
+        other = _other_in(state, seat)
+        if seen and not state.seen[other]:
+            raise RuleError(
+                "show_against_blind",
+                f"{names[other]} is still blind, and a seen player cannot ask a blind one for a show.",
+            )
+        return seat, min(stake * unit, stack), stake
+    # sideshow
+    if settings.sideshow == "off":
+        raise RuleError("sideshow_off", "Sideshows are off at this table.")
+    if state.in_count < 3:
+        raise RuleError("sideshow_needs_three", "A sideshow needs at least three players still in; ask for a show.")
+    if not seen:
+        raise RuleError("sideshow_needs_seen", "See your cards before asking for a sideshow.")
+    partner = sideshow_partner(state, seat)
+    if partner < 0:
+        raise RuleError("sideshow_no_partner", "Nobody before you has bet this hand who could be asked for a sideshow.")
+    if not state.seen[partner]:
+        raise RuleError(
+            "sideshow_partner_blind", f"{names[partner]} is still blind and cannot be asked for a sideshow."
+        )
+    cost = 2 * stake
+    if cost > stack:
+        raise RuleError("not_enough_chips", f"A sideshow costs {cost} and {action.player} has {stack}.")
+    return seat, cost, stake
+
+
+# --- what happens --------------------------------------------------------------------------------
+
+
+def _cards(state: HandState, seat: int) -> list[str]:
+    return [card_text(card) for card in state.cards[seat]]
+
+
+def _label(state: HandState, seat: int) -> dict[str, Any]:
+    return hand_label(state.scores[seat], state.settings.ranking)
+
+
+def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
+    """Validate ``action``, then return the new state and its events; ``state`` is untouched."""
+    seat, cost, new_stake = validate(state, action)
+    verb = action.verb
+    name = action.player
+    new = state.copy()
+    events: list[Event] = []
+
+    if verb == "see":
+        new.seen[seat] = True
+        events.append(Event("see", {"player": name}))
+        events.append(
+            Event("cards", {"player": name, "cards": _cards(new, seat), "hand": _label(new, seat)}, frozenset((name,)))
+        )
+        return new, events
+
+    if verb == "pack":
+        new.packed[seat] = True
+        new.in_count -= 1
+        events.append(Event("pack", {"player": name, "reason": "pack"}))
+        if new.in_count == 1:
+            _finish(new, events, "last_player", [_other_in(new, seat)], [_other_in(new, seat)])
+        else:
+            new.turn = _next_in(new, seat)
+        return new, events
+
+    if verb in ("accept", "refuse"):
+        assert new.pending is not None
+        asker, partner = new.pending
+        new.pending = None
+        if verb == "refuse":
+            events.append(Event("sideshow_refused", {"player": name, "asker": new.names[asker]}))
+        else:
+            events.append(Event("sideshow_accepted", {"player": name, "asker": new.names[asker]}))
+            # A tie packs the player who asked (book 000, and the spec's open cases).
+            loser = partner if new.scores[asker] > new.scores[partner] else asker
+            new.known_by[asker] |= 1 << partner
+            new.known_by[partner] |= 1 << asker
+            asker_name = new.names[asker]
+            events.append(
+                Event(
+                    "sideshow_result",
+                    {
+                        "asker": asker_name,
+                        "partner": name,
+                        "cards": {asker_name: _cards(new, asker), name: _cards(new, partner)},
+                        "hands": {asker_name: _label(new, asker), name: _label(new, partner)},
+                        "loser": new.names[loser],
+                    },
+                    frozenset((asker_name, name)),
+                )
+            )
+            new.packed[loser] = True
+            new.in_count -= 1
+            events.append(Event("pack", {"player": new.names[loser], "reason": "sideshow"}))
+        new.turn = _next_in(new, asker)
+        return new, events
+
+    # A bet: chaal, raise, show or sideshow.
+    seen = new.seen[seat]
+    new.stacks[seat] -= cost
+    new.bets[seat] += cost
+    new.pot += cost
+    new.stake = new_stake
+    new.acted[seat] = True
+    if not seen:
+        new.blind_used[seat] += 1
+
+    if verb == "show":
+        other = _other_in(new, seat)
+        events.append(
+            Event(
+                "show",
+                {
+                    "player": name,
+                    "against": new.names[other],
+                    "amount": cost,
+                    "blind": not seen,
+                    "pot": new.pot,
+                    "stack": new.stacks[seat],
+                },
+            )
+        )
+        # An exact tie goes to the player who did not ask.
+        winner = seat if new.scores[seat] > new.scores[other] else other
+        pair = sorted((seat, other))
+        _reveal(new, events, "show", pair, [winner])
+        _finish(new, events, "show", pair, [winner])
+        return new, events
+
+    if verb == "sideshow":
+        partner = sideshow_partner(new, seat)
+        events.append(
+            Event(
+                "sideshow",
+                {
+                    "player": name,
+                    "partner": new.names[partner],
+                    "amount": cost,
+                    "stake": new.stake,
+                    "pot": new.pot,
+                    "stack": new.stacks[seat],
+                },
+            )
+        )
+        if not _pot_limit_reached(new, events):
+            new.pending = (seat, partner)
+            new.turn = partner
+        return new, events
+
+    events.append(
+        Event(
+            verb,
+            {
+                "player": name,
+                "amount": cost,
+                "stake": new.stake,
+                "blind": not seen,
+                "pot": new.pot,
+                "stack": new.stacks[seat],
+            },
+        )
+    )
+    if not _pot_limit_reached(new, events):
+        new.turn = _next_in(new, seat)
+    return new, events
+
+
+def _pot_limit_reached(new: HandState, events: list[Event]) -> bool:
+    """At the pot limit everyone still in shows, blind players too; tied hands split."""
+    limit = new.settings.pot_limit
+    if limit is None or new.pot < limit:
+        return False
+    contenders = [seat for seat in range(len(new.names)) if not new.packed[seat]]
+    best = max(new.scores[seat] for seat in contenders)
+    winners = [seat for seat in contenders if new.scores[seat] == best]
+    _reveal(new, events, "pot_limit", contenders, winners)
+    _finish(new, events, "pot_limit", contenders, winners)
+    return True
+
+
+def _reveal(new: HandState, events: list[Event], reason: str, seats: list[int], winners: list[int]) -> None:
+    names = new.names
+    for seat in seats:
+        new.public[seat] = True
+    events.append(
+        Event(
+            "showdown",
+            {
+                "reason": reason,
+                "cards": {names[seat]: _cards(new, seat) for seat in seats},
+                "hands": {names[seat]: _label(new, seat) for seat in seats},
+                "winners": [names[seat] for seat in winners],
+            },
+        )
+    )
+
+
+def _finish(new: HandState, events: list[Event], reason: str, eligible: list[int], winners: list[int]) -> None:
+    """Pay the pot and end the hand. A split pot's odd chips go one each to the first
+    winners clockwise from the player after the dealer."""
+    names = new.names
+    count = len(names)
+    order = [seat for seat in deal_order(count, new.dealer) if seat in winners]
+    share, odd = divmod(new.pot, len(order))
+    payouts: dict[int, int] = {}
+    for place, seat in enumerate(order):
+        payouts[seat] = share + (1 if place < odd else 0)
+        new.stacks[seat] += payouts[seat]
+    pot = PotResult(new.pot, tuple(names[seat] for seat in eligible), tuple(names[seat] for seat in sorted(winners)))
+    new.pot = 0
+    new.turn = -1
+    new.pending = None
+    new.outcome = Outcome(
+        reason,
+        pot.winners,
+        tuple((names[seat], payouts[seat]) for seat in sorted(payouts)),
+        (pot,),
+    )
+    events.append(
+        Event(
+            "hand_finished",
+            {
+                "reason": reason,
+                "winners": list(pot.winners),
+                "payouts": {names[seat]: payouts[seat] for seat in sorted(payouts)},
+                "pots": [pot.to_json()],
+                "stacks": dict(zip(names, new.stacks, strict=True)),
+            },
+        )
+    )
