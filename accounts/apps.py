@@ -1,3 +1,5 @@
+"""The accounts app: players' accounts on Django's auth."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

@@ -8,6 +8,8 @@ PostgreSQL, channels-redis and Celery on Redis.
 
 from __future__ import annotations
 
+import os
+import secrets
 from pathlib import Path
 
 import environ
@@ -21,17 +23,29 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
-SECRET_KEY = env.str("SECRET_KEY", default="")
-if not SECRET_KEY:
-    if not DEBUG and not env.bool("DASHAIN_LOCAL", default=True):
-        raise environ.ImproperlyConfigured("SECRET_KEY must be set in production.")
-    # A key generated once per checkout and kept under var/: safe for local use.
-    key_file = VAR_DIR / "secret_key"
-    if not key_file.exists():
-        import secrets
 
-        key_file.write_text(secrets.token_urlsafe(50))
-    SECRET_KEY = key_file.read_text().strip()
+
+def _secret_key_from_file(key_file: Path) -> str:
+    """A random key made once per checkout and kept in ``var/``: right for one machine.
+
+    Several processes may start at once; ``os.link`` fails if the file exists, so the
+    first writer wins and everyone reads the same key.
+    """
+    if not key_file.exists():
+        candidate = key_file.with_name(f"{key_file.name}.{os.getpid()}")
+        candidate.write_text(secrets.token_urlsafe(50))
+        candidate.chmod(0o600)
+        try:
+            os.link(candidate, key_file)
+        except FileExistsError:
+            pass
+        finally:
+            candidate.unlink()
+    return key_file.read_text().strip()
+
+
+# Set SECRET_KEY when several machines serve the site: they must share it.
+SECRET_KEY = env.str("SECRET_KEY", default="") or _secret_key_from_file(VAR_DIR / "secret_key")
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -99,7 +113,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator",
+        "OPTIONS": {"user_attributes": ("username", "display_name", "first_name", "last_name", "email")},
+    },
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
@@ -152,15 +169,18 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Start a Celery worker thread in the web process (default setup without Redis).
 DASHAIN_INPROCESS_WORKER = env.bool("DASHAIN_INPROCESS_WORKER", default=not REDIS_URL)
 
-# Production hardening: on whenever DEBUG is off.
-SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+# HTTPS: on by default whenever DEBUG is off, so `check --deploy` is clean. Behind a
+# reverse proxy that terminates TLS, run daphne with --proxy-headers so requests know
+# they came over HTTPS (README.md). HTTPS_ONLY=false serves a home game over plain HTTP.
+HTTPS_ONLY = env.bool("HTTPS_ONLY", default=not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS_ONLY
+SESSION_COOKIE_SECURE = HTTPS_ONLY
+CSRF_COOKIE_SECURE = HTTPS_ONLY
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if HTTPS_ONLY else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=HTTPS_ONLY)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=HTTPS_ONLY)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {

@@ -1,0 +1,33 @@
+"""Accounts' forms: sign-up (Django's UserCreationForm with a display name) and the profile.
+
+Passwords are Django's business: hashing, the validators in AUTH_PASSWORD_VALIDATORS
+and the "passwords differ" check all come from the base form.
+"""
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+class SignUpForm(UserCreationForm):
+    """Username, display name, an optional e-mail and the password twice.
+
+    Usernames are unique ignoring case (the base form checks it). The e-mail is only
+    there so a forgotten password can be reset.
+    """
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "display_name", "email")
+        help_texts = {"email": _("Optional. Only used to send you a link if you forget your password.")}
+
+
+class ProfileForm(forms.ModelForm):
+    """What a player may change about themselves: the name shown at the table, the e-mail."""
+
+    class Meta:
+        model = User
+        fields = ("display_name", "email")
+        help_texts = {"email": _("Optional. Only used to send you a link if you forget your password.")}

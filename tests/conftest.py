@@ -1,0 +1,93 @@
+"""Test-wide setup: the `postgres`, `redis` and `browser` markers, and CI's no-skip rule.
+
+Mark a test that needs a real service and it runs only where the service is:
+
+    @pytest.mark.postgres   the database is PostgreSQL (DATABASE_URL=postgres://...)
+    @pytest.mark.redis      REDIS_URL is set (channels-redis and Celery on Redis)
+    @pytest.mark.browser    a Chromium executable exists (CHROMIUM_PATH, or chromium on PATH)
+
+Without the service the test is skipped. When the CI environment variable is set
+(.ci/run sets it), a test skipped for want of PostgreSQL, Redis or a browser fails
+instead, so CI cannot pass by testing less.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from django.conf import settings
+from django.test import override_settings
+
+SERVICE_WORDS = ("postgres", "redis", "chromium", "browser", "playwright")
+
+
+def running_in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def chromium_executable() -> str | None:
+    """CHROMIUM_PATH if set (and present), else a Chromium found on PATH."""
+    configured = os.environ.get("CHROMIUM_PATH")
+    if configured:
+        return configured if os.access(configured, os.X_OK) else None
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def missing_service(marker_name: str) -> str | None:
+    """Why a test with this marker cannot run here, or None if it can."""
+    if marker_name == "postgres":
+        if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+            return "needs PostgreSQL: set DATABASE_URL=postgres://..."
+    elif marker_name == "redis":
+        if not settings.REDIS_URL:
+            return "needs Redis: set REDIS_URL=redis://..."
+    elif marker_name == "browser":
+        if chromium_executable() is None:
+            return "needs a browser: install chromium or set CHROMIUM_PATH"
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker_name in ("postgres", "redis", "browser"):
+        if item.get_closest_marker(marker_name) is None:
+            continue
+        reason = missing_service(marker_name)
+        if reason and running_in_ci():
+            pytest.fail(f"CI is set, so this test must run: it {reason}", pytrace=False)
+        if reason:
+            pytest.skip(reason)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Under CI, turn a skip for want of a service (from a fixture or the test) into a failure."""
+    report = yield
+    if report.skipped and running_in_ci() and not hasattr(report, "wasxfail"):
+        reason = str(report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr)
+        marked = any(item.get_closest_marker(name) for name in ("postgres", "redis", "browser"))
+        if marked or any(word in reason.lower() for word in SERVICE_WORDS):
+            report.outcome = "failed"
+            report.longrepr = f"CI is set, so this test must not be skipped: {reason}"
+    return report
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    """The Chromium executable for Playwright's ``launch(executable_path=...)``."""
+    path = chromium_executable()
+    if path is None:
+        pytest.skip("needs a browser: install chromium or set CHROMIUM_PATH")
+    return path
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plain_http_test_client():
+    """Tests talk plain HTTP; with DEBUG off the site would redirect every request to HTTPS."""
+    with override_settings(SECURE_SSL_REDIRECT=False):
+        yield
