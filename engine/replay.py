@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from engine.api import Action, Event, Game, RuleError, SettingsError
