@@ -1,0 +1,175 @@
+"""Reads of live play: a hand's state rebuilt from the log, a viewer's snapshot, events after a seq.
+
+A hand's state is never stored: it is the engine's ``start_hand`` on the recorded
+plan and the deck the table's secret seed derives (``engine.fairness.hand_deck``),
+then every ``action`` event of the hand applied again in order. A small
+per-process cache keeps the last state of recent hands keyed by the seq of the last
+action it includes; each read asks the database for actions after that seq, so the
+cache can never be ahead of or behind the log, and a restart simply starts cold.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from django.db import transaction
+
+from engine.api import Action
+from engine.fairness import hand_deck
+from engine.games import get_game
+from tables.models import Event, Hand, Seat, Table
+from tables.services.log import event_frame
+
+_CACHE_SIZE = 4096
+_cache: OrderedDict[tuple[int, str], tuple[int, Any]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def state_cache_clear() -> None:
+    """Forget every cached state (as a restart would)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def _cache_key(table: Table, hand: Hand) -> tuple[int, str]:
+    # The table's random commitment makes the key unique even if a test database reuses ids.
+    return (hand.pk, table.seed_commitment)
+
+
+def state_cache_put(*, table: Table, hand: Hand, seq: int, state: Any) -> None:
+    """Remember ``state`` as the hand after its actions up to ``seq`` (call only after commit)."""
+    key = _cache_key(table, hand)
+    with _cache_lock:
+        _cache[key] = (seq, state)
+        _cache.move_to_end(key)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def hand_start_state(*, table: Table, hand: Hand) -> Any:
+    """The state right after the deal, from the hand's recorded plan and seeds."""
+    game = get_game(table.game)
+    plan = hand.plan
+    deck = hand_deck(bytes(table.secret_seed), table.code, hand.number, list(hand.player_seeds))
+    state, _events = game.start_hand(
+        settings=plan["settings"],
+        players=[(str(name), int(stack)) for name, stack in plan["players"]],
+        dealer=int(plan["dealer"]),
+        deck=deck,
+    )
+    return state
+
+
+def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
+    """The hand's current state and the seq of the last action it includes (0: none)."""
+    with _cache_lock:
+        cached = _cache.get(_cache_key(table, hand))
+    if cached is None:
+        seq, state = 0, hand_start_state(table=table, hand=hand)
+    else:
+        seq, state = cached
+    game = get_game(table.game)
+    for event in Event.objects.filter(hand=hand, kind="action", seq__gt=seq).order_by("seq").only("seq", "payload"):
+        payload = event.payload
+        state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
+        seq = event.seq
+    return state, seq
+
+
+def hand_live(*, table: Table) -> Hand | None:
+    return Hand.objects.filter(table=table, ended_at__isnull=True).order_by("-number").first()
+
+
+def table_by_code(*, code: str) -> Table | None:
+    return Table.objects.filter(code=str(code).strip().upper()).first()
+
+
+def seat_for_viewer(*, table: Table, user: Any = None, guest_token: str | None = None) -> Seat | None:
+    """The seat (or watcher's place) of a signed-in user or of a guest's session token."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        return Seat.objects.filter(table=table, user=user).first()
+    if guest_token:
+        return Seat.objects.filter(table=table, guest_token=guest_token).first()
+    return None
+
+
+def seat_public(seat: Seat) -> dict[str, Any]:
+    return {
+        "id": seat.pk,
+        "name": seat.display_name,
+        "number": seat.number,
+        "stack": seat.stack,
+        "status": seat.status,
+        "guest": seat.is_guest,
+        "buy_ins": seat.buy_ins,
+        "buy_backs_used": seat.buy_backs_used,
+    }
+
+
+def table_public(table: Table) -> dict[str, Any]:
+    settings = table.settings
+    return {
+        "id": table.pk,
+        "code": table.code,
+        "game": table.game,
+        "status": table.status,
+        "host": table.host_id,
+        "seed_commitment": table.seed_commitment,
+        "hands_played": table.hands_played,
+        "settings": {key: value for key, value in settings.items() if key != "host"},
+    }
+
+
+def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
+    """What one viewer may see of the table now, with the seq it is exact at.
+
+    Taken under the table's lock so no action can slip between the seq and the state.
+    """
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seats = list(Seat.objects.filter(table=table).order_by("pk"))
+        you = seat_id if any(seat.pk == seat_id for seat in seats) else None
+        hand = hand_live(table=table)
+        hand_view = None
+        turn = None
+        if hand is not None:
+            game = get_game(table.game)
+            state, _seq = hand_state(table=table, hand=hand)
+            viewer = str(you) if you is not None and str(you) in {str(p[0]) for p in hand.plan["players"]} else None
+            hand_view = game.view(state, viewer)
+            to_act = game.to_act(state)
+            if to_act is not None:
+                turn = {
+                    "player": to_act,
+                    "legal": [legal.to_json() for legal in game.legal_actions(state, to_act)],
+                    "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None,
+                }
+        return {
+            "type": "snapshot",
+            "seq": table.last_seq,
+            "you": you,
+            "table": table_public(table),
+            "seats": [seat_public(seat) for seat in seats],
+            "hand": None
+            if hand is None
+            else {"number": hand.number, "dealer": hand.dealer_id, "view": hand_view, "turn": turn},
+        }
+
+
+def frame_for_viewer(frame: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """The one place visibility is applied: an event as ``viewer`` (a seat id or None) receives it."""
+    visible_to = frame.get("visible_to")
+    if visible_to is not None and (viewer is None or viewer not in visible_to):
+        return {"seq": frame["seq"]}
+    out = {"seq": frame["seq"], "kind": frame["kind"], "data": frame["data"]}
+    if frame.get("hand") is not None:
+        out["hand"] = frame["hand"]
+    return out
+
+
+def events_after(*, table_id: int, after: int, viewer: str | None, limit: int = 500) -> list[dict[str, Any]]:
+    """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first."""
+    rows = Event.objects.filter(table_id=table_id, seq__gt=after).order_by("seq")[:limit]
+    return [frame_for_viewer(event_frame(event), viewer) for event in rows]

@@ -1,0 +1,52 @@
+"""Services of live play (every write to a table goes through one of these).
+
+All are keyword-only and raise :class:`ServiceError` (code + translated message),
+changing nothing when they do. See ``docs/live-play.md``.
+"""
+
+from tables.services.errors import ServiceError
+from tables.services.hands import hand_act, hand_remind, hand_see, hand_start_next
+from tables.services.seats import (
+    seat_buy_back,
+    seat_come_back,
+    seat_leave,
+    seat_seed_submit,
+    seat_sit_out,
+    seat_take,
+)
+from tables.services.settings import table_settings_build
+from tables.services.tables import (
+    guest_token_new,
+    seat_remove,
+    table_create,
+    table_end,
+    table_join,
+    table_pause,
+    table_resume,
+    table_start,
+    table_update_settings,
+)
+
+__all__ = [
+    "ServiceError",
+    "guest_token_new",
+    "hand_act",
+    "hand_remind",
+    "hand_see",
+    "hand_start_next",
+    "seat_buy_back",
+    "seat_come_back",
+    "seat_leave",
+    "seat_remove",
+    "seat_seed_submit",
+    "seat_sit_out",
+    "seat_take",
+    "table_create",
+    "table_end",
+    "table_join",
+    "table_pause",
+    "table_resume",
+    "table_settings_build",
+    "table_start",
+    "table_update_settings",
+]

@@ -1,0 +1,28 @@
+"""The one error every table service raises: a stable code and a sentence for people.
+
+A service that raises changes nothing: every service runs in one transaction, and
+the error is raised before anything is written or rolls the transaction back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.encoding import force_str
+
+
+class ServiceError(Exception):
+    """A request the table cannot carry out. ``code`` is stable (clients switch on it);
+    ``message`` is translated (a lazy string) or, for the engine's refusals, plain English."""
+
+    def __init__(self, code: str, message: Any, *, field: str | None = None) -> None:
+        super().__init__(force_str(message))
+        self.code = code
+        self.message = message
+        self.field = field
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": force_str(self.message)}
+        if self.field:
+            out["field"] = self.field
+        return out

@@ -1,0 +1,140 @@
+"""Appending to a table's event log, and telling the sockets after the commit.
+
+:class:`TableLog` is used inside a service's transaction, with the table row
+already locked (``select_for_update``), so sequence numbers are handed out one
+writer at a time: no gap and no duplicate. Nothing is broadcast until the
+transaction commits (``transaction.on_commit``); a rolled-back service tells no one.
+
+The broadcast is news, not the record: the channel layer may drop it, and each
+socket fills a gap from the database (see ``tables.consumers``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from tables.models import Event, Hand, Seat, Table
+
+logger = logging.getLogger(__name__)
+
+# The event loop of the web server, remembered by the first socket that connects, so a
+# thread that is not the server's (the in-process Celery worker) can hand it broadcasts:
+# the in-memory channel layer is not thread-safe and must be used from that loop only.
+_server_loop: asyncio.AbstractEventLoop | None = None
+_server_loop_lock = threading.Lock()
+
+
+def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+    global _server_loop
+    with _server_loop_lock:
+        _server_loop = loop
+
+
+def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:
+    """The message sent through the channel layer for one event (visibility still attached)."""
+    if isinstance(event, dict):
+        return event
+    return {
+        "seq": event.seq,
+        "kind": event.kind,
+        "hand": event.payload.get("_hand"),
+        "data": {k: v for k, v in event.payload.items() if k != "_hand"},
+        "visible_to": event.visible_to,
+    }
+
+
+def broadcast(table_id: int, frames: list[dict[str, Any]]) -> None:
+    """Send ``frames`` to every socket of the table (each filters what its viewer may see)."""
+    if not frames:
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "table.events", "events": frames}
+    group = f"table_{table_id}"
+    loop = _server_loop
+    try:
+        asyncio.get_running_loop()
+        in_loop = True
+    except RuntimeError:
+        in_loop = False
+    try:
+        if (
+            loop is not None
+            and loop.is_running()
+            and not in_loop
+            and threading.current_thread().name.startswith("dashain-worker")
+        ):
+            asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=10)
+        else:
+            async_to_sync(layer.group_send)(group, message)
+    except Exception:  # the log is the truth; a lost broadcast is caught up by the sockets
+        logger.exception("broadcast to %s failed", group)
+
+
+class TableLog:
+    """New events of one transaction, numbered from the locked table's ``last_seq``."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.pending: list[Event] = []
+        self.after_commit: list[Callable[[], None]] = []
+
+    @property
+    def last_seq(self) -> int:
+        return self.table.last_seq
+
+    def append(
+        self,
+        kind: str,
+        payload: dict[str, Any] | None = None,
+        *,
+        hand: Hand | None = None,
+        visible_to: Iterable[str] | None = None,
+        actor: Seat | None = None,
+        client_action_id: str | None = None,
+    ) -> Event:
+        self.table.last_seq += 1
+        body = dict(payload or {})
+        if hand is not None:
+            body["_hand"] = hand.number
+        event = Event(
+            table=self.table,
+            seq=self.table.last_seq,
+            hand=hand,
+            kind=kind,
+            payload=body,
+            visible_to=None if visible_to is None else sorted(str(name) for name in visible_to),
+            actor=actor,
+            client_action_id=client_action_id,
+        )
+        self.pending.append(event)
+        return event
+
+    def on_commit(self, callback: Callable[[], None]) -> None:
+        self.after_commit.append(callback)
+
+    def flush(self) -> None:
+        """Write the new events and the table's counter; broadcast after the commit."""
+        if self.pending:
+            Event.objects.bulk_create(self.pending)
+        self.table.save()
+        frames = [event_frame(event) for event in self.pending]
+        table_id = self.table.pk
+        self.pending = []
+        callbacks, self.after_commit = self.after_commit, []
+
+        def _after() -> None:
+            for callback in callbacks:
+                callback()
+            broadcast(table_id, frames)
+
+        transaction.on_commit(_after)

@@ -1,0 +1,205 @@
+"""Seats: take one (buying in), leave, sit out and come back, buy back, add a seed.
+
+Rule book 000: a buy-in is a stack of the table's chips at the table's price; between
+hands a player may buy in again (a buy-back) within the host's limit; with fewer chips
+than the boot a player is not dealt in; with no buy-backs left they watch. Rule book
+001 (hold'em): everyone starts with the same stack and there are no rebuys, so seats
+are taken before the game starts.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from tables import selectors
+from tables.models import Event, Seat, Table
+from tables.services.errors import ServiceError
+from tables.services.hands import lock_table, players_of, schedule_next_hand, seat_at
+from tables.services.ledger_link import ledger_buy_in, ledger_cash_out
+from tables.services.log import TableLog
+
+_SEED_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+def _in_live_hand(table: Table, seat: Seat) -> bool:
+    hand = selectors.hand_live(table=table)
+    return hand is not None and seat.engine_name in players_of(hand)
+
+
+def _open_table(table: Table) -> None:
+    if table.status == Table.Status.ENDED:
+        raise ServiceError("ended", _("This game is over."))
+
+
+def _buy_backs_left(table: Table, seat: Seat) -> bool:
+    limit = table.settings.get("buy_backs")
+    return limit is None or seat.buy_backs_used < limit
+
+
+def _maybe_deal(log: TableLog) -> None:
+    if log.table.status == Table.Status.PLAYING and selectors.hand_live(table=log.table) is None:
+        schedule_next_hand(log)
+
+
+def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat:
+    """Sit down in seat ``number`` (the lowest free one if ``None``) with a buy-in of chips.
+
+    Coming back to the table after leaving is a buy-back and counts against the limit.
+    """
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise ServiceError("bad_seat", _("Choose a seat by its number."))
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _open_table(table)
+        seat = seat_at(table, seat_id)
+        if seat.number is not None:
+            raise ServiceError("already_seated", _("You already have a seat."))
+        if table.game == "holdem" and table.status != Table.Status.WAITING:
+            raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
+        is_buy_back = seat.buy_ins > 0
+        if is_buy_back and not _buy_backs_left(table, seat):
+            raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
+        taken = set(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True))
+        seats = int(table.settings["seats"])
+        if number is None:
+            free = [n for n in range(1, seats + 1) if n not in taken]
+            if not free:
+                raise ServiceError("table_full", _("Every seat is taken."))
+            number = free[0]
+        elif not 1 <= number <= seats:
+            raise ServiceError("bad_seat", _("Choose a seat from 1 to %(n)s.") % {"n": seats})
+        elif number in taken:
+            raise ServiceError("seat_taken", _("That seat is taken."))
+        chips, price = table.buy_in_chips, Decimal(table.buy_in_price)
+        seat.number = number
+        seat.status = Seat.Status.PLAYING
+        seat.stack += chips
+        seat.buy_ins += 1
+        if is_buy_back:
+            seat.buy_backs_used += 1
+        seat.save(update_fields=["number", "status", "stack", "buy_ins", "buy_backs_used"])
+        ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=is_buy_back)
+        log = TableLog(table)
+        log.append(
+            "seat_taken",
+            {
+                "seat": seat.pk,
+                "name": seat.display_name,
+                "number": number,
+                "stack": seat.stack,
+                "chips": chips,
+                "price": str(price),
+                "buy_back": is_buy_back,
+            },
+        )
+        _maybe_deal(log)
+        log.flush()
+    return seat
+
+
+def seat_leave(*, table_id: int, seat_id: int) -> Seat:
+    """Leave one's seat and cash out, unless dealt in the hand being played; then watch."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        seat = seat_at(table, seat_id)
+        if seat.number is None:
+            raise ServiceError("not_seated", _("You have no seat."))
+        if _in_live_hand(table, seat):
+            raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
+        chips = seat.stack
+        if chips:
+            ledger_cash_out(table=table, seat=seat, chips=chips)
+        seat.stack = 0
+        seat.number = None
+        seat.status = Seat.Status.WATCHING
+        seat.save(update_fields=["stack", "number", "status"])
+        log = TableLog(table)
+        log.append("seat_left", {"seat": seat.pk, "cashed_out": chips})
+        log.flush()
+    return seat
+
+
+def seat_sit_out(*, table_id: int, seat_id: int) -> Seat:
+    """Sit out from the next hand on (a hand already dealt is played to its end)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _open_table(table)
+        seat = seat_at(table, seat_id)
+        if seat.status != Seat.Status.PLAYING or seat.number is None:
+            raise ServiceError("not_playing", _("You are not playing."))
+        seat.status = Seat.Status.SITTING_OUT
+        seat.save(update_fields=["status"])
+        log = TableLog(table)
+        log.append("seat_sat_out", {"seat": seat.pk})
+        log.flush()
+    return seat
+
+
+def seat_come_back(*, table_id: int, seat_id: int) -> Seat:
+    """Come back from sitting out: dealt in from the next hand."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _open_table(table)
+        seat = seat_at(table, seat_id)
+        if seat.status != Seat.Status.SITTING_OUT:
+            raise ServiceError("not_sitting_out", _("You are not sitting out."))
+        seat.status = Seat.Status.PLAYING
+        seat.save(update_fields=["status"])
+        log = TableLog(table)
+        log.append("seat_came_back", {"seat": seat.pk})
+        _maybe_deal(log)
+        log.flush()
+    return seat
+
+
+def seat_buy_back(*, table_id: int, seat_id: int) -> Seat:
+    """Buy another stack between hands, within the table's buy-back limit."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _open_table(table)
+        seat = seat_at(table, seat_id)
+        if table.game == "holdem":
+            raise ServiceError("not_supported", _("Hold'em here has no rebuys."))
+        if seat.number is None:
+            raise ServiceError("not_seated", _("Take a seat to buy in."))
+        if _in_live_hand(table, seat):
+            raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
+        if not _buy_backs_left(table, seat):
+            raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
+        chips, price = table.buy_in_chips, Decimal(table.buy_in_price)
+        seat.stack += chips
+        seat.buy_ins += 1
+        seat.buy_backs_used += 1
+        if seat.status == Seat.Status.WATCHING:
+            seat.status = Seat.Status.PLAYING
+        seat.save(update_fields=["stack", "buy_ins", "buy_backs_used", "status"])
+        ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
+        log = TableLog(table)
+        log.append("seat_bought_back", {"seat": seat.pk, "chips": chips, "price": str(price), "stack": seat.stack})
+        _maybe_deal(log)
+        log.flush()
+    return seat
+
+
+def seat_seed_submit(*, table_id: int, seat_id: int, seed: str) -> int:
+    """Add the player's own seed to the next hand's deck (one per player per hand).
+
+    Recorded in the log as ``player_seed`` with the hand it is for; returns that hand's number.
+    """
+    if not isinstance(seed, str) or not _SEED_PATTERN.match(seed):
+        raise ServiceError("bad_seed", _("A seed is 1 to 64 letters, digits, '-' or '_'."))
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _open_table(table)
+        seat = seat_at(table, seat_id)
+        for_hand = table.hands_played + 1
+        if Event.objects.filter(table=table, kind="player_seed", actor=seat, payload__for_hand=for_hand).exists():
+            raise ServiceError("seed_given", _("You have already added a seed for the next hand."))
+        log = TableLog(table)
+        log.append("player_seed", {"seat": seat.pk, "seed": seed, "for_hand": for_hand}, actor=seat)
+        log.flush()
+    return for_hand

@@ -1,0 +1,180 @@
+"""A table's settings: the host's choices checked against the rule books' ranges.
+
+Rule book 000 lists the host settings of Faras and their ranges: boot 1 to 100,
+buy-in price and chips, buy-backs unlimited / none / up to 1, 2, 3 or 5, blind turns
+2 to 6 or no limit, stake limit, pot limit (in boots, or none), sideshow on or off,
+best run A-K-Q or A-2-3, seats 2 to 8 and a turn timer that reminds but is not
+enforced. Classic and 999 are presets of the same engine with their own player
+counts. Rule book 001 (hold'em) adds the blind speed (every 5, 10 or 20 hands) and
+the game length (until one player has every chip, or 30 or 60 hands); everyone
+starts with 1,000 play chips and there are no rebuys.
+
+The stored form (``Table.settings``) is::
+
+    {"engine": {...the engine's full settings...}, "host": {...the host's flat choices...},
+     "seats": 6, "turn_timer": null, "buy_in_chips": 1000, "buy_in_price": "10.00",
+     "buy_backs": null, "game_length": null}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from engine.api import SettingsError
+from engine.games import get_game
+from tables.services.errors import ServiceError
+
+GAMES = ("faras", "classic", "999", "holdem")
+TEEN_PATTI_GAMES = ("faras", "classic", "999")
+BUY_BACK_CHOICES = (None, 0, 1, 2, 3, 5)
+GAME_LENGTH_CHOICES = (None, 30, 60)
+BLIND_SPEED_CHOICES = (5, 10, 20)
+TURN_TIMER_RANGE = (5, 600)
+MAX_SEATS = 8
+HOLDEM_STARTING_CHIPS = 1000
+
+# Host keys that are the table's own; every other key is handed to the engine.
+TABLE_KEYS = frozenset({"seats", "turn_timer", "buy_in_chips", "buy_in_price", "buy_backs", "game_length"})
+TEEN_PATTI_ENGINE_KEYS = frozenset({"boot", "blind_turns", "stake_limit", "pot_limit_boots", "sideshow", "best_run"})
+HOLDEM_ENGINE_KEYS = frozenset({"blind_speed"})
+
+
+def _error(field: str, message: str) -> ServiceError:
+    return ServiceError("invalid_settings", message, field=field)
+
+
+def _int(field: str, value: Any, *, low: int, high: int, allow_none: bool = False) -> int | None:
+    if value is None or value == "":
+        if allow_none:
+            return None
+        raise _error(field, _("This setting is required."))
+    if isinstance(value, bool):
+        raise _error(field, _("Give a whole number."))
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int):
+        raise _error(field, _("Give a whole number."))
+    if not low <= value <= high:
+        raise _error(field, _("Give a number from %(low)s to %(high)s.") % {"low": low, "high": high})
+    return value
+
+
+def _choice(field: str, value: Any, choices: tuple[Any, ...]) -> Any:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if value == "":
+        value = None
+    if isinstance(value, bool) or value not in choices:
+        shown = ", ".join(_("none") if c is None else str(c) for c in choices)
+        raise _error(field, _("Choose one of: %(choices)s.") % {"choices": shown})
+    return value
+
+
+def _price(value: Any) -> Decimal:
+    if isinstance(value, bool) or isinstance(value, float):
+        raise _error("buy_in_price", _("Give the price as an amount such as 10.00."))
+    try:
+        price = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        raise _error("buy_in_price", _("Give the price as an amount such as 10.00.")) from None
+    if not price.is_finite() or price < 0 or price > Decimal("1000000") or price != price.quantize(Decimal("0.01")):
+        raise _error("buy_in_price", _("Give a price from 0.00 to 1,000,000.00, with at most two decimals."))
+    return price.quantize(Decimal("0.01"))
+
+
+def _seat_range(game_name: str) -> tuple[int, int]:
+    game = get_game(game_name)
+    return max(2, game.min_players), min(MAX_SEATS, game.max_players)
+
+
+def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Check the host's ``choices`` for ``game`` and return the settings to store.
+
+    Omitted choices take the rule books' defaults. Raises :class:`ServiceError`
+    (code ``invalid_settings``, ``field`` naming the setting) and nothing else.
+    """
+    if game not in GAMES:
+        raise _error("game", _("Choose one of: %(choices)s.") % {"choices": ", ".join(GAMES)})
+    choices = dict(choices or {})
+    engine_keys = TEEN_PATTI_ENGINE_KEYS if game in TEEN_PATTI_GAMES else HOLDEM_ENGINE_KEYS
+    unknown = set(choices) - TABLE_KEYS - engine_keys
+    if unknown:
+        field = sorted(unknown)[0]
+        raise _error(field, _("This game has no such setting."))
+
+    low, high = _seat_range(game)
+    seats = _int("seats", choices.get("seats", min(high, 6)), low=low, high=high)
+    turn_timer = _int(
+        "turn_timer", choices.get("turn_timer"), low=TURN_TIMER_RANGE[0], high=TURN_TIMER_RANGE[1], allow_none=True
+    )
+
+    engine_overrides: dict[str, Any] = {}
+    if game in TEEN_PATTI_GAMES:
+        boot = _int("boot", choices.get("boot", 10), low=1, high=100)
+        engine_overrides["boot"] = boot
+        if "blind_turns" in choices:
+            engine_overrides["blind_turns"] = _int(
+                "blind_turns", choices["blind_turns"], low=2, high=6, allow_none=True
+            )
+        if "stake_limit" in choices:
+            engine_overrides["stake_limit"] = _int(
+                "stake_limit", choices["stake_limit"], low=boot, high=10**9, allow_none=True
+            )
+        if "pot_limit_boots" in choices:
+            engine_overrides["pot_limit_boots"] = _int(
+                "pot_limit_boots", choices["pot_limit_boots"], low=2, high=10**6, allow_none=True
+            )
+        if "sideshow" in choices:
+            engine_overrides["sideshow"] = _sideshow(game, choices["sideshow"])
+        if "best_run" in choices:
+            engine_overrides["best_run"] = _choice("best_run", choices["best_run"], ("AKQ", "A23"))
+        buy_in_chips = _int("buy_in_chips", choices.get("buy_in_chips", 1000), low=boot, high=10**7)
+        buy_in_price = _price(choices.get("buy_in_price", "10.00"))
+        buy_backs = _choice("buy_backs", choices.get("buy_backs"), BUY_BACK_CHOICES)
+        game_length = None
+        if "game_length" in choices and choices["game_length"] not in (None, ""):
+            raise _error("game_length", _("Only hold'em has a game length."))
+    else:
+        engine_overrides["blind_speed"] = _choice("blind_speed", choices.get("blind_speed", 10), BLIND_SPEED_CHOICES)
+        game_length = _choice("game_length", choices.get("game_length"), GAME_LENGTH_CHOICES)
+        # Rule book 001: everyone starts with 1,000 play chips; no rebuys; chips have no value.
+        for key, fixed in (("buy_in_chips", HOLDEM_STARTING_CHIPS), ("buy_backs", 0)):
+            if key in choices and choices[key] not in (fixed, str(fixed)):
+                raise _error(key, _("Hold'em is played with %(value)s here.") % {"value": fixed})
+        if "buy_in_price" in choices and _price(choices["buy_in_price"]) != 0:
+            raise _error("buy_in_price", _("Hold'em is played for play chips only."))
+        buy_in_chips, buy_in_price, buy_backs = HOLDEM_STARTING_CHIPS, Decimal("0.00"), 0
+
+    try:
+        engine_settings = dict(get_game(game).settings(engine_overrides))
+    except SettingsError as error:
+        raise _error(error.field, error.message) from None
+    host = {key: value for key, value in choices.items()}
+    if "buy_in_price" in host:
+        host["buy_in_price"] = str(buy_in_price)
+    return {
+        "engine": engine_settings,
+        "host": host,
+        "seats": seats,
+        "turn_timer": turn_timer,
+        "buy_in_chips": buy_in_chips,
+        "buy_in_price": str(buy_in_price),
+        "buy_backs": buy_backs,
+        "game_length": game_length,
+    }
+
+
+def _sideshow(game: str, value: Any) -> str:
+    """On/off from the host (rule book 000), or the engine's own partner rule."""
+    preset = get_game(game).settings({}).get("sideshow", "previous")
+    if value in (True, "on", "true", "1", 1):
+        return preset if preset != "off" else "previous"
+    if value in (False, "off", "false", "0", 0):
+        return "off"
+    if value in ("previous", "previous_seen"):
+        return value
+    raise _error("sideshow", _("Choose on or off."))

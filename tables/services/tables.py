@@ -1,0 +1,270 @@
+"""Tables: open one, join it by its code, and the host's controls.
+
+Only the host (a signed-in user, never a guest) may start, pause, resume or end the
+game, change its settings between hands, or remove a player between hands.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from engine.fairness import commitment
+from engine.games import get_game
+from tables import selectors
+from tables.models import Seat, Table
+from tables.services.errors import ServiceError
+from tables.services.hands import (
+    deal_next_hand,
+    game_end,
+    lock_table,
+    players_of,
+    queue_reminder,
+    seat_at,
+)
+from tables.services.ledger_link import ledger_cash_out
+from tables.services.log import TableLog
+from tables.services.settings import table_settings_build
+
+# Codes avoid letters and digits that are easy to confuse when read aloud (0/O, 1/I/L).
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+MAX_NAME_LENGTH = 40
+_NAME_PATTERN = re.compile(r"^[^\x00-\x1f\x7f<>]+$")
+
+
+def guest_token_new() -> str:
+    """A fresh token for a guest's session (the view keeps it in ``request.session``)."""
+    return secrets.token_urlsafe(32)
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def _require_host(table: Table, seat_id: int) -> Seat:
+    seat = seat_at(table, seat_id)
+    if seat.user_id is None or seat.user_id != table.host_id:
+        raise ServiceError("not_host", _("Only the host can do that."))
+    return seat
+
+
+def _require_between_hands(table: Table) -> None:
+    if selectors.hand_live(table=table) is not None:
+        raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
+
+
+def _clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        raise ServiceError("bad_name", _("Give a name other players will see."), field="display_name")
+    cleaned = " ".join(name.split())
+    if not cleaned or len(cleaned) > MAX_NAME_LENGTH or not _NAME_PATTERN.match(cleaned):
+        raise ServiceError("bad_name", _("Give a name of 1 to 40 letters, digits or spaces."), field="display_name")
+    return cleaned
+
+
+def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None) -> Table:
+    """Open a table for ``game`` with the host's ``choices`` (see ``services.settings``).
+
+    The host joins as a watcher (they take a seat like anyone else). The seed
+    commitment is the log's first event.
+    """
+    if host is None or not getattr(host, "is_authenticated", False):
+        raise ServiceError("not_signed_in", _("Sign in to host a table."))
+    built = table_settings_build(game=game, choices=choices)
+    seed = secrets.token_bytes(32)
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    code=_new_code(),
+                    game=game,
+                    settings=built,
+                    buy_in_chips=built["buy_in_chips"],
+                    buy_in_price=built["buy_in_price"],
+                    host=host,
+                    secret_seed=seed,
+                    seed_commitment=commitment(seed),
+                )
+                seat = Seat.objects.create(table=table, user=host, display_name=host.table_name)
+                log = TableLog(table)
+                log.append(
+                    "table_created",
+                    {
+                        "game": game,
+                        "code": table.code,
+                        "seed_commitment": table.seed_commitment,
+                        "settings": {k: v for k, v in built.items() if k != "host"},
+                    },
+                )
+                log.append("seat_joined", {"seat": seat.pk, "name": seat.display_name, "guest": False})
+                log.flush()
+                return table
+        except IntegrityError:
+            continue  # a code already taken: draw another
+    raise ServiceError("busy", _("Could not open a table; please try again."))
+
+
+def table_join(*, code: str, user: Any = None, guest_name: str | None = None, guest_token: str | None = None) -> Seat:
+    """Join the table with ``code`` as a watcher: a signed-in ``user``, or a guest with a
+    display name and the token kept in their session. Joining again returns the same seat."""
+    table = selectors.table_by_code(code=code) if isinstance(code, str) else None
+    if table is None:
+        raise ServiceError("no_table", _("There is no table with that code."))
+    signed_in = user is not None and getattr(user, "is_authenticated", False)
+    if not signed_in:
+        if not isinstance(guest_token, str) or not 20 <= len(guest_token) <= 64:
+            raise ServiceError("no_session", _("Your session has expired; open the link again."))
+        name = _clean_name(guest_name)
+    with transaction.atomic():
+        table = lock_table(table.pk)
+        existing = selectors.seat_for_viewer(
+            table=table, user=user if signed_in else None, guest_token=None if signed_in else guest_token
+        )
+        if existing is not None:
+            return existing
+        if table.status == Table.Status.ENDED:
+            raise ServiceError("ended", _("This game is over."))
+        if signed_in:
+            seat = Seat.objects.create(table=table, user=user, display_name=user.table_name)
+        else:
+            seat = Seat.objects.create(table=table, guest_token=guest_token, display_name=name)
+        log = TableLog(table)
+        log.append("seat_joined", {"seat": seat.pk, "name": seat.display_name, "guest": seat.is_guest})
+        log.flush()
+    return seat
+
+
+def table_start(*, table_id: int, seat_id: int) -> Table:
+    """The host starts the game: the first hand is dealt at once."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_host(table, seat_id)
+        if table.status != Table.Status.WAITING:
+            raise ServiceError("already_started", _("The game has already started."))
+        seated = Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False).count()
+        if seated < max(2, get_game(table.game).min_players):
+            raise ServiceError("too_few_players", _("More players must take a seat first."))
+        table.status = Table.Status.PLAYING
+        table.started_at = timezone.now()
+        log = TableLog(table)
+        log.append("game_started", {"seed_commitment": table.seed_commitment})
+        hand = deal_next_hand(log)
+        if hand is None and table.status == Table.Status.PLAYING:
+            raise ServiceError("too_few_players", _("Not enough players have chips to be dealt in."))
+        log.flush()
+    return table
+
+
+def table_pause(*, table_id: int, seat_id: int) -> Table:
+    """The host pauses: no one may act and no hand is dealt until the game resumes."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_host(table, seat_id)
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("not_playing", _("The game is not being played."))
+        table.status = Table.Status.PAUSED
+        log = TableLog(table)
+        log.append("game_paused", {})
+        log.flush()
+    return table
+
+
+def table_resume(*, table_id: int, seat_id: int) -> Table:
+    """The host resumes: the waiting player's turn starts again (with its timer), or a hand is dealt."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_host(table, seat_id)
+        if table.status != Table.Status.PAUSED:
+            raise ServiceError("not_paused", _("The game is not paused."))
+        table.status = Table.Status.PLAYING
+        log = TableLog(table)
+        log.append("game_resumed", {})
+        hand = selectors.hand_live(table=table)
+        if hand is None:
+            deal_next_hand(log)
+        elif hand.to_act:
+            timer = table.settings.get("turn_timer")
+            hand.turn_seq = log.last_seq
+            hand.turn_deadline = timezone.now() + timedelta(seconds=timer) if timer else None
+            hand.save(update_fields=["turn_seq", "turn_deadline"])
+            if timer:
+                queue_reminder(log, hand=hand, countdown=timer)
+        log.flush()
+    return table
+
+
+def table_end(*, table_id: int, seat_id: int) -> Table:
+    """The host ends the game. A hand in progress is called off and its chips go back."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_host(table, seat_id)
+        if table.status == Table.Status.ENDED:
+            raise ServiceError("ended", _("This game is over."))
+        log = TableLog(table)
+        game_end(log, reason="host")
+        log.flush()
+    return table
+
+
+def table_update_settings(*, table_id: int, seat_id: int, choices: dict[str, Any]) -> Table:
+    """The host changes settings between hands (the game itself cannot change)."""
+    if not isinstance(choices, dict):
+        raise ServiceError("invalid_settings", _("Settings must be given as names and values."))
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_host(table, seat_id)
+        if table.status == Table.Status.ENDED:
+            raise ServiceError("ended", _("This game is over."))
+        _require_between_hands(table)
+        if table.game == "holdem" and table.status != Table.Status.WAITING:
+            raise ServiceError("already_started", _("Hold'em settings are fixed once the game starts."))
+        merged = {**table.settings.get("host", {}), **choices}
+        built = table_settings_build(game=table.game, choices=merged)
+        highest = max(
+            (n for n in Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True)),
+            default=0,
+        )
+        if highest > built["seats"]:
+            raise ServiceError(
+                "invalid_settings",
+                _("Seat %(n)s is taken; keep at least that many seats.") % {"n": highest},
+                field="seats",
+            )
+        table.settings = built
+        table.buy_in_chips = built["buy_in_chips"]
+        table.buy_in_price = built["buy_in_price"]
+        log = TableLog(table)
+        log.append("settings_changed", {"settings": {k: v for k, v in built.items() if k != "host"}})
+        log.flush()
+    return table
+
+
+def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int) -> Seat:
+    """The host sends a player from their seat between hands; their chips are cashed out."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        _require_host(table, seat_id)
+        target = seat_at(table, remove_seat_id)
+        hand = selectors.hand_live(table=table)
+        if hand is not None and target.engine_name in players_of(hand):
+            raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
+        if target.number is None:
+            raise ServiceError("not_seated", _("That player has no seat."))
+        chips = target.stack
+        if chips:
+            ledger_cash_out(table=table, seat=target, chips=chips)
+        target.stack = 0
+        target.number = None
+        target.status = Seat.Status.WATCHING
+        target.save(update_fields=["stack", "number", "status"])
+        log = TableLog(table)
+        log.append("seat_removed", {"seat": target.pk, "cashed_out": chips})
+        log.flush()
+    return target
