@@ -145,7 +145,11 @@ def replay_result(scenario: Mapping[str, Any], deck: Sequence[int]) -> tuple[dic
 
 
 def check_result(hand: HandRecord) -> Finding | None:
-    """Replaying the hand gives the recorded stacks and pots."""
+    """Replaying the hand gives the recorded stacks and pots. A hand called off when the
+    game ended (``"void": true`` in its result) gave every bet back: its deal is checked,
+    its result is not replayed."""
+    if hand.scenario.get("result", {}).get("void"):
+        return None
     try:
         stacks, pots = replay_result(hand.scenario, hand.deck)
     except ImportError as error:  # an engine not installed in this copy

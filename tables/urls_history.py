@@ -1,0 +1,12 @@
+"""URLs of hand histories: a table's hands, one hand's replayer, the JSON downloads."""
+
+from django.urls import path
+
+from tables import views_history
+
+urlpatterns = [
+    path("tables/<str:code>/history/", views_history.table_history, name="table_history"),
+    path("tables/<str:code>/history/game.json", views_history.game_export, name="game_export"),
+    path("tables/<str:code>/history/<int:number>/", views_history.hand_history, name="hand_history"),
+    path("tables/<str:code>/history/<int:number>.json", views_history.hand_export, name="hand_export"),
+]

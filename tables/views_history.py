@@ -1,0 +1,125 @@
+"""Hand histories on the web: a table's hand list, a hand's replayer page, the JSON downloads.
+
+Thin views: find the table and who is asking, check they may look
+(``tables.history.history_may_view``), call a selector of ``tables.history``, render.
+Someone not at the table gets a 403 and learns nothing, not even the hands' numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from engine.export import to_text
+from tables import history
+from tables.models import Hand, Seat, Table
+
+
+def _viewer_seat(request: HttpRequest, table: Table) -> Seat | None:
+    """The seat row (playing, sitting out or watching) of whoever asks: a user, or a guest's session."""
+    from tables import selectors, services
+
+    finder = getattr(services, "seat_of_viewer", None)
+    if finder is not None:
+        return finder(table=table, user=request.user, session=request.session)
+    return selectors.seat_for_viewer(table=table, user=request.user, guest_token=request.session.get("guest_token"))
+
+
+def _table_for_viewer(request: HttpRequest, code: str) -> tuple[Table, Seat | None]:
+    table = get_object_or_404(Table, code__iexact=code)
+    seat = _viewer_seat(request, table)
+    if not history.history_may_view(table=table, user=request.user, seat=seat):
+        raise PermissionDenied(_("Only the people at this table may see its hands."))
+    return table, seat
+
+
+def _download(export: dict[str, Any], filename: str) -> HttpResponse:
+    response = HttpResponse(to_text(export), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def table_history(request: HttpRequest, code: str) -> HttpResponse:
+    table, _seat = _table_for_viewer(request, code)
+    return render(
+        request,
+        "history/table_history.html",
+        {
+            "table": table,
+            "hands": history.table_hand_list(table=table),
+            "exports_open": history.history_exports_open(table=table),
+            "secret_seed": (history.revealed_secret_seed(table=table) or b"").hex(),
+        },
+    )
+
+
+@require_GET
+def hand_history(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    table, seat = _table_for_viewer(request, code)
+    hand = get_object_or_404(Hand, table=table, number=number)
+    viewer = seat.engine_name if seat is not None else None
+    names = history.seat_names(table=table)
+    return render(
+        request,
+        "history/hand_history.html",
+        {
+            "table": table,
+            "hand": hand,
+            "exports_open": history.history_exports_open(table=table),
+            "previous_number": number - 1 if number > 1 else None,
+            "next_number": number + 1 if Hand.objects.filter(table=table, number=number + 1).exists() else None,
+            "replay": {
+                "steps": history.hand_replay_steps(table=table, hand=hand, viewer=viewer),
+                "names": names,
+                "viewer": viewer,
+                "game": table.game,
+                "strings": replayer_strings(),
+            },
+        },
+    )
+
+
+@require_GET
+def hand_export(request: HttpRequest, code: str, number: int) -> HttpResponse:
+    table, _seat = _table_for_viewer(request, code)
+    hand = get_object_or_404(Hand, table=table, number=number)
+    export = history.hand_export_for(table=table, hand=hand)
+    if export is None:
+        raise Http404(_("Downloads open when the game ends."))
+    return _download(export, f"dashain-{table.code}-hand-{hand.number}.json")
+
+
+@require_GET
+def game_export(request: HttpRequest, code: str) -> HttpResponse:
+    table, _seat = _table_for_viewer(request, code)
+    export = history.game_export_build(table=table)
+    if export is None:
+        raise Http404(_("Downloads open when the game ends."))
+    return _download(export, f"dashain-{table.code}-game.json")
+
+
+def replayer_strings() -> dict[str, str]:
+    """The replayer's words, translated here so static/js/replayer.js holds none."""
+    return {
+        "step": _("Step %(n)s of %(total)s"),
+        "pot": _("Pot"),
+        "stake": _("Stake"),
+        "board": _("Board"),
+        "dealer": _("Dealer"),
+        "packed": _("Packed"),
+        "folded": _("Folded"),
+        "seen": _("Seen"),
+        "blind": _("Blind"),
+        "hidden": _("Cards not shown"),
+        "you": _("you"),
+        "bet": _("In the pot"),
+        "stack": _("Chips"),
+        "to_act": _("To act"),
+        "winner": _("Won"),
+    }
