@@ -1,0 +1,110 @@
+"""Settings read from the environment: safe defaults, production hardening, service switches.
+
+Each case runs Django in a subprocess with its own environment, since settings are read
+once per process.
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x7Kq-2vLpR9sWm4TzYb8Nc6HdF3jGa5EuQ1oVi0XlMhBnCy_eZ",
+    "ALLOWED_HOSTS": "cards.example.org",
+    "CSRF_TRUSTED_ORIGINS": "https://cards.example.org",
+    "DATABASE_URL": "postgres://dashain:secret@db.internal:5432/dashain",
+    "REDIS_URL": "redis://redis.internal:6379/0",
+}
+
+
+def clean_environment(**variables: str) -> dict[str, str]:
+    """The current environment without any of Dashain's settings, plus ``variables``."""
+    names = {
+        "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "REDIS_URL",
+        "HTTPS_ONLY", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
+        "STATIC_ROOT", "EMAIL_BACKEND", "DJANGO_SETTINGS_MODULE",
+    }
+    environment = {name: value for name, value in os.environ.items() if name not in names}
+    return environment | {"DJANGO_SETTINGS_MODULE": "config.settings"} | variables
+
+
+def manage(*arguments: str, environment: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *arguments],
+        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,
+    )
+
+
+def settings_seen_with(environment: dict[str, str]) -> dict:
+    script = (
+        "import json; from django.conf import settings; "
+        "print(json.dumps({'debug': settings.DEBUG, 'database': settings.DATABASES['default'], "
+        "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'broker': settings.CELERY_BROKER_URL, "
+        "'ssl_redirect': settings.SECURE_SSL_REDIRECT, 'secret_key': settings.SECRET_KEY}, default=str))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_check_deploy_with_production_settings_has_no_warnings():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", environment=clean_environment(**PRODUCTION))
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout + result.stderr
+
+
+def test_check_deploy_does_warn_when_debug_is_on():
+    """The check above can fail: DEBUG on in deployment is reported."""
+    result = manage(
+        "check", "--deploy", "--fail-level", "WARNING", environment=clean_environment(**PRODUCTION | {"DEBUG": "true"})
+    )
+
+    assert result.returncode != 0
+    assert "security.W018" in result.stdout + result.stderr
+
+
+def test_defaults_need_no_server_sqlite_under_var_and_in_memory_layers():
+    seen = settings_seen_with(clean_environment())
+
+    assert seen["debug"] is False
+    assert seen["database"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert Path(seen["database"]["NAME"]) == ROOT / "var" / "dashain.sqlite3"
+    assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert seen["broker"] == "memory://"
+    assert seen["ssl_redirect"] is True  # DEBUG off means HTTPS only, unless HTTPS_ONLY=false
+    assert len(seen["secret_key"]) >= 50  # made once under var/, never empty
+
+
+def test_var_is_ignored_by_git():
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    paths = ["var/dashain.sqlite3", "var/secret_key"]
+    result = subprocess.run(["git", "check-ignore", *paths], cwd=ROOT, capture_output=True, text=True, timeout=30)
+
+    assert result.stdout.split() == paths
+
+
+def test_database_url_and_redis_url_switch_to_postgresql_redis_layer_and_celery_on_redis():
+    seen = settings_seen_with(clean_environment(**PRODUCTION))
+
+    assert seen["database"]["ENGINE"] == "django.db.backends.postgresql"
+    assert seen["database"]["HOST"] == "db.internal"
+    assert seen["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert seen["broker"] == PRODUCTION["REDIS_URL"]
+    assert seen["secret_key"] == PRODUCTION["SECRET_KEY"]
+
+
+def test_https_only_can_be_turned_off_for_a_home_game_on_plain_http():
+    seen = settings_seen_with(clean_environment(HTTPS_ONLY="false"))
+
+    assert seen["ssl_redirect"] is False
