@@ -1,4 +1,9 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels (origin-checked)."""
+"""ASGI entry point: HTTP through Django, WebSockets through Channels (origin-checked).
+
+In the default setup (no Redis) the reminder worker runs in this process: a Celery
+worker thread on the in-memory transport (``tables.worker``), started here when
+``DASHAIN_INPROCESS_WORKER`` is on.
+"""
 
 import os
 
@@ -19,3 +24,10 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+from django.conf import settings  # noqa: E402
+
+if settings.DASHAIN_INPROCESS_WORKER:
+    from tables.worker import inprocess_worker_start
+
+    inprocess_worker_start()

@@ -1,3 +1,9 @@
-"""WebSocket routes of live play."""
+"""WebSocket routes of live play: one socket per viewer per table."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from tables.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/table/<str:code>/", TableConsumer.as_asgi()),
+]

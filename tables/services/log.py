@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 from tables.models import Event, Hand, Seat, Table
@@ -29,13 +29,18 @@ logger = logging.getLogger(__name__)
 # thread that is not the server's (the in-process Celery worker) can hand it broadcasts:
 # the in-memory channel layer is not thread-safe and must be used from that loop only.
 _server_loop: asyncio.AbstractEventLoop | None = None
+_server_loop_thread: int | None = None
 _server_loop_lock = threading.Lock()
 
 
 def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
-    global _server_loop
+    """Called from the loop's own thread (a consumer's ``connect``)."""
+    global _server_loop, _server_loop_thread
+    if _server_loop is loop:
+        return
     with _server_loop_lock:
         _server_loop = loop
+        _server_loop_thread = threading.get_ident()
 
 
 def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:
@@ -60,19 +65,15 @@ def broadcast(table_id: int, frames: list[dict[str, Any]]) -> None:
         return
     message = {"type": "table.events", "events": frames}
     group = f"table_{table_id}"
-    loop = _server_loop
-    try:
-        asyncio.get_running_loop()
-        in_loop = True
-    except RuntimeError:
-        in_loop = False
+    loop, loop_thread = _server_loop, _server_loop_thread
     try:
         if (
-            loop is not None
+            isinstance(layer, InMemoryChannelLayer)
+            and loop is not None
             and loop.is_running()
-            and not in_loop
-            and threading.current_thread().name.startswith("dashain-worker")
+            and threading.get_ident() != loop_thread
         ):
+            # The in-memory layer lives on the server's loop: hand the send to that loop.
             asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=10)
         else:
             async_to_sync(layer.group_send)(group, message)

@@ -1,0 +1,267 @@
+"""The WebSocket of one table (``ws/table/<code>/``): thin, it parses, calls a service, renders.
+
+Who: a signed-in user (a user with no seat yet joins as a watcher), or a guest whose
+session holds the token of a seat at this table (``GUEST_TOKEN_SESSION_KEY``); anyone
+else is refused (close code 4403). Origins are checked by ``config.asgi``.
+
+What goes out (the protocol is written down in ``docs/live-play.md``):
+
+- on connect, a ``snapshot`` of the viewer's own view with the seq it is exact at;
+- then ``events`` frames, every event with its seq, in order with no gap: a gap in
+  what the channel layer delivers (it may drop news) is filled from the database;
+  an event the viewer may not see arrives as ``{"seq": n}`` only. Visibility is
+  applied in one place, ``tables.selectors.frame_for_viewer``;
+- ``ack`` for a request done, ``error`` (code + message) for one refused, which changed nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext as _
+
+from tables import selectors, services
+from tables.services import ServiceError
+from tables.services.log import remember_server_loop
+
+GUEST_TOKEN_SESSION_KEY = "dashain_guest_token"
+MAX_FRAME_BYTES = 4096
+RESYNC_LIMIT = 500
+CLOSE_FORBIDDEN = 4403
+
+
+def _identify(code: str, user: Any, guest_token: str | None) -> tuple[int, int] | None:
+    """(table id, seat id) of the viewer, joining a signed-in user as a watcher if needed."""
+    table = selectors.table_by_code(code=code)
+    if table is None:
+        return None
+    signed_in = user is not None and getattr(user, "is_authenticated", False)
+    seat = selectors.seat_for_viewer(table=table, user=user if signed_in else None, guest_token=guest_token)
+    if seat is None and signed_in:
+        try:
+            seat = services.table_join(code=code, user=user)
+        except ServiceError:
+            return None
+    if seat is None:
+        return None
+    return table.pk, seat.pk
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One viewer's socket at one table."""
+
+    # A token bucket per connection: a burst, then a steady rate (messages per second).
+    rate_burst = 20
+    rate_per_second = 10.0
+
+    async def connect(self) -> None:
+        remember_server_loop(asyncio.get_running_loop())
+        self.table_id: int | None = None
+        self.seat_id: int | None = None
+        self.last_seq = 0
+        self.tokens = float(self.rate_burst)
+        self.tokens_at = time.monotonic()
+        code = str(self.scope.get("url_route", {}).get("kwargs", {}).get("code", ""))
+        session = self.scope.get("session")
+        guest_token = session.get(GUEST_TOKEN_SESSION_KEY) if session is not None else None
+        found = await database_sync_to_async(_identify)(code, self.scope.get("user"), guest_token)
+        if found is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.table_id, self.seat_id = found
+        self.viewer = str(self.seat_id)
+        self.group = f"table_{self.table_id}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "table_id", None) is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    # --- out -------------------------------------------------------------------
+
+    async def _send_snapshot(self) -> None:
+        snapshot = await database_sync_to_async(selectors.table_snapshot)(table_id=self.table_id, seat_id=self.seat_id)
+        self.last_seq = snapshot["seq"]
+        await self.send_json(snapshot)
+
+    async def table_events(self, message: dict[str, Any]) -> None:
+        """News from the channel layer: send it in seq order, filling any gap from the log."""
+        frames = message["events"]
+        out: list[dict[str, Any]] = []
+        if frames and frames[0]["seq"] > self.last_seq + 1:
+            missed = await database_sync_to_async(selectors.events_after)(
+                table_id=self.table_id, after=self.last_seq, viewer=self.viewer, limit=RESYNC_LIMIT
+            )
+            if missed and missed[-1]["seq"] < frames[0]["seq"] - 1:
+                await self._send_snapshot()  # too far behind: start again from a snapshot
+                return
+            out.extend(missed)
+            if missed:
+                self.last_seq = missed[-1]["seq"]
+        for frame in frames:
+            if frame["seq"] <= self.last_seq:
+                continue
+            out.append(selectors.frame_for_viewer(frame, self.viewer))
+            self.last_seq = frame["seq"]
+        if out:
+            await self.send_json({"type": "events", "events": out})
+
+    async def _error(self, code: str, message: Any, request_id: Any = None) -> None:
+        frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}
+        if request_id is not None:
+            frame["id"] = request_id
+        await self.send_json(frame)
+
+    # --- in --------------------------------------------------------------------
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(float(self.rate_burst), self.tokens + (now - self.tokens_at) * self.rate_per_second)
+        self.tokens_at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data is None:
+            await self._error("bad_frame", _("Send JSON text frames."))
+            return
+        if len(text_data.encode()) > MAX_FRAME_BYTES:
+            await self._error("too_large", _("That message is too large."))
+            return
+        if not self._take_token():
+            await self._error("rate_limited", _("Too many messages; slow down."))
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self._error("bad_json", _("That message is not JSON."))
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self._error("bad_message", _("A message is an object with a type."))
+            return
+        handler = self.HANDLERS.get(message["type"])
+        request_id = message.get("id")
+        if request_id is not None and (
+            isinstance(request_id, bool) or not isinstance(request_id, str | int) or len(str(request_id)) > 40
+        ):
+            await self._error("bad_id", _("An id must be a short text or number."))
+            return
+        if handler is None:
+            await self._error("bad_type", _("Unknown message type."), request_id)
+            return
+        try:
+            reply = await handler(self, message)
+        except ServiceError as error:
+            await self._error(error.code, error.message, request_id)
+            return
+        if reply is not None:
+            if request_id is not None:
+                reply["id"] = request_id
+            await self.send_json(reply)
+
+    def _client_action_id(self, message: dict[str, Any]) -> str | None:
+        request_id = message.get("id")
+        # Scoped to the seat, so one player's ids can never collide with another's.
+        return None if request_id is None else f"{self.seat_id}:{request_id}"
+
+    async def _on_action(self, message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("id") is None:
+            raise ServiceError("bad_id", _("An action needs an id."))
+        seq = await database_sync_to_async(services.hand_act)(
+            table_id=self.table_id,
+            seat_id=self.seat_id,
+            verb=message.get("verb"),
+            amount=message.get("amount"),
+            client_action_id=self._client_action_id(message),
+        )
+        return {"type": "ack", "seq": seq}
+
+    async def _on_see(self, message: dict[str, Any]) -> dict[str, Any]:
+        seq = await database_sync_to_async(services.hand_see)(
+            table_id=self.table_id, seat_id=self.seat_id, client_action_id=self._client_action_id(message)
+        )
+        return {"type": "ack", "seq": seq}
+
+    async def _on_resync(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        after = message.get("after")
+        if isinstance(after, bool) or not isinstance(after, int) or after < 0:
+            raise ServiceError("bad_after", _("Give the last seq you have."))
+        events = await database_sync_to_async(selectors.events_after)(
+            table_id=self.table_id, after=after, viewer=self.viewer, limit=RESYNC_LIMIT + 1
+        )
+        if len(events) > RESYNC_LIMIT:
+            await self._send_snapshot()
+            return None
+        if events:
+            self.last_seq = max(self.last_seq, events[-1]["seq"])
+        return {"type": "events", "events": events}
+
+    async def _on_snapshot(self, message: dict[str, Any]) -> None:
+        await self._send_snapshot()
+        return None
+
+    async def _on_seat(self, message: dict[str, Any]) -> dict[str, Any]:
+        verb = message.get("verb")
+        calls = {
+            "take": services.seat_take,
+            "leave": services.seat_leave,
+            "sit_out": services.seat_sit_out,
+            "come_back": services.seat_come_back,
+            "buy_back": services.seat_buy_back,
+        }
+        if verb not in calls:
+            raise ServiceError("bad_verb", _("That is not something you can do with a seat."))
+        kwargs: dict[str, Any] = {"table_id": self.table_id, "seat_id": self.seat_id}
+        if verb == "take" and message.get("number") is not None:
+            kwargs["number"] = message["number"]
+        await database_sync_to_async(calls[verb])(**kwargs)
+        return {"type": "ack"}
+
+    async def _on_host(self, message: dict[str, Any]) -> dict[str, Any]:
+        verb = message.get("verb")
+        kwargs: dict[str, Any] = {"table_id": self.table_id, "seat_id": self.seat_id}
+        calls = {
+            "start": services.table_start,
+            "pause": services.table_pause,
+            "resume": services.table_resume,
+            "end": services.table_end,
+            "settings": services.table_update_settings,
+            "remove": services.seat_remove,
+        }
+        if verb not in calls:
+            raise ServiceError("bad_verb", _("That is not a host control."))
+        if verb == "settings":
+            kwargs["choices"] = message.get("settings")
+        if verb == "remove":
+            kwargs["remove_seat_id"] = message.get("seat")
+        await database_sync_to_async(calls[verb])(**kwargs)
+        return {"type": "ack"}
+
+    async def _on_seed(self, message: dict[str, Any]) -> dict[str, Any]:
+        for_hand = await database_sync_to_async(services.seat_seed_submit)(
+            table_id=self.table_id, seat_id=self.seat_id, seed=message.get("seed")
+        )
+        return {"type": "ack", "for_hand": for_hand}
+
+    async def _on_ping(self, message: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "pong", "seq": self.last_seq}
+
+    HANDLERS = {
+        "action": _on_action,
+        "see": _on_see,
+        "resync": _on_resync,
+        "snapshot": _on_snapshot,
+        "seat": _on_seat,
+        "host": _on_host,
+        "seed": _on_seed,
+        "ping": _on_ping,
+    }
