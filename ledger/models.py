@@ -1,0 +1,222 @@
+"""The ledger's records: chips bought and cashed out, home games, transfers marked paid.
+
+Design (see docs/ledger.md):
+
+- :class:`LedgerEntry` is append-only. Every buy-in, buy-back and cash-out is a new
+  row; a mistake is corrected by a ``reversal`` row that points at the entry it
+  cancels (at most once: the pointer is unique). Rows are never edited or deleted:
+  ``save()`` refuses an update, ``delete()`` refuses, the queryset refuses bulk
+  ``update()``/``delete()``, and the migration adds a database trigger that refuses
+  ``UPDATE`` (and ``DELETE`` on PostgreSQL).
+- :class:`TableLedger` holds one table's running totals, written in the same
+  transaction as each entry. Its check constraint is the part of the chip invariant
+  a database can hold on its own: no more chips leave the table than were bought.
+  The whole invariant (chips at the table == chips bought - chips cashed out) is
+  checked by ``ledger.services.ledger_check_invariant`` at the end of every hand.
+- The ledger depends on ``tables``, never the other way round: a home game's nights
+  point at tables (:class:`HomeGameNight`), tables know nothing of home games.
+
+Money is ``Decimal`` with two places; chips are integers.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class AppendOnlyError(Exception):
+    """An attempt to change or remove a ledger entry. Correct it with a reversal instead."""
+
+
+class LedgerEntryQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError("Ledger entries are never updated; record a reversal instead.")
+
+    def delete(self):
+        raise AppendOnlyError("Ledger entries are never deleted; record a reversal instead.")
+
+
+class LedgerEntry(models.Model):
+    """One line of a table's ledger: chips bought, chips cashed out, or a reversal."""
+
+    class Kind(models.TextChoices):
+        BUY_IN = "buy_in", _("Buy-in")
+        BUY_BACK = "buy_back", _("Buy-back")
+        CASH_OUT = "cash_out", _("Chips at the end")
+        REVERSAL = "reversal", _("Reversal")
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("table")
+    )
+    seat = models.ForeignKey(
+        "tables.Seat", on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("seat")
+    )
+    # The name at the time of the entry, so the record reads the same if the seat is renamed.
+    player_name = models.CharField(_("player"), max_length=40)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    # A reversal repeats the chips and price of the entry it cancels; its kind gives the sign.
+    chips = models.PositiveIntegerField(_("chips"))
+    price = models.DecimalField(_("price"), max_digits=12, decimal_places=2, default=Decimal("0.00"))
+    reverses = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reversed_by",
+        verbose_name=_("reverses"),
+    )
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    objects = LedgerEntryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger entries")
+        ordering = ["table", "id"]
+        indexes = [models.Index(fields=["table", "seat"], name="ledger_entry_table_seat")]
+        constraints = [
+            models.CheckConstraint(condition=Q(chips__gte=0), name="ledger_entry_chips_not_negative"),
+            models.CheckConstraint(condition=Q(price__gte=0), name="ledger_entry_price_not_negative"),
+            # A reversal, and only a reversal, points at the entry it cancels.
+            models.CheckConstraint(
+                condition=Q(kind="reversal", reverses__isnull=False) | (~Q(kind="reversal") & Q(reverses__isnull=True)),
+                name="ledger_entry_reversal_points_at_entry",
+            ),
+            # Buying gets chips; cashing out costs nothing.
+            models.CheckConstraint(
+                condition=~Q(kind__in=["buy_in", "buy_back"]) | Q(chips__gt=0), name="ledger_entry_buy_gets_chips"
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind="cash_out") | Q(price=0), name="ledger_entry_cash_out_has_no_price"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=["buy_in", "buy_back", "cash_out", "reversal"]), name="ledger_entry_kind_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}: {self.player_name} {self.kind} {self.chips}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("Ledger entries are never updated; record a reversal instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("Ledger entries are never deleted; record a reversal instead.")
+
+
+class TableLedger(models.Model):
+    """A table's running totals, kept in step with its entries in the same transaction."""
+
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.PROTECT, primary_key=True, related_name="ledger", verbose_name=_("table")
+    )
+    chips_bought = models.PositiveBigIntegerField(_("chips bought"), default=0)
+    chips_cashed_out = models.PositiveBigIntegerField(_("chips cashed out"), default=0)
+    money_paid = models.DecimalField(_("money paid"), max_digits=14, decimal_places=2, default=Decimal("0.00"))
+
+    class Meta:
+        verbose_name = _("table ledger")
+        verbose_name_plural = _("table ledgers")
+        constraints = [
+            # No chip leaves the table that was not bought (the invariant's database half).
+            models.CheckConstraint(
+                condition=Q(chips_cashed_out__lte=F("chips_bought")), name="table_ledger_no_chips_created"
+            ),
+            models.CheckConstraint(condition=Q(money_paid__gte=0), name="table_ledger_money_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}: {self.chips_bought} bought, {self.chips_cashed_out} out"
+
+    @property
+    def chips_at_table(self) -> int:
+        return self.chips_bought - self.chips_cashed_out
+
+
+class HomeGame(models.Model):
+    """A named group of players who meet again and again; each night is a table."""
+
+    name = models.CharField(_("name"), max_length=80)
+    host = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="hosted_home_games",
+        verbose_name=_("host"),
+    )
+    members = models.ManyToManyField(
+        django_settings.AUTH_USER_MODEL, related_name="home_games", blank=True, verbose_name=_("members")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("home game")
+        verbose_name_plural = _("home games")
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class HomeGameNight(models.Model):
+    """One table played as a night of a home game (a table belongs to at most one)."""
+
+    home_game = models.ForeignKey(
+        HomeGame, on_delete=models.CASCADE, related_name="nights", verbose_name=_("home game")
+    )
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.CASCADE, related_name="home_game_night", verbose_name=_("table")
+    )
+    added_at = models.DateTimeField(_("added"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("home game night")
+        verbose_name_plural = _("home game nights")
+        ordering = ["home_game", "table__created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.home_game} / {self.table_id}"
+
+
+class TransferPaid(models.Model):
+    """The host's mark that one transfer of a table's settlement has been paid."""
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.CASCADE, related_name="transfers_paid", verbose_name=_("table")
+    )
+    # Settlement keys (see ledger.selectors): the seats' ids, so a renamed player stays matched.
+    payer_seat = models.ForeignKey("tables.Seat", on_delete=models.CASCADE, related_name="+", verbose_name=_("from"))
+    payee_seat = models.ForeignKey("tables.Seat", on_delete=models.CASCADE, related_name="+", verbose_name=_("to"))
+    payer_name = models.CharField(_("from"), max_length=40)
+    payee_name = models.CharField(_("to"), max_length=40)
+    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
+    marked_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("marked by")
+    )
+    at = models.DateTimeField(_("marked at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("transfer paid")
+        verbose_name_plural = _("transfers paid")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "payer_seat", "payee_seat"], name="transfer_paid_once"),
+            models.CheckConstraint(condition=Q(amount__gt=0), name="transfer_paid_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer_name} -> {self.payee_name} {self.amount}"

@@ -1,0 +1,267 @@
+"""Reading the ledger: chip totals, a table's settlement report, a home game's standings, access.
+
+A report is computed from the entries every time (they are the record); nothing here
+writes. Players are keyed by seat (``seat_key``), never by display name, so two
+players with the same name stay apart and a rename changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
+
+from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TransferPaid
+from ledger.settlement import PlayerEntry, SettlementError, format_chip_value, settle
+
+CENT = Decimal("0.01")
+
+
+def seat_key(seat_id: int) -> str:
+    """The settlement's name for a seat: zero-padded so string order is seat order."""
+    return f"{seat_id:012d}"
+
+
+def cents_to_decimal(cents: int) -> Decimal:
+    return (Decimal(cents) / 100).quantize(CENT)
+
+
+@dataclass(frozen=True)
+class ChipTotals:
+    bought: int
+    cashed_out: int
+    paid: Decimal
+
+
+@dataclass
+class PlayerLine:
+    seat_id: int
+    name: str
+    user_id: int | None
+    buy_ins: int
+    chips_bought: int
+    paid: Decimal
+    chips_end: int
+    net_chips: int
+    net_money: Decimal
+
+
+@dataclass
+class TransferLine:
+    payer_seat_id: int
+    payer_name: str
+    payee_seat_id: int
+    payee_name: str
+    amount: Decimal
+    paid: bool = False
+
+
+@dataclass
+class TableReport:
+    table: Any
+    players: list[PlayerLine] = field(default_factory=list)
+    transfers: list[TransferLine] = field(default_factory=list)
+    chip_value: Fraction = Fraction(0)
+    is_final: bool = False  # every chip bought has been cashed out
+    error: str = ""  # why balances cannot be shown yet
+
+    @property
+    def is_zero_value(self) -> bool:
+        return self.chip_value == 0
+
+    @property
+    def chip_value_text(self) -> str:
+        return format_chip_value(self.chip_value)
+
+    @property
+    def chips_in_play(self) -> int:
+        return sum(line.chips_bought for line in self.players) - sum(line.chips_end for line in self.players)
+
+
+def ledger_chip_totals(*, table: Any) -> ChipTotals:
+    """Chips bought, chips cashed out and money paid at ``table``, reversals subtracted."""
+    bought = cashed_out = 0
+    paid = Decimal("0.00")
+    entries = LedgerEntry.objects.filter(table=table).select_related("reverses")
+    for entry in entries:
+        sign, kind = 1, entry.kind
+        if kind == LedgerEntry.Kind.REVERSAL:
+            sign, kind = -1, entry.reverses.kind
+        if kind == LedgerEntry.Kind.CASH_OUT:
+            cashed_out += sign * entry.chips
+        else:
+            bought += sign * entry.chips
+            paid += sign * entry.price
+    return ChipTotals(bought=bought, cashed_out=cashed_out, paid=paid)
+
+
+def ledger_settlement_input(*, table: Any) -> tuple[list[PlayerEntry], dict[int, dict[str, Any]], bool]:
+    """Each seat's totals for :func:`ledger.settlement.settle`, and whether they are final.
+
+    Final when every chip bought has been cashed out: chips at the end are the
+    cash-outs. Before that (a game still running), the seats' current stacks count
+    as provisional chips at the end.
+    """
+    per_seat: dict[int, dict[str, Any]] = {}
+    entries = LedgerEntry.objects.filter(table=table).select_related("reverses", "seat").order_by("id")
+    for entry in entries:
+        line = per_seat.setdefault(
+            entry.seat_id,
+            {
+                "seat": entry.seat,
+                "name": entry.seat.display_name,
+                "buy_ins": 0,
+                "bought": 0,
+                "paid": Decimal("0.00"),
+                "cashed_out": 0,
+            },
+        )
+        sign, kind = 1, entry.kind
+        if kind == LedgerEntry.Kind.REVERSAL:
+            sign, kind = -1, entry.reverses.kind
+        if kind == LedgerEntry.Kind.CASH_OUT:
+            line["cashed_out"] += sign * entry.chips
+        else:
+            line["buy_ins"] += sign
+            line["bought"] += sign * entry.chips
+            line["paid"] += sign * entry.price
+    bought = sum(line["bought"] for line in per_seat.values())
+    cashed_out = sum(line["cashed_out"] for line in per_seat.values())
+    is_final = bought == cashed_out
+    for line in per_seat.values():
+        line["chips_end"] = line["cashed_out"] + (0 if is_final else line["seat"].stack)
+    entries_out = [
+        PlayerEntry(
+            name=seat_key(seat_id),
+            chips_bought=line["bought"],
+            paid=int(line["paid"] * 100),
+            chips_end=line["chips_end"],
+        )
+        for seat_id, line in sorted(per_seat.items())
+    ]
+    return entries_out, per_seat, is_final
+
+
+def ledger_report(*, table: Any) -> TableReport:
+    """The settlement report of ``table``: per player lines and the fewest transfers."""
+    entries, per_seat, is_final = ledger_settlement_input(table=table)
+    report = TableReport(table=table, is_final=is_final)
+    try:
+        result = settle(entries)
+    except SettlementError:
+        result = None
+        report.error = _("The chips at the table are in a hand; the balances show when it ends.")
+    if result is not None and any(entry.chips_bought for entry in entries):
+        report.chip_value = result.chip_value  # what was paid over the chips bought
+    elif table.buy_in_chips:
+        report.chip_value = Fraction(int(table.buy_in_price * 100), table.buy_in_chips)
+    for seat_id, line in sorted(per_seat.items()):
+        key = seat_key(seat_id)
+        money = Decimal("0.00")
+        if result is not None:
+            money = cents_to_decimal(result.balances[key])
+        report.players.append(
+            PlayerLine(
+                seat_id=seat_id,
+                name=line["name"],
+                user_id=line["seat"].user_id,
+                buy_ins=line["buy_ins"],
+                chips_bought=line["bought"],
+                paid=line["paid"],
+                chips_end=line["chips_end"],
+                net_chips=line["chips_end"] - line["bought"],
+                net_money=money,
+            )
+        )
+    if result is not None:
+        paid_marks = {
+            (mark.payer_seat_id, mark.payee_seat_id): mark.amount for mark in TransferPaid.objects.filter(table=table)
+        }
+        for transfer in result.transfers:
+            payer, payee = int(transfer.payer), int(transfer.payee)
+            amount = cents_to_decimal(transfer.amount)
+            report.transfers.append(
+                TransferLine(
+                    payer_seat_id=payer,
+                    payer_name=per_seat[payer]["name"],
+                    payee_seat_id=payee,
+                    payee_name=per_seat[payee]["name"],
+                    amount=amount,
+                    # A mark counts only while the transfer it was made for is unchanged.
+                    paid=paid_marks.get((payer, payee)) == amount,
+                )
+            )
+    return report
+
+
+# --- Access --------------------------------------------------------------------------
+
+
+def user_can_view_table_report(*, user: Any, table: Any) -> bool:
+    """The host, anyone who had a seat at the table, and the members of its home game."""
+    if not user.is_authenticated:
+        return False
+    if table.host_id == user.pk or table.seats.filter(user=user).exists():
+        return True
+    return HomeGameNight.objects.filter(table=table, home_game__members=user).exists()
+
+
+def home_games_for_user(*, user: Any) -> QuerySet[HomeGame]:
+    return HomeGame.objects.filter(Q(host=user) | Q(members=user)).distinct()
+
+
+def user_can_view_home_game(*, user: Any, home_game: HomeGame) -> bool:
+    if not user.is_authenticated:
+        return False
+    return home_game.host_id == user.pk or home_game.members.filter(pk=user.pk).exists()
+
+
+# --- Home game standings -----------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    key: str
+    name: str
+    net_money: Decimal = Decimal("0.00")
+    net_chips: int = 0
+    nights: int = 0
+    biggest_win_money: Decimal = Decimal("0.00")
+    biggest_win_chips: int = 0
+
+
+@dataclass
+class NightResult:
+    night: HomeGameNight
+    report: TableReport
+
+
+def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[Standing]]:
+    """Every night's report, and the standings over the nights that are settled (final).
+
+    A player with an account is the same person every night; a guest is matched by
+    name (case-insensitively), as friends would recognise each other.
+    """
+    nights = [
+        NightResult(night=night, report=ledger_report(table=night.table))
+        for night in home_game.nights.select_related("table").order_by("table__created_at", "id")
+    ]
+    standings: dict[str, Standing] = {}
+    for result in nights:
+        if not result.report.is_final or result.report.error:
+            continue
+        for line in result.report.players:
+            key = f"user:{line.user_id}" if line.user_id else f"guest:{line.name.strip().casefold()}"
+            standing = standings.setdefault(key, Standing(key=key, name=line.name))
+            standing.name = line.name
+            standing.net_money += line.net_money
+            standing.net_chips += line.net_chips
+            standing.nights += 1
+            standing.biggest_win_money = max(standing.biggest_win_money, line.net_money)
+            standing.biggest_win_chips = max(standing.biggest_win_chips, line.net_chips)
+    ordered = sorted(standings.values(), key=lambda s: (-s.net_money, -s.net_chips, s.name.casefold(), s.key))
+    return nights, ordered

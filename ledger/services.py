@@ -1,0 +1,263 @@
+"""Writing to the ledger: buy-ins, buy-backs, cash-outs, reversals, the invariant, home games.
+
+The interface live play calls (``tables`` services), all keyword-only, each inside the
+caller's transaction with the table row already locked (``select_for_update``):
+
+``ledger_record_buy_in(*, table, seat, chips, price, is_buy_back, by=None, note="") -> LedgerEntry``
+    When a player buys a stack: the first one (``is_buy_back=False``) or another one
+    (``True``). The caller adds ``chips`` to the seat's stack in the same transaction.
+    ``price`` is what the stack costs (normally the table's ``buy_in_price``).
+
+``ledger_record_cash_out(*, table, seat, chips, by=None, note="") -> LedgerEntry``
+    When a player leaves the table, and for everyone still seated when the game ends:
+    the chips they take away (may be 0). The caller takes them off the seat's stack.
+
+``ledger_reverse(*, entry, by, note="") -> LedgerEntry``
+    Cancels a mistaken entry with a reversing one (never an edit). The caller puts the
+    seat's stack back as it was (a reversed buy-in takes its chips away again).
+
+``ledger_check_invariant(*, table, chips_at_table) -> None``
+    At the end of every hand: ``chips_at_table`` (every seat's stack, nothing left in a
+    pot) must equal chips bought minus chips cashed out; raises :class:`InvariantError`.
+
+Every refusal raises :class:`LedgerError` (``code`` stable, ``message`` translated) and
+writes nothing. The ledger never changes ``tables`` rows; the dependency runs one way.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.encoding import force_str
+from django.utils.translation import gettext_lazy as _
+
+from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
+
+
+class LedgerError(ValueError):
+    """A ledger write that cannot be made. ``code`` is stable; ``message`` is for people."""
+
+    def __init__(self, code: str, message: Any) -> None:
+        super().__init__(force_str(message))
+        self.code = code
+        self.message = message
+
+
+class InvariantError(LedgerError):
+    """Chips at the table differ from chips bought minus chips cashed out: some were created or lost."""
+
+    def __init__(self, *, table_id: int, expected: int, found: int) -> None:
+        super().__init__(
+            "chips_invariant",
+            _("Table %(table)s holds %(found)d chips but %(expected)d were bought and not cashed out.")
+            % {"table": table_id, "found": found, "expected": expected},
+        )
+        self.table_id = table_id
+        self.expected = expected
+        self.found = found
+
+
+def _check_seat(table: Any, seat: Any) -> None:
+    if seat.table_id != table.pk:
+        raise LedgerError("wrong_table", _("That seat is not at this table."))
+
+
+def _check_chips(chips: Any, *, allow_zero: bool) -> int:
+    if isinstance(chips, bool) or not isinstance(chips, int):
+        raise LedgerError("bad_chips", _("Chips must be a whole number."))
+    if chips < 0 or (chips == 0 and not allow_zero):
+        raise LedgerError(
+            "bad_chips", _("Chips must be more than zero.") if not allow_zero else _("Chips cannot be negative.")
+        )
+    return chips
+
+
+def _check_price(price: Any) -> Decimal:
+    if isinstance(price, float | bool):
+        raise LedgerError("bad_price", _("A price must be a Decimal, never a float."))
+    try:
+        value = Decimal(price)
+    except (InvalidOperation, TypeError, ValueError) as error:
+        raise LedgerError("bad_price", _("That is not a price.")) from error
+    if not value.is_finite() or value < 0 or value != value.quantize(Decimal("0.01")):
+        raise LedgerError("bad_price", _("A price is zero or more, in whole cents."))
+    return value.quantize(Decimal("0.01"))
+
+
+def _totals(table: Any) -> TableLedger:
+    """The table's running totals, locked for this transaction."""
+    TableLedger.objects.get_or_create(table=table)
+    return TableLedger.objects.select_for_update().get(table=table)
+
+
+def _apply_to_totals(table: Any, *, bought: int = 0, cashed_out: int = 0, paid: Decimal = Decimal(0)) -> None:
+    _totals(table)
+    try:
+        with transaction.atomic():
+            TableLedger.objects.filter(table=table).update(
+                chips_bought=F("chips_bought") + bought,
+                chips_cashed_out=F("chips_cashed_out") + cashed_out,
+                money_paid=F("money_paid") + paid,
+            )
+    except IntegrityError as error:
+        raise LedgerError("chips_created", _("More chips would leave the table than were ever bought.")) from error
+
+
+@transaction.atomic
+def ledger_record_buy_in(
+    *, table: Any, seat: Any, chips: int, price: Decimal, is_buy_back: bool, by: Any = None, note: str = ""
+) -> LedgerEntry:
+    """Record a stack bought by ``seat``: the first buy-in or a buy-back. See the module docstring."""
+    _check_seat(table, seat)
+    chips = _check_chips(chips, allow_zero=False)
+    price = _check_price(price)
+    _apply_to_totals(table, bought=chips, paid=price)
+    return LedgerEntry.objects.create(
+        table=table,
+        seat=seat,
+        player_name=seat.display_name[:40],
+        kind=LedgerEntry.Kind.BUY_BACK if is_buy_back else LedgerEntry.Kind.BUY_IN,
+        chips=chips,
+        price=price,
+        recorded_by=by,
+        note=note[:200],
+    )
+
+
+@transaction.atomic
+def ledger_record_cash_out(*, table: Any, seat: Any, chips: int, by: Any = None, note: str = "") -> LedgerEntry:
+    """Record the chips ``seat`` takes away (leaving, or at the game's end). See the module docstring."""
+    _check_seat(table, seat)
+    chips = _check_chips(chips, allow_zero=True)
+    _apply_to_totals(table, cashed_out=chips)
+    return LedgerEntry.objects.create(
+        table=table,
+        seat=seat,
+        player_name=seat.display_name[:40],
+        kind=LedgerEntry.Kind.CASH_OUT,
+        chips=chips,
+        price=Decimal("0.00"),
+        recorded_by=by,
+        note=note[:200],
+    )
+
+
+@transaction.atomic
+def ledger_reverse(*, entry: LedgerEntry, by: Any, note: str = "") -> LedgerEntry:
+    """Cancel ``entry`` with a reversing entry. A reversal cannot itself be reversed, nor an entry twice."""
+    entry = LedgerEntry.objects.select_for_update().get(pk=entry.pk)
+    if entry.kind == LedgerEntry.Kind.REVERSAL:
+        raise LedgerError("reverse_reversal", _("A reversal cannot be reversed; record the entry again instead."))
+    if LedgerEntry.objects.filter(reverses=entry).exists():
+        raise LedgerError("already_reversed", _("That entry has already been reversed."))
+    if entry.kind == LedgerEntry.Kind.CASH_OUT:
+        _apply_to_totals(entry.table, cashed_out=-entry.chips)
+    else:
+        _apply_to_totals(entry.table, bought=-entry.chips, paid=-entry.price)
+    try:
+        with transaction.atomic():
+            return LedgerEntry.objects.create(
+                table_id=entry.table_id,
+                seat_id=entry.seat_id,
+                player_name=entry.player_name,
+                kind=LedgerEntry.Kind.REVERSAL,
+                chips=entry.chips,
+                price=entry.price,
+                reverses=entry,
+                recorded_by=by,
+                note=note[:200],
+            )
+    except IntegrityError as error:  # a concurrent reversal won the unique pointer
+        raise LedgerError("already_reversed", _("That entry has already been reversed.")) from error
+
+
+def ledger_check_invariant(*, table: Any, chips_at_table: int) -> None:
+    """Raise :class:`InvariantError` unless ``chips_at_table`` == chips bought - chips cashed out.
+
+    Counted from the entries themselves (the record), and compared with the running totals too.
+    """
+    from ledger.selectors import ledger_chip_totals
+
+    totals = ledger_chip_totals(table=table)
+    expected = totals.bought - totals.cashed_out
+    if chips_at_table != expected:
+        raise InvariantError(table_id=table.pk, expected=expected, found=chips_at_table)
+    summary = TableLedger.objects.filter(table=table).first()
+    summary_at_table = summary.chips_at_table if summary else 0
+    if summary_at_table != expected:
+        raise InvariantError(table_id=table.pk, expected=expected, found=summary_at_table)
+
+
+# --- Transfers marked paid --------------------------------------------------------------
+
+
+@transaction.atomic
+def transfer_mark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, amount: Decimal, by: Any) -> TransferPaid:
+    """The host marks one transfer of the table's settlement as paid (only a transfer it lists)."""
+    from ledger.selectors import ledger_report
+
+    if table.host_id != by.pk:
+        raise LedgerError("not_host", _("Only the host can mark a transfer paid."))
+    report = ledger_report(table=table)
+    listed = {(t.payer_seat_id, t.payee_seat_id): t.amount for t in report.transfers}
+    key = (payer_seat.pk, payee_seat.pk)
+    if key not in listed or listed[key] != amount:
+        raise LedgerError("no_such_transfer", _("The settlement has no such transfer."))
+    existing = TransferPaid.objects.filter(table=table, payer_seat=payer_seat, payee_seat=payee_seat).first()
+    if existing:
+        return existing
+    return TransferPaid.objects.create(
+        table=table,
+        payer_seat=payer_seat,
+        payee_seat=payee_seat,
+        payer_name=payer_seat.display_name[:40],
+        payee_name=payee_seat.display_name[:40],
+        amount=amount,
+        marked_by=by,
+    )
+
+
+@transaction.atomic
+def transfer_unmark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, by: Any) -> None:
+    """The host takes back a paid mark (a mark is a note, not a ledger entry)."""
+    if table.host_id != by.pk:
+        raise LedgerError("not_host", _("Only the host can mark a transfer paid."))
+    TransferPaid.objects.filter(table=table, payer_seat=payer_seat, payee_seat=payee_seat).delete()
+
+
+# --- Home games -------------------------------------------------------------------------
+
+
+@transaction.atomic
+def home_game_create(*, name: str, host: Any, members: list[Any] | None = None) -> HomeGame:
+    """A new home game; the host is always a member."""
+    name = (name or "").strip()
+    if not name:
+        raise LedgerError("bad_name", _("A home game needs a name."))
+    if len(name) > 80:
+        raise LedgerError("bad_name", _("A home game's name has at most 80 characters."))
+    home_game = HomeGame.objects.create(name=name, host=host)
+    home_game.members.add(host, *(members or []))
+    return home_game
+
+
+@transaction.atomic
+def home_game_add_table(*, home_game: HomeGame, table: Any, by: Any) -> HomeGameNight:
+    """Count ``table`` as a night of ``home_game``. Only the home game's host, for a table they host."""
+    if home_game.host_id != by.pk:
+        raise LedgerError("not_host", _("Only the home game's host can add a night."))
+    if table.host_id != by.pk:
+        raise LedgerError("not_table_host", _("You can only add a table you host."))
+    existing = HomeGameNight.objects.filter(table=table).select_related("home_game").first()
+    if existing:
+        if existing.home_game_id == home_game.pk:
+            return existing
+        raise LedgerError("already_in_home_game", _("That table already belongs to another home game."))
+    night = HomeGameNight.objects.create(home_game=home_game, table=table)
+    # Everyone with an account who sat at the table joins the group.
+    users = [seat.user for seat in table.seats.filter(user__isnull=False).select_related("user")]
+    home_game.members.add(*users)
+    return night
