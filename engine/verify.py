@@ -28,8 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from engine.api import Action, RuleError, SettingsError
-from engine.cards import CardError, card_text
+from engine.cards import card_text
 from engine.export import ExportError, GameRecord, HandRecord, parse_game, parse_hand
 from engine.fairness import hand_deck
 
@@ -120,46 +119,27 @@ def check_deal(secret_seed: bytes, hand: HandRecord) -> Finding | None:
     )
 
 
-def replay_result(scenario: Mapping[str, Any], deck: Sequence[int]) -> tuple[dict[str, int], list[dict[str, Any]]]:
-    """Play a hand back through the engine from its deck and actions: ``(stacks, pots)``.
-
-    Raises :class:`RuleError` for a refused action, :class:`SettingsError` for settings out of
-    range, ``KeyError`` for an unknown game and ``ValueError`` when the actions leave the hand
-    unfinished.
-    """
-    from engine.games import get_game  # the games are imported only when a replay is asked for
-
-    game = get_game(str(scenario["game"]))
-    settings = game.settings(scenario.get("settings") or {})
-    players = [(str(player["name"]), int(player["stack"])) for player in scenario["players"]]
-    state, _events = game.start_hand(settings=settings, players=players, dealer=int(scenario["dealer"]), deck=deck)
-    for index, raw in enumerate(scenario["actions"]):
-        if not isinstance(raw, Sequence) or isinstance(raw, str) or len(raw) not in (2, 3):
-            raise ValueError(f"action {index} is not [player, verb] or [player, verb, amount].")
-        amount = int(raw[2]) if len(raw) == 3 and raw[2] is not None else None
-        state, _events = game.apply(state, Action(str(raw[0]), str(raw[1]), amount))
-    if not game.is_finished(state):
-        raise ValueError("the recorded actions leave the hand unfinished.")
-    result = game.result(state)
-    return dict(result.stacks), [pot.to_json() for pot in result.pots]
-
-
 def check_result(hand: HandRecord) -> Finding | None:
-    """Replaying the hand gives the recorded stacks and pots. A hand called off when the
-    game ended (``"void": true`` in its result) gave every bet back: its deal is checked,
-    its result is not replayed."""
+    """Replaying the hand exactly as ``python -m engine replay`` does gives the recorded stacks
+    and pots. A hand called off when the game ended (``"void": true`` in its result) gave
+    every bet back: its deal is checked, its result is not replayed."""
     if hand.scenario.get("result", {}).get("void"):
         return None
-    try:
-        stacks, pots = replay_result(hand.scenario, hand.deck)
-    except ImportError as error:  # an engine not installed in this copy
-        return Finding(hand.hand_number, "result", f"cannot replay: {error}.")
-    except KeyError as error:
-        return Finding(hand.hand_number, "result", f"cannot replay: unknown game or field {error}.")
-    except RuleError as error:
-        return Finding(hand.hand_number, "result", f"the engine refuses a recorded action: {error.message}")
-    except (SettingsError, CardError, ValueError, TypeError) as error:
-        return Finding(hand.hand_number, "result", f"cannot replay: {error}")
+    from engine.replay import run_scenario  # the games are imported only when a replay is asked for
+
+    status, output = run_scenario(hand.scenario)
+    error = output.get("error") or {}
+    if status == 2:
+        return Finding(hand.hand_number, "result", f"cannot replay: {error.get('message', 'not a scenario')}")
+    if status == 1:
+        return Finding(
+            hand.hand_number,
+            "result",
+            f"the engine refuses recorded action {error.get('index')}: {error.get('message', '')}",
+        )
+    if not output.get("finished"):
+        return Finding(hand.hand_number, "result", "the recorded actions leave the hand unfinished.")
+    stacks = dict(output["stacks"])
     recorded_stacks = dict(hand.stacks)
     if stacks != recorded_stacks:
         differences = ", ".join(
@@ -168,7 +148,7 @@ def check_result(hand: HandRecord) -> Finding | None:
             if stacks.get(name) != recorded_stacks.get(name)
         )
         return Finding(hand.hand_number, "result", f"replaying the hand gives other stacks: {differences}.")
-    if [_pot_key(pot) for pot in pots] != [_pot_key(pot) for pot in hand.pots]:
+    if [_pot_key(pot) for pot in output["pots"]] != [_pot_key(pot) for pot in hand.pots]:
         return Finding(hand.hand_number, "result", "replaying the hand gives other pots than recorded.")
     return None
 

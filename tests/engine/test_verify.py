@@ -8,12 +8,14 @@ import copy
 import io
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from engine import export, verify
-from engine.api import Action, TablePosition
+from engine.api import Action, RuleError, TablePosition
 from engine.fairness import commitment, hand_deck
 
 SECRET = bytes.fromhex("8f" * 16 + "11" * 16)
@@ -202,7 +204,8 @@ def _random_amount(legal, rng: random.Random) -> int | None:
     if legal.min is None:
         return None
     high = legal.max if legal.max is not None else legal.min
-    return rng.choice([legal.min, high, rng.randint(legal.min, high)])
+    # Mostly the least raise, so that a game lasts several hands; sometimes more, or everything.
+    return rng.choices([legal.min, rng.randint(legal.min, high), high], weights=[7, 2, 1])[0]
 
 
 def play_honest_game(name: str, *, seed: int, hands: int = 5, players: int = 3, secret: bytes = SECRET) -> dict:
@@ -229,10 +232,14 @@ def play_honest_game(name: str, *, seed: int, hands: int = 5, players: int = 3, 
                 break
             player = game.to_act(state)
             legal = game.legal_actions(state, player)
-            choice = rng.choice(legal)
+            # All-ins are rare so that a game lasts several hands.
+            choice = rng.choices(legal, weights=[0.1 if option.verb == "allin" else 1.0 for option in legal])[0]
             amount = _random_amount(choice, rng)
-            action = Action(player, choice.verb, amount)
-            state, events = game.apply(state, action)
+            try:
+                state, events = game.apply(state, Action(player, choice.verb, amount))
+            except RuleError:  # an amount between min and max that the rules' steps do not allow
+                amount = choice.min
+                state, events = game.apply(state, Action(player, choice.verb, amount))
             all_events += [event.to_json() for event in events]
             actions.append([player, choice.verb] + ([amount] if amount is not None else []))
         assert game.is_finished(state), "random play did not finish a hand in 400 actions"
@@ -273,13 +280,15 @@ def test_honest_engine_game_is_verified_with_replay(name):
 def test_a_changed_result_names_the_hand(name):
     game = play_honest_game(name, seed=11)
     tampered = copy.deepcopy(game)
+    assert len(game["hands"]) >= 2
     stacks = tampered["hands"][1]["result"]["stacks"]
     first, second = sorted(stacks)[:2]
-    stacks[first] += 10
+    stacks[first] += 10  # ten chips moved from one player to another after the hand
     stacks[second] -= 10
     status, output = run(tampered)
     assert status == 1
     assert "hand 2: MISMATCH (result)" in output
+    assert "hand 1: OK" in output
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -288,3 +297,40 @@ def test_one_exported_hand_replays_to_its_result(name):
     status, output = run(hand)
     assert status == 0, output
     assert "OK (result)" in output
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_python_m_engine_replay_on_an_exported_hand_reproduces_its_result(name, tmp_path: Path):
+    """The export is a replay scenario: the command line gives back the recorded stacks and pots."""
+    game = play_honest_game(name, seed=5, hands=3)
+    for hand in game["hands"]:
+        path = tmp_path / f"hand-{hand['hand_number']}.json"
+        path.write_text(export.to_text(hand), encoding="utf-8")
+        completed = subprocess.run(
+            [sys.executable, "-m", "engine", "replay", str(path)],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parents[2],
+            check=False,
+        )
+        assert completed.returncode == 0, completed.stdout + completed.stderr
+        output = json.loads(completed.stdout)
+        assert output["finished"] is True
+        assert output["stacks"] == hand["result"]["stacks"]
+        assert output["pots"] == hand["result"]["pots"]
+
+
+def test_python_m_engine_verify_runs_from_the_command_line(tmp_path: Path):
+    path = tmp_path / "game.json"
+    path.write_text(export.to_text(play_honest_game("faras", seed=2, hands=3)), encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "engine", "verify", str(path)]
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=root, check=False)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "VERIFIED" in completed.stdout
+    tampered = json.loads(path.read_text(encoding="utf-8"))
+    tampered["hands"][2]["player_seeds"].append("added later")
+    path.write_text(json.dumps(tampered), encoding="utf-8")
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=root, check=False)
+    assert completed.returncode == 1
+    assert "hand 3: MISMATCH (deal)" in completed.stdout
