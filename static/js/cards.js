@@ -81,7 +81,7 @@
 
   function frame(className, title) {
     var svg = svgElement("svg", {
-      viewBox: "0 0 60 84", class: "card " + className, role: "img", "aria-label": title,
+      viewBox: "0 0 60 84", class: "playing-card " + className, role: "img", "aria-label": title,
       focusable: "false"
     });
     svg.appendChild(svgElement("rect", {

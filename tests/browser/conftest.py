@@ -2,8 +2,8 @@
 
 - ``live_site`` (session): starts ``tests/browser/server.py`` in a subprocess on a free
   port and waits until it answers; knows each test user's session key.
-- ``chromium`` (session): Playwright driving /usr/bin/chromium (the Playwright browser
-  download cannot be used here); the test skips if that browser is not installed.
+- ``chromium`` (session): Playwright driving Debian's Chromium (CHROMIUM_PATH or chromium on
+  PATH, found by tests/conftest.py; the Playwright browser download cannot be used here).
 - ``artifacts``: test-artifacts/<test name>/ (git-ignored), for screenshots.
 
 Every test in this folder is marked ``browser``.
@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import chromium_executable
+
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("DASHAIN_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -111,12 +112,13 @@ def live_site():
 
 @pytest.fixture(scope="session")
 def chromium():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"Chromium is not installed at {CHROMIUM}")
+    path = chromium_executable()
+    if path is None:
+        pytest.skip("needs a browser: install chromium or set CHROMIUM_PATH")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 

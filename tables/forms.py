@@ -1,0 +1,236 @@
+"""The lobby's forms: opening a table with every host setting of its game, joining one.
+
+:class:`OpenTableForm` is built for one game (``game=...``): its fields are that game's
+host settings, each with the rule book's default filled in and its range enforced, so a
+bad value gets a message next to its field. The rules of what a host may set live in
+``tables.services.settings`` (``table_settings_build``); the form calls it rather than
+repeating them, and only adds the widgets, defaults and labels.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.utils.encoding import force_str
+from django.utils.translation import gettext_lazy as _
+
+from engine.games import get_game
+from tables.services.errors import ServiceError
+from tables.services.settings import MAX_SEATS, TEEN_PATTI_GAMES, TURN_TIMER_RANGE, table_settings_build
+
+GAME_CHOICES = [
+    ("faras", _("Faras")),
+    ("classic", _("Classic Teen Patti")),
+    ("999", _("999")),
+    ("holdem", _("No-limit Texas hold'em")),
+]
+NO_LIMIT = ""
+
+BUY_BACK_CHOICES = [
+    (NO_LIMIT, _("Unlimited")),
+    ("0", _("None")),
+    ("1", _("Up to one")),
+    ("2", _("Up to two")),
+    ("3", _("Up to three")),
+    ("5", _("Up to five")),
+]
+BLIND_TURN_CHOICES = [(NO_LIMIT, _("No limit"))] + [(str(n), str(n)) for n in range(2, 7)]
+SIDESHOW_CHOICES = [("on", _("On")), ("off", _("Off"))]
+BEST_RUN_CHOICES = [("AKQ", _("A-K-Q on top, A-2-3 second")), ("A23", _("A-2-3 on top, A-K-Q second"))]
+BLIND_SPEED_CHOICES = [("5", _("Every 5 hands")), ("10", _("Every 10 hands")), ("20", _("Every 20 hands"))]
+GAME_LENGTH_CHOICES = [
+    (NO_LIMIT, _("Until one player has every chip")),
+    ("30", _("30 hands, then the biggest stack wins")),
+    ("60", _("60 hands, then the biggest stack wins")),
+]
+
+
+def seat_range(game_name: str) -> tuple[int, int]:
+    """The fewest and most seats a table of this game may have (the engine's counts, at most MAX_SEATS)."""
+    game = get_game(game_name)
+    return max(2, game.min_players), min(MAX_SEATS, game.max_players)
+
+
+def _optional_int(value: str) -> int | None:
+    return None if value in (None, "") else int(value)
+
+
+class OpenTableForm(forms.Form):
+    """The host settings of one game, with the rule books' defaults filled in.
+
+    Field names are the keys of ``tables.services.settings.table_settings_build``, which
+    owns the ranges: ``clean`` hands it the choices and puts its refusal next to the field
+    it names. ``table_settings`` then holds the settings to store.
+    """
+
+    def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
+        if game not in dict(GAME_CHOICES):
+            raise ValueError(f"unknown game {game!r}")
+        super().__init__(*args, **kwargs)
+        self.game = game
+        self.table_settings: dict[str, Any] | None = None
+        self.choices: dict[str, Any] = {}
+        defaults = dict(get_game(game).settings({}))
+        low, high = seat_range(game)
+        self.fields["seats"] = forms.IntegerField(
+            label=_("Seats"),
+            initial=min(high, 6),
+            min_value=low,
+            max_value=high,
+            help_text=_("From %(low)d to %(high)d players.") % {"low": low, "high": high},
+        )
+        if game in TEEN_PATTI_GAMES:
+            self._add_teen_patti_fields(defaults)
+        else:
+            self._add_holdem_fields()
+        self.fields["turn_timer"] = forms.IntegerField(
+            label=_("Turn reminder (seconds)"),
+            required=False,
+            min_value=TURN_TIMER_RANGE[0],
+            max_value=TURN_TIMER_RANGE[1],
+            help_text=_(
+                "From %(low)d to %(high)d seconds; it reminds the player, it never acts for them. Empty: no reminder."
+            )
+            % {"low": TURN_TIMER_RANGE[0], "high": TURN_TIMER_RANGE[1]},
+        )
+
+    def _add_teen_patti_fields(self, defaults: dict[str, Any]) -> None:
+        self.fields["boot"] = forms.IntegerField(
+            label=_("Boot"),
+            initial=defaults["boot"],
+            min_value=1,
+            max_value=100,
+            help_text=_("Chips everyone puts in before the deal; also the opening stake (1 to 100)."),
+        )
+        self.fields["buy_in_chips"] = forms.IntegerField(
+            label=_("Chips per buy-in"),
+            initial=1000,
+            min_value=1,
+            max_value=10_000_000,
+            help_text=_("At least one boot."),
+        )
+        self.fields["buy_in_price"] = forms.DecimalField(
+            label=_("Price of a buy-in"),
+            initial=Decimal("10.00"),
+            min_value=Decimal("0"),
+            max_value=Decimal("1000000"),
+            max_digits=12,
+            decimal_places=2,
+            help_text=_("What a buy-in costs; 0 plays for chips alone. Dashain never handles money."),
+        )
+        self.fields["buy_backs"] = forms.TypedChoiceField(
+            label=_("Buy-backs"),
+            choices=BUY_BACK_CHOICES,
+            coerce=_optional_int,
+            empty_value=None,
+            required=False,
+            initial=NO_LIMIT,
+            help_text=_("How many times a player may buy in again."),
+        )
+        self.fields["blind_turns"] = forms.TypedChoiceField(
+            label=_("Blind turns"),
+            choices=BLIND_TURN_CHOICES,
+            coerce=_optional_int,
+            empty_value=None,
+            required=False,
+            initial=NO_LIMIT if defaults["blind_turns"] is None else str(defaults["blind_turns"]),
+            help_text=_("Blind bets allowed before a player must look."),
+        )
+        self.fields["stake_limit"] = forms.IntegerField(
+            label=_("Stake limit"),
+            required=False,
+            min_value=1,
+            initial=defaults["stake_limit"],
+            help_text=_(
+                "The highest stake a raise may set: a multiple of the boot, at least twice it. Empty: no limit."
+            ),
+        )
+        self.fields["pot_limit_boots"] = forms.IntegerField(
+            label=_("Pot limit (in boots)"),
+            required=False,
+            min_value=2,
+            max_value=1_000_000,
+            initial=defaults["pot_limit_boots"],
+            help_text=_("When the pot reaches this many boots, everyone still in shows. Empty: no limit."),
+        )
+        self.fields["sideshow"] = forms.ChoiceField(
+            label=_("Sideshow"),
+            choices=SIDESHOW_CHOICES,
+            initial="off" if defaults["sideshow"] == "off" else "on",
+        )
+        self.fields["best_run"] = forms.ChoiceField(
+            label=_("Best run"),
+            choices=BEST_RUN_CHOICES,
+            initial=defaults["best_run"],
+        )
+
+    def _add_holdem_fields(self) -> None:
+        self.fields["blind_speed"] = forms.TypedChoiceField(
+            label=_("Blinds go up"),
+            choices=BLIND_SPEED_CHOICES,
+            coerce=int,
+            initial="10",
+            help_text=_(
+                "The blinds start at 10 and 20 and follow the rule book's levels. "
+                "Everyone starts with 1,000 play chips."
+            ),
+        )
+        self.fields["game_length"] = forms.TypedChoiceField(
+            label=_("Length of the game"),
+            choices=GAME_LENGTH_CHOICES,
+            coerce=_optional_int,
+            empty_value=None,
+            required=False,
+            initial=NO_LIMIT,
+        )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        choices = {name: value for name, value in cleaned.items() if name in self.fields}
+        if "buy_in_price" in choices:
+            choices["buy_in_price"] = str(choices["buy_in_price"])
+        self.choices = choices
+        try:
+            self.table_settings = table_settings_build(game=self.game, choices=choices)
+        except ServiceError as error:
+            self.add_error(error.field if error.field in self.fields else None, force_str(error.message))
+        return cleaned
+
+
+class JoinForm(forms.Form):
+    """Joining a table: a guest gives a display name; everyone chooses to sit or to watch."""
+
+    display_name = forms.CharField(label=_("Your name at the table"), max_length=40, required=False)
+    role = forms.ChoiceField(
+        label=_("Join as"),
+        choices=[("seat", _("Take a seat")), ("watch", _("Watch"))],
+        initial="seat",
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, guest: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.guest = guest
+        if guest:
+            self.fields["display_name"].required = True
+        else:
+            del self.fields["display_name"]
+
+    def clean_display_name(self) -> str:
+        name = " ".join(self.cleaned_data.get("display_name", "").split())
+        if self.guest and not name:
+            raise forms.ValidationError(_("Please give the name other players will see."))
+        return name
+
+
+class JoinByCodeForm(forms.Form):
+    """The lobby's "join by code" box."""
+
+    code = forms.CharField(label=_("Table code"), max_length=12)
+
+    def clean_code(self) -> str:
+        return self.cleaned_data["code"].strip()

@@ -1,0 +1,299 @@
+"""The lobby and the table page: thin views that parse, call a service, and render.
+
+- ``lobby``: the tables I host or sit at, with their state; join by code; open a table.
+- ``table_open``: the open-a-table form for one game (``?game=faras``).
+- ``table_join``: reached by the table's link or code; a guest gives a display name,
+  an account holder just joins; take a seat or watch.
+- ``table_detail``: the table page. It renders only the frame and the translated
+  strings; every bit of game state reaches it through the WebSocket (docs/live-play.md).
+- ``table_settings``: the host changes the settings between hands.
+
+A guest is known by a random token kept in their session under ``guest_token``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.encoding import force_str
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_http_methods
+
+from tables import selectors, services
+from tables.forms import GAME_CHOICES, JoinByCodeForm, JoinForm, OpenTableForm
+from tables.models import Seat, Table
+from tables.services.errors import ServiceError
+
+GUEST_SESSION_KEY = "guest_token"
+
+
+def _guest_token(request: HttpRequest, *, create: bool = False) -> str | None:
+    token = request.session.get(GUEST_SESSION_KEY)
+    if token is None and create:
+        token = services.guest_token_new()
+        request.session[GUEST_SESSION_KEY] = token
+    return token
+
+
+def _viewer_seat(request: HttpRequest, table: Table) -> Seat | None:
+    """The seat (playing, sitting out or watching) of whoever makes the request, if any."""
+    return selectors.seat_for_viewer(table=table, user=request.user, guest_token=_guest_token(request))
+
+
+def _table_or_404(code: str) -> Table:
+    table = selectors.table_by_code(code=code)
+    if table is None:
+        raise Http404(_("There is no table with that code."))
+    return table
+
+
+def _service_error_on_form(form: Any, error: ServiceError) -> None:
+    form.add_error(error.field if error.field in form.fields else None, force_str(error.message))
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    rows: dict[int, dict[str, Any]] = {}
+    if request.user.is_authenticated:
+        for table in Table.objects.filter(host=request.user).exclude(status=Table.Status.ENDED):
+            rows[table.pk] = {"table": table, "seat": None, "hosting": True}
+        seats = Seat.objects.filter(user=request.user)
+    else:
+        token = _guest_token(request)
+        seats = Seat.objects.filter(guest_token=token) if token else Seat.objects.none()
+    for seat in seats.select_related("table"):
+        row = rows.setdefault(seat.table_id, {"table": seat.table, "seat": None, "hosting": False})
+        row["seat"] = seat
+    ordered = sorted(rows.values(), key=lambda row: row["table"].created_at, reverse=True)
+    return render(request, "tables/lobby.html", {"rows": ordered, "code_form": JoinByCodeForm(), "games": GAME_CHOICES})
+
+
+def _chosen_game(request: HttpRequest) -> str:
+    game = request.GET.get("game") or request.POST.get("game") or "faras"
+    return game if game in dict(GAME_CHOICES) else "faras"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_open(request: HttpRequest) -> HttpResponse:
+    game = _chosen_game(request)
+    form = OpenTableForm(request.POST or None, game=game)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = services.table_create(host=request.user, game=game, choices=form.choices)
+        except ServiceError as error:
+            _service_error_on_form(form, error)
+        else:
+            return redirect("table_detail", code=table.code)
+    return render(request, "tables/open.html", {"form": form, "game": game, "games": GAME_CHOICES})
+
+
+@require_http_methods(["GET", "POST"])
+def table_join(request: HttpRequest, code: str | None = None) -> HttpResponse:
+    if code is None:
+        code_form = JoinByCodeForm(request.GET or None)
+        if not code_form.is_valid():
+            return render(request, "tables/join_code.html", {"code_form": code_form})
+        table = selectors.table_by_code(code=code_form.cleaned_data["code"])
+        if table is None:
+            code_form.add_error("code", _("There is no table with that code."))
+            return render(request, "tables/join_code.html", {"code_form": code_form})
+        return redirect("table_join", code=table.code)
+    table = _table_or_404(code)
+    seat = _viewer_seat(request, table)
+    if seat is not None:
+        return redirect("table_detail", code=table.code)
+    guest = not request.user.is_authenticated
+    form = JoinForm(request.POST or None, guest=guest)
+    if request.method == "POST" and form.is_valid():
+        try:
+            seat = services.table_join(
+                code=table.code,
+                user=None if guest else request.user,
+                guest_name=form.cleaned_data.get("display_name"),
+                guest_token=_guest_token(request, create=True) if guest else None,
+            )
+            if form.cleaned_data["role"] == "seat":
+                services.seat_take(table_id=table.pk, seat_id=seat.pk)
+        except ServiceError as error:
+            if seat is None:
+                _service_error_on_form(form, error)
+            else:  # joined, but the seat could not be taken (full, hold'em started...): watch
+                messages.warning(request, force_str(error.message))
+                return redirect("table_detail", code=table.code)
+        else:
+            return redirect("table_detail", code=table.code)
+    return render(request, "tables/join.html", {"table": table, "form": form, "guest": guest})
+
+
+def table_detail(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    seat = _viewer_seat(request, table)
+    if seat is None:
+        return redirect("table_join", code=table.code)
+    is_host = request.user.is_authenticated and table.host_id == request.user.pk
+    join_url = request.build_absolute_uri(reverse("table_join", kwargs={"code": table.code}))
+    return render(
+        request,
+        "tables/table.html",
+        {
+            "table": table,
+            "seat": seat,
+            "is_host": is_host,
+            "join_url": join_url,
+            "page_config": {
+                "code": table.code,
+                "game": table.game,
+                "socket_path": f"/ws/tables/{table.code}/",
+                "seat": str(seat.pk),
+                "is_host": is_host,
+                "title": f"{table.get_game_display()} · {table.code}",
+                "strings": table_page_strings(),
+            },
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_settings(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_or_404(code)
+    seat = _viewer_seat(request, table)
+    if seat is None or table.host_id != request.user.pk:
+        raise Http404(_("Only the host can change the settings."))
+    current = dict(table.settings.get("host", {}))
+    form = OpenTableForm(request.POST or None, game=table.game, initial=current)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.table_update_settings(table_id=table.pk, seat_id=seat.pk, choices=form.choices)
+        except ServiceError as error:
+            _service_error_on_form(form, error)
+        else:
+            return redirect("table_detail", code=table.code)
+    return render(request, "tables/settings.html", {"form": form, "table": table})
+
+
+def table_page_strings() -> dict[str, Any]:
+    """Every word the table page's script shows, translated for the request's language."""
+    return {
+        "cards": {
+            "ranks": {
+                "A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack"), "T": _("Ten"), "9": _("Nine"),
+                "8": _("Eight"), "7": _("Seven"), "6": _("Six"), "5": _("Five"), "4": _("Four"), "3": _("Three"),
+                "2": _("Two"),
+            },
+            "suits": {"s": _("spades"), "h": _("hearts"), "d": _("diamonds"), "c": _("clubs")},
+            "of": _("%(rank)s of %(suit)s"),
+            "back": _("Face-down card"),
+        },
+        "chips": _("%(n)s chips"),
+        "connection_open": _("Connected"),
+        "connection_connecting": _("Connecting…"),
+        "connection_closed": _("Connection lost: reconnecting…"),
+        "not_connected": _("Not connected: wait a moment, the page is reconnecting."),
+        "refused": _("That move is not allowed now."),
+        "status_waiting": _("Waiting for players"),
+        "status_playing": _("Playing"),
+        "status_paused": _("Paused"),
+        "status_ended": _("Ended"),
+        "hand_number": _("Hand %(number)s"),
+        "dealer": _("Dealer"),
+        "dealer_short": pgettext("dealer badge", "D"),
+        "button": _("Button"),
+        "button_short": pgettext("button badge", "B"),
+        "to_act": _("To act"),
+        "seen": _("Seen"),
+        "blind": _("Blind"),
+        "packed": _("Packed"),
+        "folded": _("Folded"),
+        "all_in": _("All in"),
+        "away": _("Away"),
+        "seat_playing": _("Playing"),
+        "seat_sitting_out": _("Sitting out"),
+        "seat_watching": _("Watching"),
+        "won": _("Won %(amount)s"),
+        "bet_hand": _("In the pot: %(amount)s"),
+        "bet_round": _("Bet: %(amount)s"),
+        "pot": _("Pot %(amount)s"),
+        "stake": _("Stake %(stake)s · boot %(boot)s"),
+        "blinds": _("Blinds %(small)s / %(big)s"),
+        "current_bet": _("to call: %(amount)s"),
+        "board_label": _("Board: %(cards)s"),
+        "my_card_hidden": _("Your card, face down"),
+        "not_looked": _("You have not looked yet."),
+        "sideshow_asked_you": _("%(asker)s asks you for a sideshow."),
+        "sideshow_waiting": _("%(asker)s asked %(partner)s for a sideshow; waiting for the answer."),
+        "costs": _("costs %(amount)s"),
+        "chaal": _("Chaal"),
+        "raise_to": _("Raise to"),
+        "show": _("Show"),
+        "sideshow": _("Sideshow"),
+        "pack": _("Pack"),
+        "check": _("Check"),
+        "call_amount": _("Call %(amount)s"),
+        "bet": _("Bet"),
+        "all_in_amount": _("All in (%(amount)s)"),
+        "fold": _("Fold"),
+        "step_down": _("One step less"),
+        "step_up": _("One step more"),
+        "amount_range": _("Choose an amount from %(min)s to %(max)s."),
+        "result_won": _("%(player)s wins %(amount)s."),
+        "reason_show": _("Decided by a show."),
+        "reason_last_player": _("Everyone else packed."),
+        "reason_pot_limit": _("The pot limit was reached: everyone still in showed."),
+        "reason_showdown": _("Decided at the showdown."),
+        "reason_folds": _("Everyone else folded."),
+        "main_pot": _("Main pot"),
+        "side_pot": _("Side pot %(number)s"),
+        "pot_line": _("%(pot)s of %(amount)s: %(winners)s"),
+        "stacks_now": _("Stacks now: %(stacks)s"),
+        "take_seat": _("Take a seat"),
+        "buy_again": _("Buy in again"),
+        "sit_out": _("Sit out"),
+        "come_back": _("Come back"),
+        "start": _("Start the game"),
+        "pause": _("Pause"),
+        "resume": _("Resume"),
+        "end_game": _("End the game"),
+        "remove_player": _("Remove %(player)s"),
+        "your_turn": _("Your turn."),
+        "your_turn_reminder": _("Reminder: it is your turn."),
+        "link_copied": _("Link copied."),
+        "log_hand_started": _("Hand %(number)s: %(dealer)s deals."),
+        "log_boot": _("Everyone puts in the boot of %(amount)s."),
+        "log_blind": _("%(player)s puts in a blind of %(amount)s."),
+        "log_dealt": _("The cards are dealt."),
+        "log_see": _("%(player)s looks at their cards."),
+        "log_chaal_blind": _("%(player)s plays chaal blind for %(amount)s."),
+        "log_chaal_seen": _("%(player)s plays chaal for %(amount)s."),
+        "log_raise_blind": _("%(player)s raises blind: the stake is now %(stake)s (paid %(amount)s)."),
+        "log_raise_seen": _("%(player)s raises: the stake is now %(stake)s (paid %(amount)s)."),
+        "log_pack": _("%(player)s packs."),
+        "log_pack_sideshow": _("%(player)s packs after the sideshow."),
+        "log_sideshow": _("%(player)s asks %(partner)s for a sideshow (paid %(amount)s)."),
+        "log_sideshow_accepted": _("%(player)s accepts the sideshow."),
+        "log_sideshow_refused": _("%(player)s refuses the sideshow."),
+        "log_sideshow_result": _("In the sideshow, %(loser)s has the lower hand."),
+        "log_show": _("%(player)s asks %(against)s for a show (paid %(amount)s)."),
+        "log_showdown": _("The hands are turned up."),
+        "log_wins": _("%(player)s wins %(amount)s."),
+        "log_hand_over": _("The hand is over."),
+        "log_fold": _("%(player)s folds."),
+        "log_check": _("%(player)s checks."),
+        "log_call": _("%(player)s calls %(amount)s."),
+        "log_bet": _("%(player)s bets %(amount)s."),
+        "log_allin": _("%(player)s is all in for %(amount)s."),
+        "log_board": _("On the board: %(cards)s."),
+        "category_trail": _("Trail"),
+        "category_pure_sequence": _("Pure sequence"),
+        "category_sequence": _("Sequence"),
+        "category_colour": _("Colour"),
+        "category_pair": _("Pair"),
+        "category_high_card": _("High card"),
+        "category_digits": _("Number"),
+    }
