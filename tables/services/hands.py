@@ -166,24 +166,26 @@ def after_state_change(
         return
     to_act = game.to_act(state) or ""
     new_turn = verb is None or to_act != hand.to_act or (actor_name == hand.to_act and verb != "see")
-    if not new_turn:
-        hand.save(update_fields=["to_act", "turn_seq", "turn_deadline"])
-        return
     timer = table.settings.get("turn_timer")
-    hand.to_act = to_act
-    hand.turn_deadline = timezone.now() + timedelta(seconds=timer) if timer else None
+    if new_turn:
+        hand.to_act = to_act
+        hand.turn_deadline = timezone.now() + timedelta(seconds=timer) if timer else None
+    # A turn event after every change: what the player to act may do can change without
+    # the turn passing (a blind player who sees pays double from then on).
     log.append(
         "turn",
         {
             "player": to_act,
             "legal": [legal.to_json() for legal in game.legal_actions(state, to_act)],
             "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None,
+            "new": new_turn,
         },
         hand=hand,
     )
-    hand.turn_seq = log.last_seq
+    if new_turn:
+        hand.turn_seq = log.last_seq
     hand.save(update_fields=["to_act", "turn_seq", "turn_deadline"])
-    if timer and table.status == Table.Status.PLAYING:
+    if new_turn and timer and table.status == Table.Status.PLAYING:
         queue_reminder(log, hand=hand, countdown=timer)
 
 
