@@ -1,0 +1,697 @@
+"""One hand of no-limit Texas hold'em, as rule book 001 plays it: the state machine.
+
+This module owns the rules of a single hand: blinds, the deal, the four betting
+rounds, the minimum bet and raise, short all-ins, uncalled chips, side pots, the
+run-out when betting stops early, the showdown order and the payout. The table
+around the hands (button, blind levels) is :mod:`engine.holdem.table`; the whole
+game is :mod:`engine.holdem.game`.
+
+The state is a value: :func:`apply` copies it and returns the copy with the events
+the action caused; the state given is never changed. A refused action raises
+:class:`~engine.api.RuleError` and changes nothing.
+
+Betting, in the book's words and the few places where it leaves a choice:
+
+- The small blind is the first player left of the button and the big blind the next;
+  heads-up the button posts the small blind, acts first before the flop and last
+  after it. A player short of a blind posts what they have and is all in; the others
+  still call the full big blind (the *current bet* starts at the big blind).
+- Cards go one at a time from the player left of the button; a card is burnt before
+  the flop, the turn and the river. Deck positions: hole cards ``0 .. 2n-1``, burn
+  ``2n``, flop ``2n+1 .. 2n+3``, burn ``2n+4``, turn ``2n+5``, burn ``2n+6``, river ``2n+7``.
+- A bet is at least the big blind; a raise adds at least the last full bet or raise of
+  the round (the big blind counts as the first bet before the flop). Anyone may go
+  all in for less.
+- A player who has already acted in the round may raise again only when what they
+  now face, counted from the bet they last acted on, is at least a full raise. So a
+  short all-in does not reopen the betting for them, and two or more short all-ins
+  that together make a full raise do (the Poker TDA's wording of the book's rule).
+- Nobody may raise when no other player still in could put in more than the current
+  bet (everyone else is all in or cannot even call it): there is nobody to raise.
+  When everyone else still in is all in, a call matches only what they put in.
+- At the end of each betting round the part of the biggest bet that nobody matched
+  goes back to the player who made it.
+- When no more than one player still in has chips, all hands still in are turned up
+  at once and the board is dealt out.
+- Showdown: with anyone all in, all hands at once; otherwise from the last player
+  to bet or raise on the river (else the first player still in left of the button),
+  each player in turn shows only a hand at least as good as the best shown so far;
+  the others are mucked for them (a ``muck`` event without the cards).
+- Pots are paid from the last side pot back to the main pot; equal hands share, and
+  the chips that do not split evenly go to the first winner left of the button.
+
+Events (``Event.kind`` and its data; all visible to everyone unless noted):
+
+- ``hand_started``: ``players`` [{name, stack}], ``button``, ``small_blind``, ``big_blind``
+  (the amounts), ``small_blind_player``, ``big_blind_player``.
+- ``blind``: ``player``, ``blind`` ("small"/"big"), ``amount``, ``all_in``.
+- ``hole_cards``: ``player``, ``cards`` - visible to that player only.
+- ``action``: ``player``, ``verb`` (fold/check/call/bet/raise; ``allin`` is reported as
+  the call, bet or raise it was), ``amount`` (chips put in now), ``total`` (the
+  player's bet this round after it), ``all_in``.
+- ``uncalled``: ``player``, ``amount`` - chips nobody called, given back.
+- ``board``: ``street`` (flop/turn/river), ``cards`` (new ones), ``board`` (all so far).
+- ``show``: ``player``, ``cards``, ``reason`` ("all_in": betting stopped early or
+  someone is all in at the showdown; "showdown": shown in turn).
+- ``muck``: ``player`` - a hand that could not win, thrown away unseen.
+- ``pot_awarded``: ``pot`` (0 = main), ``amount``, ``eligible``, ``winners``,
+  ``shares`` {name: chips}, ``hands`` {winner: {category, cards (the five)}} (empty
+  when the pot was won without a showdown).
+- ``hand_finished``: ``stacks`` {name: chips}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.api import Action, Event, HandResult, LegalAction, PotResult, RuleError, SettingsError
+from engine.cards import DECK_SIZE, card_text
+from engine.holdem.evaluator import best_hand, hand_value
+
+PREFLOP, FLOP, TURN, RIVER, FINISHED = range(5)
+STREET_NAMES = ("preflop", "flop", "turn", "river", "finished")
+VERBS = ("fold", "check", "call", "bet", "raise", "allin")
+
+_NOT_ACTED = -1
+
+
+class HandState:
+    """The whole of one hand. Treat it as read-only: :func:`apply` returns a new one.
+
+    Players are seat indices ``0 .. n-1`` in the order given to :func:`start_hand`.
+    """
+
+    __slots__ = (
+        "acted_at",
+        "bets",
+        "big_blind",
+        "big_blind_seat",
+        "board",
+        "button",
+        "committed",
+        "current_bet",
+        "deck",
+        "folded",
+        "hole",
+        "last_aggressor",
+        "min_raise",
+        "names",
+        "result",
+        "revealed",
+        "seat_of",
+        "small_blind",
+        "small_blind_seat",
+        "stacks",
+        "starting_stacks",
+        "street",
+        "to_act",
+    )
+
+    names: tuple[str, ...]
+    seat_of: dict[str, int]
+    button: int
+    small_blind: int
+    big_blind: int
+    small_blind_seat: int
+    big_blind_seat: int
+    deck: tuple[int, ...]
+    hole: tuple[tuple[int, int], ...]
+    board: tuple[int, ...]
+    street: int
+    starting_stacks: tuple[int, ...]
+    stacks: list[int]  # chips behind, not yet in any bet
+    bets: list[int]  # chips put in during this betting round
+    committed: list[int]  # chips put in during the whole hand (bets included)
+    folded: list[bool]
+    acted_at: list[int]  # the current bet when the player last acted this round, -1 if not yet
+    current_bet: int  # the bet to call this round
+    min_raise: int  # the last full bet or raise of this round: a raise adds at least this
+    last_aggressor: int  # who last bet or raised in this round, -1 if nobody
+    to_act: int  # seat to act, -1 when nobody is (the hand is over)
+    revealed: tuple[int, ...]  # seats whose hands everyone has seen
+    result: HandResult | None
+
+    def copy(self) -> HandState:
+        new = HandState.__new__(HandState)
+        new.names = self.names
+        new.seat_of = self.seat_of
+        new.button = self.button
+        new.small_blind = self.small_blind
+        new.big_blind = self.big_blind
+        new.small_blind_seat = self.small_blind_seat
+        new.big_blind_seat = self.big_blind_seat
+        new.deck = self.deck
+        new.hole = self.hole
+        new.board = self.board
+        new.street = self.street
+        new.starting_stacks = self.starting_stacks
+        new.stacks = self.stacks[:]
+        new.bets = self.bets[:]
+        new.committed = self.committed[:]
+        new.folded = self.folded[:]
+        new.acted_at = self.acted_at[:]
+        new.current_bet = self.current_bet
+        new.min_raise = self.min_raise
+        new.last_aggressor = self.last_aggressor
+        new.to_act = self.to_act
+        new.revealed = self.revealed
+        new.result = self.result
+        return new
+
+    def __repr__(self) -> str:
+        return (
+            f"HandState(street={STREET_NAMES[self.street]}, to_act={self.to_act}, stacks={self.stacks}, "
+            f"bets={self.bets}, committed={self.committed}, board={[card_text(c) for c in self.board]})"
+        )
+
+
+# --- dealing -----------------------------------------------------------------------------------
+
+
+def hole_card_positions(player_count: int, button: int) -> dict[int, tuple[int, int]]:
+    """Deck positions of each seat's two hole cards: one card at a time from the left of the button."""
+    positions: dict[int, tuple[int, int]] = {}
+    for k in range(player_count):
+        seat = (button + 1 + k) % player_count
+        positions[seat] = (k, player_count + k)
+    return positions
+
+
+def board_positions(player_count: int) -> tuple[int, int, int, int, int]:
+    """Deck positions of the five board cards (burns before the flop, turn and river are skipped)."""
+    base = 2 * player_count
+    return (base + 1, base + 2, base + 3, base + 5, base + 7)
+
+
+def blind_seats(player_count: int, button: int) -> tuple[int, int]:
+    """Small and big blind seats; heads-up the button posts the small blind."""
+    if player_count == 2:
+        return button, (button + 1) % 2
+    return (button + 1) % player_count, (button + 2) % player_count
+
+
+# --- starting a hand ---------------------------------------------------------------------------
+
+
+def start_hand(
+    *,
+    small_blind: int,
+    big_blind: int,
+    players: Sequence[tuple[str, int]],
+    button: int,
+    deck: Sequence[int],
+) -> tuple[HandState, list[Event]]:
+    """Post the blinds and deal; the state is ready for the first action (or already finished
+    when the blinds put everyone but one all in)."""
+    count = len(players)
+    if not 2 <= count <= 6:
+        raise SettingsError("players", f"Hold'em is for 2 to 6 players, not {count}.")
+    names = tuple(str(name) for name, _ in players)
+    if len(set(names)) != count:
+        raise SettingsError("players", "Player names must be different.")
+    stacks = []
+    for name, stack in players:
+        if type(stack) is not int or stack <= 0:
+            raise SettingsError("players", f"{name} needs a whole number of chips above 0, not {stack!r}.")
+        stacks.append(stack)
+    if type(button) is not int or not 0 <= button < count:
+        raise SettingsError("dealer", f"The button must be a player's index from 0 to {count - 1}.")
+    if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE or not all(0 <= c < DECK_SIZE for c in deck):
+        raise SettingsError("deck", "The deck must be the 52 different cards.")
+
+    state = HandState.__new__(HandState)
+    state.names = names
+    state.seat_of = {name: seat for seat, name in enumerate(names)}
+    state.button = button
+    state.small_blind = small_blind
+    state.big_blind = big_blind
+    state.small_blind_seat, state.big_blind_seat = blind_seats(count, button)
+    state.deck = tuple(deck)
+    positions = hole_card_positions(count, button)
+    state.hole = tuple((state.deck[positions[seat][0]], state.deck[positions[seat][1]]) for seat in range(count))
+    state.board = ()
+    state.street = PREFLOP
+    state.starting_stacks = tuple(stacks)
+    state.stacks = stacks
+    state.bets = [0] * count
+    state.committed = [0] * count
+    state.folded = [False] * count
+    state.acted_at = [_NOT_ACTED] * count
+    state.current_bet = big_blind  # a short big blind still leaves the full big blind to call
+    state.min_raise = big_blind
+    state.last_aggressor = -1
+    state.to_act = -1
+    state.revealed = ()
+    state.result = None
+
+    events = [
+        Event(
+            "hand_started",
+            {
+                "players": [{"name": name, "stack": stack} for name, stack in zip(names, stacks, strict=True)],
+                "button": names[button],
+                "small_blind": small_blind,
+                "big_blind": big_blind,
+                "small_blind_player": names[state.small_blind_seat],
+                "big_blind_player": names[state.big_blind_seat],
+            },
+        )
+    ]
+    for seat, kind, amount in (
+        (state.small_blind_seat, "small", small_blind),
+        (state.big_blind_seat, "big", big_blind),
+    ):
+        paid = min(amount, state.stacks[seat])
+        state.stacks[seat] -= paid
+        state.bets[seat] += paid
+        state.committed[seat] += paid
+        events.append(
+            Event("blind", {"player": names[seat], "blind": kind, "amount": paid, "all_in": state.stacks[seat] == 0})
+        )
+    for seat in range(count):
+        events.append(
+            Event(
+                "hole_cards",
+                {"player": names[seat], "cards": [card_text(c) for c in state.hole[seat]]},
+                frozenset((names[seat],)),
+            )
+        )
+    first = _next_to_act(state, state.big_blind_seat)
+    if first < 0:
+        _end_round(state, events)
+    else:
+        state.to_act = first
+    return state, events
+
+
+# --- who acts, and what they may do ------------------------------------------------------------
+
+
+def call_level(state: HandState, seat: int) -> int:
+    """The bet ``seat`` must reach to call: the current bet, but never more than the other
+    players still in could put in (when they are all in, only what they put in)."""
+    cap = 0
+    bets, stacks, folded = state.bets, state.stacks, state.folded
+    for other in range(len(bets)):
+        if other != seat and not folded[other]:
+            reach = bets[other] + stacks[other]
+            if reach > cap:
+                cap = reach
+    return state.current_bet if state.current_bet < cap else cap
+
+
+def _someone_can_answer(state: HandState, seat: int) -> bool:
+    """Whether another player still in could put in more than the current bet (a raise needs one)."""
+    bets, stacks, folded, current = state.bets, state.stacks, state.folded, state.current_bet
+    for other in range(len(bets)):
+        if other != seat and not folded[other] and bets[other] + stacks[other] > current:
+            return True
+    return False
+
+
+def raise_reopened(state: HandState, seat: int) -> bool:
+    """Whether the betting is open for ``seat`` to raise: not acted yet this round, or facing
+    at least a full raise since they last acted (short all-ins do not reopen it)."""
+    acted = state.acted_at[seat]
+    return acted == _NOT_ACTED or state.current_bet - acted >= state.min_raise
+
+
+def _needs_to_act(state: HandState, seat: int) -> bool:
+    if state.folded[seat] or state.stacks[seat] == 0:
+        return False
+    if state.bets[seat] < call_level(state, seat):
+        return True
+    if state.acted_at[seat] != _NOT_ACTED:
+        return False
+    # Not acted yet and nothing to call: only worth a turn if someone else could still bet.
+    stacks, folded = state.stacks, state.folded
+    return any(stacks[other] and not folded[other] for other in range(len(stacks)) if other != seat)
+
+
+def _next_to_act(state: HandState, after: int) -> int:
+    count = len(state.names)
+    for step in range(1, count + 1):
+        seat = (after + step) % count
+        if _needs_to_act(state, seat):
+            return seat
+    return -1
+
+
+def legal_actions(state: HandState, player: str | None = None) -> list[LegalAction]:
+    """The verbs ``player`` (default: the one to act) may use now; empty when it is not their turn.
+
+    ``bet``: ``min``/``max`` bound the bet. ``raise``: they bound the total this round
+    ("raise to"). ``cost`` is what the action puts in now (at ``min`` for bet and raise).
+    """
+    seat = state.to_act
+    if seat < 0:
+        return []
+    if player is not None and state.seat_of.get(player) != seat:
+        return []
+    stack = state.stacks[seat]
+    own = state.bets[seat]
+    level = call_level(state, seat)
+    total = own + stack
+    out = [LegalAction("fold")]
+    if own >= level:
+        out.append(LegalAction("check"))
+    else:
+        out.append(LegalAction("call", cost=min(level - own, stack)))
+    can_raise = total > state.current_bet and _someone_can_answer(state, seat)
+    if can_raise and state.current_bet == 0:
+        least = min(state.big_blind, total)
+        out.append(LegalAction("bet", min=least, max=total, cost=least - own))
+    elif can_raise and raise_reopened(state, seat):
+        least = min(state.current_bet + state.min_raise, total)
+        out.append(LegalAction("raise", min=least, max=total, cost=least - own))
+    else:
+        can_raise = False
+    if can_raise or total <= level:
+        out.append(LegalAction("allin", cost=stack))
+    return out
+
+
+# --- acting ------------------------------------------------------------------------------------
+
+
+def check(state: HandState, action: Action) -> None:
+    """Raise :class:`RuleError` if ``action`` is not allowed now."""
+    _act(state.copy(), action, [])
+
+
+def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
+    """The state after ``action`` and the events it caused; ``state`` is unchanged."""
+    new = state.copy()
+    events: list[Event] = []
+    _act(new, action, events)
+    return new, events
+
+
+def _amount(action: Action) -> int:
+    amount = action.amount
+    if type(amount) is not int:
+        raise RuleError("bad_amount", f"'{action.verb}' needs a whole number of chips, not {amount!r}.")
+    if amount <= 0:
+        raise RuleError("bad_amount", f"'{action.verb}' needs an amount above 0, not {amount}.")
+    return amount
+
+
+def _act(state: HandState, action: Action, events: list[Event]) -> None:
+    """Check ``action`` and carry it out on ``state`` (a copy the caller owns)."""
+    seat = state.to_act
+    if seat < 0:
+        raise RuleError("hand_over", "The hand is over.")
+    names = state.names
+    acting = state.seat_of.get(action.player)
+    if acting is None:
+        raise RuleError("unknown_player", f"{action.player!r} is not in this hand.")
+    if acting != seat:
+        raise RuleError("not_your_turn", f"It is {names[seat]}'s turn, not {action.player}'s.")
+    verb = action.verb
+    stack = state.stacks[seat]
+    own = state.bets[seat]
+    total = own + stack
+    level = call_level(state, seat)
+    current = state.current_bet
+
+    if verb == "fold":
+        state.folded[seat] = True
+        events.append(
+            Event("action", {"player": names[seat], "verb": "fold", "amount": 0, "total": own, "all_in": False})
+        )
+        _after_action(state, seat, events)
+        return
+    if verb == "check":
+        if own < level:
+            raise RuleError("cannot_check", f"{names[seat]} cannot check: the bet is {level}, call or fold.")
+        state.acted_at[seat] = current
+        events.append(
+            Event("action", {"player": names[seat], "verb": "check", "amount": 0, "total": own, "all_in": False})
+        )
+        _after_action(state, seat, events)
+        return
+    if verb == "call":
+        if own >= level:
+            raise RuleError("nothing_to_call", f"There is nothing for {names[seat]} to call: check instead.")
+        _put_in(state, seat, min(level, total), "call", events)
+        return
+    if verb == "allin":
+        if total <= level:
+            _put_in(state, seat, total, "call", events)
+            return
+        target = total
+        verb = "bet" if current == 0 else "raise"
+    elif verb in ("bet", "raise"):
+        target = _amount(action)
+        if verb == "raise" and current == 0:
+            raise RuleError("cannot_raise", "Nobody has bet in this round: bet instead of raising.")
+        if verb == "bet" and current != 0:
+            raise RuleError("cannot_bet", f"There is already a bet of {current}: raise instead.")
+        if verb == "bet":
+            target += own  # a bet is counted from nothing put in this round; own is 0 here
+    else:
+        raise RuleError("unknown_verb", f"{verb!r} is not a hold'em action: use {', '.join(VERBS)}.")
+
+    # A bet or a raise to `target` (the player's total for this round).
+    if target > total:
+        raise RuleError("not_enough_chips", f"{names[seat]} has only {total} to bet this round, not {target}.")
+    if not _someone_can_answer(state, seat):
+        raise RuleError(
+            "cannot_raise", "Nobody else still in could answer a raise: everyone else is all in. Call or fold."
+        )
+    if verb == "raise" and not raise_reopened(state, seat):
+        raise RuleError(
+            "betting_closed",
+            f"An all-in for less than a full raise does not reopen the betting: {names[seat]} can only call or fold.",
+        )
+    if verb == "bet":
+        if target < state.big_blind and target != total:
+            raise RuleError("bet_too_small", f"A bet is at least the big blind, {state.big_blind}.")
+    else:
+        least = current + state.min_raise
+        if target <= current or (target < least and target != total):
+            raise RuleError(
+                "raise_too_small",
+                f"A raise must add at least the last bet or raise ({state.min_raise}): raise to {least} or more.",
+            )
+    added = target - current
+    if added >= state.min_raise:
+        state.min_raise = added  # a full bet or raise sets the next minimum
+    state.current_bet = target
+    state.last_aggressor = seat
+    _put_in(state, seat, target, verb, events)
+
+
+def _put_in(state: HandState, seat: int, target: int, verb: str, events: list[Event]) -> None:
+    """Bring ``seat``'s bet this round to ``target`` and pass the turn."""
+    amount = target - state.bets[seat]
+    state.stacks[seat] -= amount
+    state.bets[seat] = target
+    state.committed[seat] += amount
+    state.acted_at[seat] = state.current_bet
+    events.append(
+        Event(
+            "action",
+            {
+                "player": state.names[seat],
+                "verb": verb,
+                "amount": amount,
+                "total": target,
+                "all_in": state.stacks[seat] == 0,
+            },
+        )
+    )
+    _after_action(state, seat, events)
+
+
+def _after_action(state: HandState, seat: int, events: list[Event]) -> None:
+    live = 0
+    for folded in state.folded:
+        if not folded:
+            live += 1
+    following = _next_to_act(state, seat) if live > 1 else -1
+    if following >= 0:
+        state.to_act = following
+    else:
+        _end_round(state, events)
+
+
+# --- between rounds ----------------------------------------------------------------------------
+
+
+def _end_round(state: HandState, events: list[Event]) -> None:
+    """Give back uncalled chips, then deal the next street, run the board out, or finish."""
+    bets = state.bets
+    top_seat = max(range(len(bets)), key=bets.__getitem__)
+    top = bets[top_seat]
+    second = max(bet for seat, bet in enumerate(bets) if seat != top_seat)
+    if top > second:
+        back = top - second
+        state.stacks[top_seat] += back
+        state.committed[top_seat] -= back
+        events.append(Event("uncalled", {"player": state.names[top_seat], "amount": back}))
+    count = len(bets)
+    state.bets = [0] * count
+    state.acted_at = [_NOT_ACTED] * count
+    state.current_bet = 0
+    state.min_raise = state.big_blind
+    state.to_act = -1
+    live = [seat for seat in range(count) if not state.folded[seat]]
+    if len(live) == 1:
+        _finish(state, events)
+        return
+    if state.street == RIVER:
+        _showdown(state, events)
+        return
+    with_chips = sum(1 for seat in live if state.stacks[seat])
+    if with_chips <= 1:
+        # Nobody left to bet against: every hand still in is turned up and the board run out.
+        order = _left_of_button(state, live)
+        shown = [seat for seat in order if seat not in state.revealed]
+        for seat in shown:
+            events.append(_show_event(state, seat, "all_in"))
+        state.revealed = state.revealed + tuple(shown)
+        while state.street < RIVER:
+            _deal_street(state, events)
+        _showdown(state, events)
+        return
+    _deal_street(state, events)
+    state.last_aggressor = -1
+    state.to_act = _next_to_act(state, state.button)
+
+
+def _deal_street(state: HandState, events: list[Event]) -> None:
+    state.street += 1
+    positions = board_positions(len(state.names))
+    if state.street == FLOP:
+        new = tuple(state.deck[p] for p in positions[:3])
+    else:
+        new = (state.deck[positions[state.street + 1]],)
+    state.board = state.board + new
+    events.append(
+        Event(
+            "board",
+            {
+                "street": STREET_NAMES[state.street],
+                "cards": [card_text(c) for c in new],
+                "board": [card_text(c) for c in state.board],
+            },
+        )
+    )
+
+
+def _left_of_button(state: HandState, seats: Sequence[int]) -> list[int]:
+    """``seats`` in order round the table starting from the first player left of the button."""
+    count = len(state.names)
+    button = state.button
+    return sorted(seats, key=lambda seat: (seat - button - 1) % count)
+
+
+def _show_event(state: HandState, seat: int, reason: str) -> Event:
+    return Event(
+        "show", {"player": state.names[seat], "cards": [card_text(c) for c in state.hole[seat]], "reason": reason}
+    )
+
+
+# --- showdown and payout -----------------------------------------------------------------------
+
+
+def pots_of(committed: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
+    """Main pot first, then side pots: ``(amount, eligible seats)``.
+
+    Each level is what a player still in has put in; a pot holds every player's chips
+    between the level below and its own, and only players who reached it can win it.
+    Chips of folded players stay in the pots; any above the top level go to the last pot.
+    """
+    live_levels = sorted({committed[seat] for seat in range(len(committed)) if not folded[seat]})
+    pots: list[tuple[int, tuple[int, ...]]] = []
+    below = 0
+    for level in live_levels:
+        if level == below:
+            continue
+        amount = sum(min(put, level) - min(put, below) for put in committed)
+        eligible = tuple(seat for seat in range(len(committed)) if not folded[seat] and committed[seat] >= level)
+        pots.append((amount, eligible))
+        below = level
+    extra = sum(put - below for put in committed if put > below)
+    if extra:
+        if pots:
+            amount, eligible = pots[-1]
+            pots[-1] = (amount + extra, eligible)
+        else:
+            pots.append((extra, tuple(seat for seat in range(len(committed)) if not folded[seat])))
+    return pots
+
+
+def _showdown(state: HandState, events: list[Event]) -> None:
+    live = [seat for seat in range(len(state.names)) if not state.folded[seat]]
+    values = {seat: hand_value(state.hole[seat] + state.board) for seat in live}
+    if any(state.stacks[seat] == 0 for seat in live):
+        order = _left_of_button(state, live)
+        for seat in order:
+            if seat not in state.revealed:
+                events.append(_show_event(state, seat, "all_in"))
+        state.revealed = state.revealed + tuple(seat for seat in order if seat not in state.revealed)
+    else:
+        first = state.last_aggressor if state.last_aggressor >= 0 else _left_of_button(state, live)[0]
+        count = len(state.names)
+        order = sorted(live, key=lambda seat: (seat - first) % count)
+        best = -1
+        shown = []
+        for seat in order:
+            if values[seat] >= best:
+                best = values[seat]
+                shown.append(seat)
+                events.append(_show_event(state, seat, "showdown"))
+            else:
+                events.append(Event("muck", {"player": state.names[seat]}))
+        state.revealed = state.revealed + tuple(shown)
+    _finish(state, events, values)
+
+
+def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | None = None) -> None:
+    """Pay the pots, last side pot first, and record the result."""
+    names = state.names
+    pots = pots_of(state.committed, state.folded)
+    results: list[PotResult] = [PotResult(0, (), ())] * len(pots)
+    for index in range(len(pots) - 1, -1, -1):
+        amount, eligible = pots[index]
+        if values is None or len(eligible) == 1:
+            winners = list(eligible)
+        else:
+            best = max(values[seat] for seat in eligible)
+            winners = _left_of_button(state, [seat for seat in eligible if values[seat] == best])
+        share, odd = divmod(amount, len(winners))
+        shares = {}
+        for place, seat in enumerate(winners):
+            won = share + (odd if place == 0 else 0)  # odd chips: the first winner left of the button
+            state.stacks[seat] += won
+            shares[names[seat]] = won
+        hands: dict[str, Any] = {}
+        if values is not None and len(eligible) > 1:
+            for seat in winners:
+                best_five = best_hand(state.hole[seat] + state.board)
+                hands[names[seat]] = {"category": best_five.category, "cards": [card_text(c) for c in best_five.cards]}
+        events.append(
+            Event(
+                "pot_awarded",
+                {
+                    "pot": index,
+                    "amount": amount,
+                    "eligible": [names[seat] for seat in eligible],
+                    "winners": [names[seat] for seat in winners],
+                    "shares": shares,
+                    "hands": hands,
+                },
+            )
+        )
+        results[index] = PotResult(
+            amount, tuple(names[seat] for seat in eligible), tuple(names[seat] for seat in winners)
+        )
+    state.committed = [0] * len(names)
+    state.street = FINISHED
+    state.to_act = -1
+    stacks = dict(zip(names, state.stacks, strict=True))
+    state.result = HandResult(stacks=stacks, pots=tuple(results))
+    events.append(Event("hand_finished", {"stacks": dict(stacks)}))

@@ -1,0 +1,184 @@
+"""``HOLDEM``: no-limit Texas hold'em behind the engine's one API (:class:`engine.api.Game`).
+
+This module only joins the parts: the hand's state machine (:mod:`engine.holdem.hand`),
+the table (:mod:`engine.holdem.table`) and the per-viewer picture of a hand.
+
+``view(state, viewer)`` returns (JSON-ready)::
+
+    {
+      "game": "holdem",
+      "street": "preflop" | "flop" | "turn" | "river" | "finished",
+      "button": "Asha", "small_blind": 10, "big_blind": 20,
+      "players": [                       # in seat order
+        {"name": "Asha", "stack": 990,   # chips behind
+         "bet": 10,                      # put in this betting round
+         "in_hand": 10,                  # put in this hand so far (0 once the pots are paid)
+         "folded": false, "all_in": false,
+         "is_button": true,
+         "cards": ["As", "Kd"] | null}   # the viewer's own, or a hand turned up for everyone
+      ],
+      "board": ["2c", "7h", "Td"],
+      "pots": [{"amount": 60, "eligible": ["Asha", "Bikash"]}],  # main first; bets of this round not yet in
+      "current_bet": 20,                 # what a call reaches this round
+      "min_raise_to": 40,                # the least full raise, to (or the least bet when nobody has bet)
+      "to_act": "Bikash" | null,
+      "legal": [{"verb": "raise", "min": 40, "max": 1000}, ...],  # only for the viewer on turn
+      "result": null | {"stacks": {...}, "pots": [{"amount", "eligible", "winners"}]}
+    }
+
+Mucked hands and other players' unseen cards never appear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.api import Action, Event, HandPlan, HandResult, LegalAction, SettingsError, TablePosition
+from engine.cards import DECK_SIZE, NEW_DECK, card_text
+from engine.holdem import hand as holdem_hand
+from engine.holdem.hand import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions, pots_of
+from engine.holdem.table import holdem_settings, plan_hand
+
+
+class HoldemRules:
+    """No-limit Texas hold'em, 2 to 6 players (rule book 001)."""
+
+    name = "holdem"
+    min_players = 2
+    max_players = 6
+
+    def settings(self, overrides: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+        return holdem_settings(overrides)
+
+    def plan_hand(
+        self, *, settings: Mapping[str, Any], seats: Sequence[tuple[str, int]], previous: TablePosition
+    ) -> HandPlan | None:
+        return plan_hand(settings=settings, seats=seats, previous=previous)
+
+    def deck_for_scenario(
+        self,
+        *,
+        players: Sequence[str],
+        dealer: int,
+        hands: Mapping[str, Sequence[int]],
+        board: Sequence[int] | None,
+    ) -> list[int]:
+        """A deck that deals ``hands`` and ``board``; cards nobody named fill the other places
+        (burns included) in new-deck order. A player left out of ``hands`` gets such cards."""
+        count = len(players)
+        if not self.min_players <= count <= self.max_players:
+            raise SettingsError("players", f"Hold'em is for 2 to 6 players, not {count}.")
+        if type(dealer) is not int or not 0 <= dealer < count:
+            raise SettingsError("dealer", f"The dealer must be a player's index from 0 to {count - 1}.")
+        placed: dict[int, int] = {}
+        positions = hole_card_positions(count, dealer)
+        for name, cards in hands.items():
+            if name not in players:
+                raise SettingsError("hands", f"{name!r} is not one of the players.")
+            if len(cards) != 2:
+                raise SettingsError("hands", f"{name} must have 2 cards in hold'em, not {len(cards)}.")
+            seat = list(players).index(name)
+            for position, card in zip(positions[seat], cards, strict=True):
+                placed[position] = card
+        board_cards = list(board or [])
+        if len(board_cards) > 5:
+            raise SettingsError("board", f"The board has at most 5 cards, not {len(board_cards)}.")
+        for position, card in zip(board_positions(count), board_cards, strict=False):
+            placed[position] = card
+        used = list(placed.values())
+        if len(set(used)) != len(used):
+            raise SettingsError("hands", "The same card appears twice in the hands and board.")
+        spare = iter(card for card in NEW_DECK if card not in placed.values())
+        return [placed[position] if position in placed else next(spare) for position in range(DECK_SIZE)]
+
+    def start_hand(
+        self,
+        *,
+        settings: Mapping[str, Any],
+        players: Sequence[tuple[str, int]],
+        dealer: int,
+        deck: Sequence[int],
+    ) -> tuple[HandState, list[Event]]:
+        return holdem_hand.start_hand(
+            small_blind=settings["small_blind"],
+            big_blind=settings["big_blind"],
+            players=players,
+            button=dealer,
+            deck=deck,
+        )
+
+    def legal_actions(self, state: HandState, player: str | None = None) -> list[LegalAction]:
+        return holdem_hand.legal_actions(state, player)
+
+    def check(self, state: HandState, action: Action) -> None:
+        holdem_hand.check(state, action)
+
+    def apply(self, state: HandState, action: Action) -> tuple[HandState, list[Event]]:
+        return holdem_hand.apply(state, action)
+
+    def to_act(self, state: HandState) -> str | None:
+        return state.names[state.to_act] if state.to_act >= 0 else None
+
+    def is_finished(self, state: HandState) -> bool:
+        return state.street == FINISHED
+
+    def result(self, state: HandState) -> HandResult:
+        if state.result is None:
+            raise ValueError("The hand is not over yet.")
+        return state.result
+
+    def view(self, state: HandState, viewer: str | None) -> dict[str, Any]:
+        names = state.names
+        viewer_seat = state.seat_of.get(viewer) if viewer is not None else None
+        players = []
+        for seat, name in enumerate(names):
+            visible = seat == viewer_seat or seat in state.revealed
+            players.append(
+                {
+                    "name": name,
+                    "stack": state.stacks[seat],
+                    "bet": state.bets[seat],
+                    "in_hand": state.committed[seat],
+                    "folded": state.folded[seat],
+                    "all_in": state.stacks[seat] == 0 and not state.folded[seat],
+                    "is_button": seat == state.button,
+                    "cards": [card_text(c) for c in state.hole[seat]] if visible else None,
+                }
+            )
+        collected = [put - bet for put, bet in zip(state.committed, state.bets, strict=True)]
+        pots = [
+            {"amount": amount, "eligible": [names[seat] for seat in eligible]}
+            for amount, eligible in pots_of(collected, state.folded)
+            if amount
+        ]
+        if state.current_bet:
+            min_raise_to = state.current_bet + state.min_raise
+        else:
+            min_raise_to = state.big_blind
+        to_act = self.to_act(state)
+        legal = self.legal_actions(state, viewer) if viewer is not None and viewer == to_act else []
+        result = None
+        if state.result is not None:
+            result = {
+                "stacks": dict(state.result.stacks),
+                "pots": [pot.to_json() for pot in state.result.pots],
+            }
+        return {
+            "game": "holdem",
+            "street": STREET_NAMES[state.street],
+            "button": names[state.button],
+            "small_blind": state.small_blind,
+            "big_blind": state.big_blind,
+            "players": players,
+            "board": [card_text(c) for c in state.board],
+            "pots": [] if state.result is not None else pots,
+            "current_bet": state.current_bet,
+            "min_raise_to": min_raise_to,
+            "to_act": to_act,
+            "legal": [action.to_json() for action in legal],
+            "result": result,
+        }
+
+
+HOLDEM = HoldemRules()
