@@ -1,2 +1,18 @@
+"""URLs of the ledger, included at /ledger/: settlement reports and home games."""
+
+from django.urls import path
+
+from ledger import views
+
 app_name = "ledger"
-urlpatterns: list = []
+
+urlpatterns = [
+    path("tables/<str:code>/", views.table_report, name="table_report"),
+    path("tables/<str:code>/settlement.csv", views.table_report_csv, name="table_report_csv"),
+    path("tables/<str:code>/paid/", views.transfer_paid, name="transfer_paid"),
+    path("home-games/", views.home_game_list, name="home_game_list"),
+    path("home-games/new/", views.home_game_new, name="home_game_new"),
+    path("home-games/<int:home_game_id>/", views.home_game_detail, name="home_game_detail"),
+    path("home-games/<int:home_game_id>/standings.csv", views.home_game_csv, name="home_game_csv"),
+    path("home-games/<int:home_game_id>/add-table/", views.home_game_add, name="home_game_add_table"),
+]

@@ -1,0 +1,31 @@
+"""Forms of the ledger's pages: a new home game, a table added to one, a transfer marked paid."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tables.models import Table
+
+
+class HomeGameForm(forms.Form):
+    name = forms.CharField(
+        label=_("Name"), max_length=80, help_text=_("What your group calls its game, such as “Friday Faras”.")
+    )
+
+
+class AddTableForm(forms.Form):
+    table = forms.ModelChoiceField(label=_("Table"), queryset=Table.objects.none(), empty_label=None)
+
+    def __init__(self, *args, tables=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if tables is not None:
+            self.fields["table"].queryset = tables
+        self.fields["table"].label_from_instance = lambda table: f"{table} · {table.created_at:%Y-%m-%d}"
+
+
+class TransferPaidForm(forms.Form):
+    payer = forms.IntegerField(min_value=1)
+    payee = forms.IntegerField(min_value=1)
+    amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+    paid = forms.BooleanField(required=False)

@@ -1,0 +1,210 @@
+"""Pages of the ledger: a table's settlement report (and CSV, and marking transfers paid),
+home games (list, create, a night added, standings and CSV). Thin: they check access,
+call a selector or service, and render.
+
+Access: a table's report is for its host, anyone who had a seat there, and the members
+of its home game; a home game's pages are for its host and members. Anyone else gets a
+404, so a table's code or a group's number reveals nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from ledger.forms import AddTableForm, HomeGameForm, TransferPaidForm
+from ledger.models import HomeGame, HomeGameNight
+from ledger.selectors import (
+    home_game_results,
+    home_games_for_user,
+    ledger_report,
+    user_can_view_home_game,
+    user_can_view_table_report,
+)
+from ledger.services import LedgerError, home_game_add_table, home_game_create, transfer_mark_paid, transfer_unmark_paid
+from tables.models import Seat, Table
+
+
+def _table_for(request: HttpRequest, code: str) -> Table:
+    table = get_object_or_404(Table, code=code)
+    if not user_can_view_table_report(user=request.user, table=table):
+        raise Http404
+    return table
+
+
+def _home_game_for(request: HttpRequest, home_game_id: int) -> HomeGame:
+    home_game = get_object_or_404(HomeGame, pk=home_game_id)
+    if not user_can_view_home_game(user=request.user, home_game=home_game):
+        raise Http404
+    return home_game
+
+
+def _safe_cell(value: object) -> object:
+    """Keep a spreadsheet from running a name as a formula (CSV injection)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def _csv_response(filename: str, rows: list[list[object]]) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    for row in rows:
+        writer.writerow([_safe_cell(cell) for cell in row])
+    return response
+
+
+@login_required
+def table_report(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_for(request, code)
+    report = ledger_report(table=table)
+    night = HomeGameNight.objects.filter(table=table).select_related("home_game").first()
+    return render(
+        request,
+        "ledger/table_report.html",
+        {"table": table, "report": report, "is_host": table.host_id == request.user.pk, "night": night},
+    )
+
+
+@login_required
+def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_for(request, code)
+    report = ledger_report(table=table)
+    money = not report.is_zero_value
+    header = [_("Player"), _("Buy-ins"), _("Chips bought"), _("Chips at the end"), _("Net chips")]
+    if money:
+        header += [_("Paid"), _("Net")]
+    rows: list[list[object]] = [header]
+    for line in report.players:
+        row: list[object] = [line.name, line.buy_ins, line.chips_bought, line.chips_end, line.net_chips]
+        if money:
+            row += [line.paid, line.net_money]
+        rows.append(row)
+    if money and report.transfers:
+        rows.append([])
+        rows.append([_("From"), _("To"), _("Amount"), _("Paid")])
+        for transfer in report.transfers:
+            rows.append(
+                [transfer.payer_name, transfer.payee_name, transfer.amount, _("yes") if transfer.paid else _("no")]
+            )
+    return _csv_response(f"dashain-{slugify(table.code)}-settlement.csv", rows)
+
+
+@login_required
+@require_POST
+def transfer_paid(request: HttpRequest, code: str) -> HttpResponse:
+    table = _table_for(request, code)
+    if table.host_id != request.user.pk:
+        raise PermissionDenied(_("Only the host can mark a transfer paid."))
+    form = TransferPaidForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("That transfer could not be found."))
+        return redirect("ledger:table_report", code=table.code)
+    payer = get_object_or_404(Seat, pk=form.cleaned_data["payer"], table=table)
+    payee = get_object_or_404(Seat, pk=form.cleaned_data["payee"], table=table)
+    try:
+        if form.cleaned_data["paid"]:
+            transfer_mark_paid(
+                table=table, payer_seat=payer, payee_seat=payee, amount=form.cleaned_data["amount"], by=request.user
+            )
+        else:
+            transfer_unmark_paid(table=table, payer_seat=payer, payee_seat=payee, by=request.user)
+    except LedgerError as error:
+        messages.error(request, error.message)
+    return redirect("ledger:table_report", code=table.code)
+
+
+@login_required
+def home_game_list(request: HttpRequest) -> HttpResponse:
+    home_games = home_games_for_user(user=request.user).select_related("host")
+    return render(request, "ledger/home_game_list.html", {"home_games": home_games})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def home_game_new(request: HttpRequest) -> HttpResponse:
+    form = HomeGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            home_game = home_game_create(name=form.cleaned_data["name"], host=request.user)
+        except LedgerError as error:
+            form.add_error("name", error.message)
+        else:
+            messages.success(request, _("Your home game is ready. Add a table to it after each night."))
+            return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+    return render(request, "ledger/home_game_form.html", {"form": form})
+
+
+@login_required
+def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    nights, standings = home_game_results(home_game=home_game)
+    all_chips = bool(nights) and all(night.report.is_zero_value for night in nights)
+    return render(
+        request,
+        "ledger/home_game_detail.html",
+        {
+            "home_game": home_game,
+            "nights": nights,
+            "standings": standings,
+            "chips_only": all_chips,
+            "is_host": home_game.host_id == request.user.pk,
+        },
+    )
+
+
+@login_required
+def home_game_csv(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    nights, standings = home_game_results(home_game=home_game)
+    rows: list[list[object]] = [
+        [_("Player"), _("Nights"), _("Net"), _("Net chips"), _("Biggest win"), _("Biggest win in chips")]
+    ]
+    for standing in standings:
+        rows.append(
+            [
+                standing.name,
+                standing.nights,
+                standing.net_money,
+                standing.net_chips,
+                standing.biggest_win_money,
+                standing.biggest_win_chips,
+            ]
+        )
+    rows.append([])
+    rows.append([_("Night"), _("Table"), _("Player"), _("Buy-ins"), _("Chips at the end"), _("Net chips"), _("Net")])
+    for night in nights:
+        day = night.night.table.created_at.date().isoformat()
+        for line in night.report.players:
+            rows.append(
+                [day, night.night.table.code, line.name, line.buy_ins, line.chips_end, line.net_chips, line.net_money]
+            )
+    return _csv_response(f"dashain-{slugify(home_game.name) or 'home-game'}-standings.csv", rows)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def home_game_add(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    if home_game.host_id != request.user.pk:
+        raise PermissionDenied(_("Only the home game's host can add a night."))
+    tables = Table.objects.filter(host=request.user, home_game_night__isnull=True).order_by("-created_at")
+    form = AddTableForm(request.POST or None, tables=tables)
+    if request.method == "POST" and form.is_valid():
+        try:
+            home_game_add_table(home_game=home_game, table=form.cleaned_data["table"], by=request.user)
+        except LedgerError as error:
+            form.add_error("table", error.message)
+        else:
+            messages.success(request, _("The table now counts as a night of this home game."))
+            return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+    return render(request, "ledger/home_game_add_table.html", {"home_game": home_game, "form": form})
