@@ -53,6 +53,13 @@ def missing_service(marker_name: str) -> str | None:
     return None
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run browser tests last: Playwright's sync API keeps an event loop running in the main
+    thread while a browser is open, and async tests after it would fail to start their own."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker_name in ("postgres", "redis", "browser"):
         if item.get_closest_marker(marker_name) is None:
