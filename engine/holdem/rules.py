@@ -124,8 +124,10 @@ class HoldemRules:
         return state.street == FINISHED
 
     def result(self, state: HandState) -> HandResult:
+        """The stacks and pots of a finished hand; before the end, the chips each player has
+        behind (not counting what is in the pot) and no pots."""
         if state.result is None:
-            raise ValueError("The hand is not over yet.")
+            return HandResult(stacks=dict(zip(state.names, state.stacks, strict=True)), pots=())
         return state.result
 
     def view(self, state: HandState, viewer: str | None) -> dict[str, Any]:
