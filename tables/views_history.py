@@ -16,18 +16,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from engine.export import to_text
-from tables import history
+from tables import history, selectors
 from tables.models import Hand, Seat, Table
 
 
 def _viewer_seat(request: HttpRequest, table: Table) -> Seat | None:
-    """The seat row (playing, sitting out or watching) of whoever asks: a user, or a guest's session."""
-    from tables import selectors, services
+    """The seat row (playing, sitting out or watching) of whoever asks: a user, or a guest's session,
+    found the same way as the table page finds it."""
+    from tables.views import GUEST_SESSION_KEY
 
-    finder = getattr(services, "seat_of_viewer", None)
-    if finder is not None:
-        return finder(table=table, user=request.user, session=request.session)
-    return selectors.seat_for_viewer(table=table, user=request.user, guest_token=request.session.get("guest_token"))
+    return selectors.seat_for_viewer(table=table, user=request.user, guest_token=request.session.get(GUEST_SESSION_KEY))
 
 
 def _table_for_viewer(request: HttpRequest, code: str) -> tuple[Table, Seat | None]:

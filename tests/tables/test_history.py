@@ -1,0 +1,299 @@
+"""Hand histories (tables.history, tables.views_history): games played through the live-play
+services, then listed, replayed per viewer, exported, replayed by the engine and verified."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+import re
+import secrets
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from engine import verify
+from engine.replay import run_scenario
+from tables import history
+from tables.models import Event, Hand, Seat, Table
+from tables.selectors import frame_for_viewer
+from tables.services import hand_act, table_end
+from tables.services.log import event_frame
+from tests.tables.conftest import current_turn, make_user, open_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Users are made with passwords; the default hasher's 1M rounds would dominate these tests."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+CARD = re.compile(r"^(?:10|[2-9TJQKA])[shdc]$")
+GAMES = ["faras", "classic", "999", "holdem"]
+
+
+def play(table: Table, seats: list[Seat], *, hands: int, seed: int) -> None:
+    """Random legal play through ``hand_act`` until ``hands`` hands have finished."""
+    rng = random.Random(seed)
+    by_name = {seat.engine_name: seat for seat in seats}
+    for _step in range(2000):
+        finished = Hand.objects.filter(table=table, ended_at__isnull=False).count()
+        player, legal = current_turn(table)
+        if player is None or finished >= hands:
+            return
+        choice = rng.choices(legal, weights=[0.1 if option.verb in ("allin",) else 1.0 for option in legal])[0]
+        amount = None
+        if choice.min is not None:
+            amount = choice.min if rng.random() < 0.8 or choice.max is None else choice.max
+        hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=choice.verb, amount=amount)
+    raise AssertionError("random play did not finish the hands")
+
+
+def played_game(game: str, *, hands: int = 3, seed: int = 1, end: bool = True) -> tuple[Table, list[Seat]]:
+    table, seats = open_table(game, players=3)
+    play(table, seats, hands=hands, seed=seed)
+    if end:
+        table_end(table_id=table.pk, seat_id=seats[0].pk)
+    table.refresh_from_db()
+    return table, seats
+
+
+def client_for(client, seat: Seat):
+    client.force_login(seat.user)
+    return client
+
+
+def replay_data(html: str) -> dict:
+    match = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S)
+    assert match, "the hand page carries its replay data"
+    return json.loads(match.group(1))
+
+
+def card_tokens(value) -> set[str]:
+    """Every card written anywhere in a JSON value (inside sentences too)."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= card_tokens(key) | card_tokens(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= card_tokens(item)
+    elif isinstance(value, str):
+        found |= {token for token in re.split(r"[\s,.;:()]+", value) if CARD.match(token)}
+    return found
+
+
+# --- the list and who may look ---------------------------------------------------------------
+
+
+def test_hand_list_shows_number_players_winners_and_pot():
+    table, seats = played_game("faras", hands=3, end=False)
+    names = {seat.engine_name: seat.display_name for seat in seats}
+    summaries = history.table_hand_list(table=table)
+    finished = [summary for summary in summaries if summary.finished]
+    assert len(finished) >= 3
+    for summary in finished:
+        hand = Hand.objects.get(table=table, number=summary.number)
+        assert summary.players == tuple(names[name] for name, _stack in hand.plan["players"])
+        assert summary.pot == sum(pot["amount"] for pot in hand.result["pots"]) > 0
+        assert set(summary.winners) == {names[w] for pot in hand.result["pots"] for w in pot["winners"]}
+    assert [summary.number for summary in summaries] == sorted((s.number for s in summaries), reverse=True)
+
+
+def test_history_pages_are_for_the_people_at_the_table_only(client):
+    table, seats = played_game("faras", hands=1)
+    urls = [
+        reverse("table_history", kwargs={"code": table.code}),
+        reverse("hand_history", kwargs={"code": table.code, "number": 1}),
+        reverse("hand_export", kwargs={"code": table.code, "number": 1}),
+        reverse("game_export", kwargs={"code": table.code}),
+    ]
+    for url in urls:
+        assert client.get(url).status_code == 403, url  # anonymous, no guest session
+    client.force_login(make_user("stranger"))
+    for url in urls:
+        assert client.get(url).status_code == 403, url
+    client_for(client, seats[1])
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+
+
+def test_a_guest_at_the_table_may_look_by_their_session(client):
+    table, _seats = open_table("faras", players=2, start=False)
+    link = reverse("table_join", kwargs={"code": table.code})
+    client.post(link, {"display_name": "Guest Gita", "role": "watch"})
+    assert Seat.objects.filter(table=table, display_name="Guest Gita", user__isnull=True).exists()
+    assert client.get(reverse("table_history", kwargs={"code": table.code})).status_code == 200
+
+
+def test_the_host_without_a_seat_may_look(client):
+    table, seats = played_game("faras", hands=1)
+    Seat.objects.filter(pk=seats[0].pk).update(user=None, guest_token="moved-away-token-0000000000")
+    client.force_login(table.host)
+    assert client.get(reverse("table_history", kwargs={"code": table.code})).status_code == 200
+
+
+# --- the replayer shows each viewer only what they could see ----------------------------------
+
+
+def allowed_cards(table: Table, hand: Hand, viewer: str) -> set[str]:
+    """Cards in the events of this hand that ``viewer`` was sent, as live play filters them."""
+    allowed: set[str] = set()
+    for event in Event.objects.filter(hand=hand).order_by("seq"):
+        frame = frame_for_viewer(event_frame(event), viewer)
+        if "data" in frame:
+            allowed |= card_tokens(frame["data"])
+    return allowed
+
+
+@pytest.mark.parametrize("game", ["faras", "holdem"])
+def test_the_replayer_page_hides_from_a_player_what_they_could_not_see(client, game):
+    table, seats = played_game(game, hands=4, seed=3, end=False)
+    hidden_somewhere = 0
+    for hand in Hand.objects.filter(table=table, ended_at__isnull=False):
+        dealt_count = 3 if game != "holdem" else 2
+        secret_seed = bytes(table.secret_seed)
+        from engine.cards import cards_text
+        from engine.fairness import hand_deck
+
+        deck = cards_text(hand_deck(secret_seed, table.code, hand.number, list(hand.player_seeds)))
+        dealt = set(deck[: dealt_count * len(hand.plan["players"])])
+        for seat in seats:
+            client_for(client, seat)
+            page = client.get(reverse("hand_history", kwargs={"code": table.code, "number": hand.number}))
+            assert page.status_code == 200
+            shown = card_tokens(replay_data(page.content.decode()))
+            allowed = allowed_cards(table, hand, seat.engine_name)
+            assert shown <= allowed | (set(deck) - dealt if game == "holdem" else set()), (
+                f"hand {hand.number}: seat {seat.engine_name} sees {sorted(shown - allowed)}"
+            )
+            hidden_somewhere += len(dealt - allowed)
+    assert hidden_somewhere > 0, "some dealt card stayed hidden from some player"
+
+
+def test_a_player_sees_their_own_cards_after_looking_and_not_another_blind_players(client):
+    table, seats = open_table("faras", players=3)
+    hand = Hand.objects.get(table=table, number=1)
+    looker = hand.plan["players"][0][0]
+    other = hand.plan["players"][1][0]
+    hand_act(table_id=table.pk, seat_id=int(looker), verb="see")
+    by_name = {seat.engine_name: seat for seat in seats}
+
+    client_for(client, by_name[looker])
+    steps = replay_data(client.get(reverse("hand_history", kwargs={"code": table.code, "number": 1})).content.decode())[
+        "steps"
+    ]
+    own = next(player for player in steps[-1]["view"]["players"] if player["name"] == looker)
+    assert own["cards"] and len(own["cards"]) == 3
+    assert steps[0]["view"]["players"][0]["cards"] is None  # before the look, not even one's own cards
+    assert any("Your cards" in sentence for sentence in steps[-1]["words"])
+
+    client_for(client, by_name[other])
+    other_steps = replay_data(
+        client.get(reverse("hand_history", kwargs={"code": table.code, "number": 1})).content.decode()
+    )["steps"]
+    assert not card_tokens(other_steps), "a blind player sees no card at all"
+    looked = next(player for player in other_steps[-1]["view"]["players"] if player["name"] == looker)
+    assert looked["cards"] is None and looked["seen"] is True
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def test_no_download_and_no_secret_seed_while_the_game_runs(client):
+    table, seats = played_game("faras", hands=1, end=False)
+    client_for(client, seats[0])
+    assert client.get(reverse("game_export", kwargs={"code": table.code})).status_code == 404
+    assert client.get(reverse("hand_export", kwargs={"code": table.code, "number": 1})).status_code == 404
+    page = client.get(reverse("table_history", kwargs={"code": table.code})).content.decode()
+    assert table.seed_commitment in page
+    assert bytes(table.secret_seed).hex() not in page
+    assert history.game_export_build(table=table) is None
+
+
+def test_after_the_game_the_seed_is_revealed_and_the_game_verifies(client, tmp_path: Path):
+    table, seats = played_game("faras", hands=3)
+    client_for(client, seats[2])
+    page = client.get(reverse("table_history", kwargs={"code": table.code})).content.decode()
+    assert bytes(table.secret_seed).hex() in page
+    response = client.get(reverse("game_export", kwargs={"code": table.code}))
+    assert response["Content-Disposition"].startswith("attachment")
+    data = json.loads(response.content)
+    assert data["format"] == "dashain-game-v1"
+    assert data["secret_seed"] == bytes(table.secret_seed).hex()
+    assert hashlib.sha256(bytes.fromhex(data["secret_seed"])).hexdigest() == data["commitment"]
+    out = io.StringIO()
+    status = verify.main(["-"], stdout=out, stdin=io.StringIO(response.content.decode()))
+    assert status == 0, out.getvalue()
+    # ...and a changed deal in the download is named by hand
+    data["hands"][1]["deck"][0], data["hands"][1]["deck"][1] = data["hands"][1]["deck"][1], data["hands"][1]["deck"][0]
+    out = io.StringIO()
+    assert verify.main(["--no-replay", "-"], stdout=out, stdin=io.StringIO(json.dumps(data))) == 1
+    assert f"hand {data['hands'][1]['hand_number']}: MISMATCH (deal)" in out.getvalue()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_export_and_replay_agree_for_hands_of_every_game(client, game):
+    table, seats = played_game(game, hands=3, seed=7)
+    client_for(client, seats[0])
+    finished = Hand.objects.filter(table=table, result__isnull=False).exclude(result__has_key="void")
+    assert finished.count() >= 2
+    for hand in finished:
+        response = client.get(reverse("hand_export", kwargs={"code": table.code, "number": hand.number}))
+        exported = json.loads(response.content)
+        status, output = run_scenario(exported)  # what `python -m engine replay` prints
+        assert status == 0, output
+        assert output["finished"] is True
+        assert output["stacks"] == exported["result"]["stacks"] == hand.result["stacks"]
+        assert output["pots"] == exported["result"]["pots"] == hand.result["pots"]
+        assert exported["names"] == {s.engine_name: s.display_name for s in seats if s.engine_name in output["stacks"]}
+    whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
+    out = io.StringIO()
+    assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(whole))) == 0, out.getvalue()
+
+
+def test_a_hand_called_off_at_the_end_is_exported_and_its_deal_verified(client):
+    table, seats = played_game("faras", hands=1, end=False)
+    live = Hand.objects.get(table=table, ended_at__isnull=True)
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    client_for(client, seats[0])
+    data = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
+    called_off = next(hand for hand in data["hands"] if hand["hand_number"] == live.number)
+    assert called_off["result"]["void"] is True
+    out = io.StringIO()
+    assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(data))) == 0, out.getvalue()
+
+
+# --- the seed comes from `secrets` -----------------------------------------------------------
+
+
+def test_the_live_table_draws_its_secret_seed_from_secrets(monkeypatch):
+    drawn = []
+
+    def fake_token_bytes(count: int) -> bytes:
+        value = bytes(range(count))
+        drawn.append(value)
+        return value
+
+    monkeypatch.setattr(secrets, "token_bytes", fake_token_bytes)
+    table, _seats = open_table("faras", players=2, start=False)
+    assert drawn and bytes(table.secret_seed) == drawn[0]
+    assert len(drawn[0]) == 32
+    assert table.seed_commitment == hashlib.sha256(drawn[0]).hexdigest()
+    created = Event.objects.get(table=table, kind="table_created")
+    assert created.payload["seed_commitment"] == table.seed_commitment
+
+
+def test_no_table_code_imports_the_random_module():
+    """`random` is not a source of secrets: nothing under tables/ may use it."""
+    root = Path(__file__).resolve().parents[2] / "tables"
+    offenders = [
+        str(path)
+        for path in root.rglob("*.py")
+        if re.search(r"^\s*(import random|from random import)", path.read_text(encoding="utf-8"), re.M)
+    ]
+    assert offenders == []
