@@ -379,10 +379,10 @@ def validate(state: HandState, action: Action) -> tuple[int, int, int]:
         raise RuleError("hand_over", "The hand is over.")
     seat = state.index.get(action.player, -1)  # type: ignore[call-overload]
     if seat < 0:
-        raise RuleError("unknown_player", f"{action.player!r} is not playing this hand.")
+        raise RuleError("unknown_player", f"Nobody called {action.player!r} is playing this hand.")
     verb = action.verb
     if verb not in VERBS:
-        raise RuleError("unknown_verb", f"{verb!r} is not a Teen Patti move; the moves are {', '.join(VERBS)}.")
+        raise RuleError("unknown_verb", f"There is no move {verb!r} in Teen Patti; the moves are {', '.join(VERBS)}.")
     amount = action.amount
     if verb == "raise":
         if amount is None:
@@ -390,7 +390,7 @@ def validate(state: HandState, action: Action) -> tuple[int, int, int]:
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
             raise RuleError("bad_amount", f"A raise needs a whole number of chips, not {amount!r}.")
     elif amount is not None:
-        raise RuleError("amount_not_allowed", f"{verb} takes no amount.")
+        raise RuleError("amount_not_allowed", f"The move {verb!r} takes no amount.")
     if state.packed[seat]:
         raise RuleError("already_packed", f"{action.player} has packed and is out of this hand.")
     stake = state.stake
