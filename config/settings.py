@@ -141,7 +141,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 
-EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+# Password-reset mail: printed on the console unless EMAIL_URL names a server
+# (smtp+tls://user:password@mail.example.org:587).
+if env.str("EMAIL_URL", default=""):
+    globals().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="dashain@localhost")
 
 # Channels and reminders: in process without REDIS_URL, Redis with it.

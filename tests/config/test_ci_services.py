@@ -44,4 +44,3 @@ async def test_a_message_goes_through_the_redis_channel_layer():
 
     assert type(layer).__name__ == "RedisChannelLayer"
     assert received == message
-    await layer.flush()

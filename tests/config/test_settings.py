@@ -29,7 +29,7 @@ def clean_environment(**variables: str) -> dict[str, str]:
     names = {
         "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "REDIS_URL",
         "HTTPS_ONLY", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
-        "STATIC_ROOT", "EMAIL_BACKEND", "DJANGO_SETTINGS_MODULE",
+        "STATIC_ROOT", "EMAIL_URL", "DEFAULT_FROM_EMAIL", "DASHAIN_INPROCESS_WORKER", "DJANGO_SETTINGS_MODULE",
     }
     environment = {name: value for name, value in os.environ.items() if name not in names}
     return environment | {"DJANGO_SETTINGS_MODULE": "config.settings"} | variables
@@ -47,7 +47,9 @@ def settings_seen_with(environment: dict[str, str]) -> dict:
         "import json; from django.conf import settings; "
         "print(json.dumps({'debug': settings.DEBUG, 'database': settings.DATABASES['default'], "
         "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'broker': settings.CELERY_BROKER_URL, "
-        "'ssl_redirect': settings.SECURE_SSL_REDIRECT, 'secret_key': settings.SECRET_KEY}, default=str))"
+        "'ssl_redirect': settings.SECURE_SSL_REDIRECT, 'secret_key': settings.SECRET_KEY, "
+        "'email': [settings.EMAIL_BACKEND, settings.EMAIL_HOST, settings.EMAIL_PORT], "
+        "'inprocess_worker': settings.DASHAIN_INPROCESS_WORKER}, default=str))"
     )
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
@@ -81,6 +83,8 @@ def test_defaults_need_no_server_sqlite_under_var_and_in_memory_layers():
     assert Path(seen["database"]["NAME"]) == ROOT / "var" / "dashain.sqlite3"
     assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
     assert seen["broker"] == "memory://"
+    assert seen["inprocess_worker"] is True  # reminders need no server
+    assert seen["email"][0] == "django.core.mail.backends.console.EmailBackend"
     assert seen["ssl_redirect"] is True  # DEBUG off means HTTPS only, unless HTTPS_ONLY=false
     assert len(seen["secret_key"]) >= 50  # made once under var/, never empty
 
@@ -102,6 +106,13 @@ def test_database_url_and_redis_url_switch_to_postgresql_redis_layer_and_celery_
     assert seen["layer"] == "channels_redis.core.RedisChannelLayer"
     assert seen["broker"] == PRODUCTION["REDIS_URL"]
     assert seen["secret_key"] == PRODUCTION["SECRET_KEY"]
+    assert seen["inprocess_worker"] is False  # a separate `celery -A config worker` runs instead
+
+
+def test_email_url_names_the_mail_server():
+    seen = settings_seen_with(clean_environment(EMAIL_URL="smtp+tls://dashain:pw@mail.example.org:587"))
+
+    assert seen["email"] == ["django.core.mail.backends.smtp.EmailBackend", "mail.example.org", 587]
 
 
 def test_https_only_can_be_turned_off_for_a_home_game_on_plain_http():
