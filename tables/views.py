@@ -8,7 +8,8 @@
   strings; every bit of game state reaches it through the WebSocket (docs/live-play.md).
 - ``table_settings``: the host changes the settings between hands.
 
-A guest is known by a random token kept in their session under ``guest_token``.
+A guest is known by a random token kept in their session under the key the table's
+socket reads (``tables.consumers.GUEST_TOKEN_SESSION_KEY``).
 """
 
 from __future__ import annotations
@@ -26,11 +27,12 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 
 from tables import selectors, services
+from tables.consumers import GUEST_TOKEN_SESSION_KEY
 from tables.forms import GAME_CHOICES, JoinByCodeForm, JoinForm, OpenTableForm
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 
-GUEST_SESSION_KEY = "guest_token"
+GUEST_SESSION_KEY = GUEST_TOKEN_SESSION_KEY
 
 
 def _guest_token(request: HttpRequest, *, create: bool = False) -> str | None:
@@ -149,7 +151,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             "page_config": {
                 "code": table.code,
                 "game": table.game,
-                "socket_path": f"/ws/tables/{table.code}/",
+                "socket_path": f"/ws/table/{table.code}/",
                 "seat": str(seat.pk),
                 "is_host": is_host,
                 "title": f"{table.get_game_display()} · {table.code}",
@@ -253,6 +255,10 @@ def table_page_strings() -> dict[str, Any]:
         "pot_line": _("%(pot)s of %(amount)s: %(winners)s"),
         "stacks_now": _("Stacks now: %(stacks)s"),
         "take_seat": _("Take a seat"),
+        "leave_seat": _("Leave the seat and cash out"),
+        "your_seat": _("Seat %(number)s · %(stack)s"),
+        "watching": _("You are watching."),
+        "end_game_confirm": _("End the game for everyone?"),
         "buy_again": _("Buy in again"),
         "sit_out": _("Sit out"),
         "come_back": _("Come back"),
@@ -266,7 +272,8 @@ def table_page_strings() -> dict[str, Any]:
         "link_copied": _("Link copied."),
         "log_hand_started": _("Hand %(number)s: %(dealer)s deals."),
         "log_boot": _("Everyone puts in the boot of %(amount)s."),
-        "log_blind": _("%(player)s puts in a blind of %(amount)s."),
+        "log_small_blind": _("%(player)s puts in the small blind of %(amount)s."),
+        "log_big_blind": _("%(player)s puts in the big blind of %(amount)s."),
         "log_dealt": _("The cards are dealt."),
         "log_see": _("%(player)s looks at their cards."),
         "log_chaal_blind": _("%(player)s plays chaal blind for %(amount)s."),
@@ -282,13 +289,35 @@ def table_page_strings() -> dict[str, Any]:
         "log_show": _("%(player)s asks %(against)s for a show (paid %(amount)s)."),
         "log_showdown": _("The hands are turned up."),
         "log_wins": _("%(player)s wins %(amount)s."),
-        "log_hand_over": _("The hand is over."),
+        "log_hand_over": _("Hand %(number)s is over."),
+        "log_hand_void": _("The hand was called off; the chips went back."),
+        "log_shows": _("%(player)s shows %(cards)s."),
+        "log_muck": _("%(player)s's hand cannot win and is thrown away unseen."),
+        "log_uncalled": _("%(amount)s nobody called goes back to %(player)s."),
+        "log_pot_awarded": _("%(pot)s of %(amount)s to %(winners)s."),
+        "log_raise": _("%(player)s raises to %(total)s."),
+        "log_reminder": _("Reminder: %(player)s is to act."),
+        "log_seat_joined": _("%(name)s joins the table."),
+        "log_seat_taken": _("%(name)s sits down with %(stack)s chips."),
+        "log_seat_bought_back": _("%(name)s buys in again for %(chips)s chips."),
+        "log_seat_sat_out": _("%(name)s sits out."),
+        "log_seat_came_back": _("%(name)s comes back."),
+        "log_seat_removed": _("The host removes %(name)s from their seat."),
+        "log_seat_left": _("%(name)s leaves their seat."),
+        "log_game_started": _("The game starts."),
+        "log_game_paused": _("The host pauses the game."),
+        "log_game_resumed": _("The game goes on."),
+        "log_game_ended": _("The game is over."),
+        "log_settings_changed": _("The host changed the settings; they apply from the next hand."),
+        "street_flop": _("the flop"),
+        "street_turn": _("the turn"),
+        "street_river": _("the river"),
         "log_fold": _("%(player)s folds."),
         "log_check": _("%(player)s checks."),
         "log_call": _("%(player)s calls %(amount)s."),
         "log_bet": _("%(player)s bets %(amount)s."),
         "log_allin": _("%(player)s is all in for %(amount)s."),
-        "log_board": _("On the board: %(cards)s."),
+        "log_board": _("On %(street)s: %(cards)s."),
         "category_trail": _("Trail"),
         "category_pure_sequence": _("Pure sequence"),
         "category_sequence": _("Sequence"),

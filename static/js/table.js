@@ -32,7 +32,7 @@
     connected: false,
     socket: null,
     retry: 0,
-    pendingClientIds: {},
+    snapshotWanted: false,
     raiseAmount: null
   };
 
@@ -99,19 +99,24 @@
       state.connected = true;
       state.retry = 0;
       setConnection("open");
-      send({ type: "hello", last_seq: state.lastSeq });
+      // The server sends a snapshot at once; nothing to ask for.
     });
     socket.addEventListener("message", function (message) {
       var frame;
       try { frame = JSON.parse(message.data); } catch (error) { return; }
       handleFrame(frame);
     });
-    socket.addEventListener("close", function () {
+    socket.addEventListener("close", function (event) {
       if (state.socket !== socket) return;
       state.connected = false;
+      state.snapshotWanted = false;
       setConnection("closed");
       renderActions();
-      // Quiet reconnect: 0.5 s, 1 s, 2 s ... at most 10 s between tries.
+      renderMyHand();
+      if (event.code === 4403) return;   // not a member of this table: reconnecting cannot help
+      // Quiet reconnect: 0.5 s, 1 s, 2 s ... at most 10 s between tries. The new socket's
+      // snapshot brings the page back to the log's present; the log in words is refilled
+      // from the events after the last seq held.
       var wait = Math.min(10000, 500 * Math.pow(2, state.retry));
       state.retry += 1;
       window.setTimeout(connect, wait);
@@ -128,37 +133,61 @@
   }
 
   function sendAction(verb, amount) {
-    var frame = { type: "action", verb: verb, client_id: newClientId(), last_seq: state.lastSeq };
+    // "see" has its own message; everything else is an action. The id makes a resend a no-op.
+    var frame = verb === "see" ? { type: "see", id: newClientId() } : { type: "action", verb: verb, id: newClientId() };
     if (amount !== undefined && amount !== null) frame.amount = amount;
-    state.pendingClientIds[frame.client_id] = true;
     if (send(frame)) showNotice("");
   }
 
-  function sendControl(command, extra) {
-    var frame = { type: "control", command: command, client_id: newClientId() };
+  function sendSeat(verb) { send({ type: "seat", verb: verb, id: newClientId() }); }
+  function sendHost(verb, extra) {
+    var frame = { type: "host", verb: verb, id: newClientId() };
     for (var key in extra || {}) if (Object.prototype.hasOwnProperty.call(extra, key)) frame[key] = extra[key];
     send(frame);
+  }
+
+  function wantSnapshot() {
+    // One snapshot at a time: it carries this viewer's whole view (legal moves, costs).
+    if (state.snapshotWanted) return;
+    state.snapshotWanted = true;
+    send({ type: "snapshot" });
   }
 
   // ------------------------------------------------------------------ frames
   function handleFrame(frame) {
     switch (frame.type) {
       case "snapshot": applySnapshot(frame); break;
-      case "events": applyEvents(frame.events || [], frame); break;
-      case "view": if (frame.hand !== undefined) { state.hand = frame.hand; } if (frame.seq) state.lastSeq = Math.max(state.lastSeq, frame.seq); render(); break;
-      case "error": showNotice(frame.message || (frame.error && frame.error.message) || S.refused); break;
-      case "reminder": showReminder(frame); break;
-      default: break;
+      case "events":
+        if (frame.id === LOG_REQUEST) fillLog(frame.events || []);
+        else applyEvents(frame.events || []);
+        break;
+      case "error": showNotice(frame.message || S.refused); break;
+      default: break;   // ack, pong
     }
   }
 
+  var LOG_REQUEST = "hand-log";
+  var LOG_LOOKBACK = 400;
+
   function applySnapshot(frame) {
-    state.lastSeq = frame.seq || frame.last_seq || 0;
+    state.snapshotWanted = false;
+    var first = !state.table;
+    state.lastSeq = frame.seq || 0;
     if (frame.table) state.table = frame.table;
     if (frame.seats) setSeats(frame.seats);
-    state.hand = frame.hand || null;
-    state.log = [];
-    (frame.log || frame.events || []).forEach(function (event) { logEvent(event); });
+    if (frame.hand && frame.hand.view) {
+      var view = frame.hand.view;
+      view.number = frame.hand.number;
+      var sameHand = state.hand && state.hand.number === view.number;
+      state.hand = view;
+      if (!sameHand) state.log = [];
+    } else if (!(state.hand && state.hand.finished)) {
+      state.hand = null;   // no hand now; a finished one stays shown until the next deal
+    }
+    if (first || !state.log.length) {
+      // Refill the log in words of the current (or last) hand from the events before now.
+      send({ type: "resync", after: Math.max(0, state.lastSeq - LOG_LOOKBACK), id: LOG_REQUEST });
+    }
     render();
   }
 
@@ -167,25 +196,142 @@
     list.forEach(function (seat) { state.seats[String(seat.id)] = seat; });
   }
 
-  function applyEvents(events, frame) {
+  function fillLog(events) {
+    // Events up to the snapshot's seq: only the words of the latest hand are kept.
+    var start = -1;
+    events.forEach(function (event, i) { if (isDeal(event)) start = i; });
+    var lines = [];
+    var finished = null;
+    events.slice(start < 0 ? events.length : start).forEach(function (event) {
+      if (event.seq > state.lastSeq) return;
+      var text = describe(event);
+      if (text) lines.push({ seq: event.seq, text: text });
+    });
+    if (start >= 0 && !state.hand) {
+      // The last hand is over: show its result from the log.
+      finished = rebuildFinished(events.slice(start));
+      if (finished) state.hand = finished;
+    }
+    state.log = lines;
+    render();
+  }
+
+  function applyEvents(events) {
     var gap = false;
+    var handNews = false;
     events.forEach(function (event) {
-      if (event.seq <= state.lastSeq) return;          // already held (a resend after a resync)
+      if (event.seq <= state.lastSeq) return;          // already held
       if (event.seq !== state.lastSeq + 1) { gap = true; return; }
       state.lastSeq = event.seq;
-      if (event.kind === "hand_started") state.log = [];
-      if (event.kind === "seats" && event.data && event.data.seats) setSeats(event.data.seats);
-      logEvent(event);
-      if (event.kind === "reminder" || event.kind === "turn_reminder") showReminder(event.data || {});
+      if (!event.kind) return;                          // an event this viewer may not see
+      if (isDeal(event)) { state.log = []; state.hand = null; }
+      applyToFinishedHand(event);
+      var text = describe(event);
+      if (text) state.log.push({ seq: event.seq, text: text });
+      if (event.kind === "reminder") showReminder(event.data || {});
+      handNews = true;
     });
-    if (frame.table) state.table = frame.table;
-    if (frame.seats) setSeats(frame.seats);
-    if (frame.hand !== undefined) state.hand = frame.hand;
     if (gap) {
-      // Missed news: ask for everything after the last event we hold.
-      send({ type: "hello", last_seq: state.lastSeq });
+      // Missed news: ask for everything after the last event held.
+      send({ type: "resync", after: state.lastSeq });
+    } else if (handNews) {
+      wantSnapshot();
     }
     render();
+  }
+
+  // The server's view covers a live hand only; once it ends, the page keeps the last view
+  // and adds what the end revealed (the showdown's cards, who won what).
+  function applyToFinishedHand(event) {
+    var hand = state.hand;
+    var d = event.data || {};
+    if (!hand) return;
+    if (event.kind === "showdown" && d.cards) {
+      Object.keys(d.cards).forEach(function (name) { setPlayerCards(hand, name, d.cards[name], d.hands && d.hands[name]); });
+    }
+    if (event.kind === "show" && d.cards && d.player !== undefined) setPlayerCards(hand, d.player, d.cards, null);
+    if (event.kind === "pot_awarded") {
+      hand.result = hand.result || { pots: [], payouts: {} };
+      hand.result.payouts = hand.result.payouts || {};
+      hand.result.best_cards = hand.result.best_cards || {};
+      Object.keys(d.shares || {}).forEach(function (name) {
+        hand.result.payouts[name] = (hand.result.payouts[name] || 0) + d.shares[name];
+      });
+      Object.keys(d.hands || {}).forEach(function (name) {
+        hand.result.best_cards[name] = d.hands[name].cards;
+        setPlayerLabel(hand, name, d.hands[name]);
+      });
+      hand.result.pots_awarded = (hand.result.pots_awarded || []).concat([d]);
+    }
+    if (event.kind === "board" && d.board) hand.board = d.board;
+    // News of the last moves of a hand arrives after the server's view of it ends.
+    if (typeof d.pot === "number") hand.pot = d.pot;
+    if (d.player !== undefined && typeof d.stack === "number") {
+      (hand.players || []).forEach(function (player) { if (String(player.name) === String(d.player)) player.stack = d.stack; });
+    }
+    if (event.kind === "hand_finished" || event.kind === "hand_ended") {
+      hand.finished = true;
+      hand.to_act = null;
+      hand.legal = [];
+      hand.sideshow = null;
+      hand.result = hand.result || {};
+      if (d.payouts) hand.result.payouts = d.payouts;
+      if (d.reason) hand.result.reason = d.reason;
+      if (d.stacks) hand.result.stacks = d.stacks;
+      if (d.pots && !hand.result.pots_from_engine) { hand.result.pots = d.pots; }
+      if (d.stacks) (hand.players || []).forEach(function (player) {
+        if (d.stacks[player.name] !== undefined) player.stack = d.stacks[player.name];
+        player.to_act = false;
+      });
+      if (!hand.result.payouts && d.pots) hand.result.payouts = payoutsFromPots(d.pots);
+    }
+  }
+
+  function payoutsFromPots(pots) {
+    var out = {};
+    pots.forEach(function (pot) {
+      var winners = pot.winners || [];
+      if (!winners.length) return;
+      var share = Math.floor(pot.amount / winners.length);
+      winners.forEach(function (name) { out[name] = (out[name] || 0) + share; });
+    });
+    return out;
+  }
+
+  function setPlayerCards(hand, name, cards, label) {
+    (hand.players || []).forEach(function (player) {
+      if (String(player.name) === String(name)) { player.cards = cards; if (label) player.hand = label; }
+    });
+  }
+
+  function setPlayerLabel(hand, name, label) {
+    (hand.players || []).forEach(function (player) {
+      if (String(player.name) === String(name) && label && label.category) player.hand = { category: label.category };
+    });
+  }
+
+  // The table's own record of a deal (the engine's opening event shares the kind, without a number).
+  function isDeal(event) { return event.kind === "hand_started" && event.data && event.data.number !== undefined; }
+
+  function rebuildFinished(events) {
+    // A page opened after a hand ended: picture it from its public events.
+    var started = events[0] && events[0].data;
+    if (!started) return null;
+    var players = (started.players || []).map(function (entry) {
+      var name = Array.isArray(entry) ? entry[0] : entry.name;
+      var stack = Array.isArray(entry) ? entry[1] : entry.stack;
+      return { name: String(name), stack: stack, cards: null, dealer: String(name) === String(started.dealer) };
+    });
+    var hand = { number: started.number, players: players, pot: 0, legal: [], finished: false, board: [] };
+    var previous = state.hand;
+    state.hand = hand;
+    var ended = false;
+    events.forEach(function (event) {
+      if (event.kind === "hand_ended" || event.kind === "hand_finished") ended = true;
+      applyToFinishedHand(event);
+    });
+    state.hand = previous;
+    return ended ? hand : null;
   }
 
   // ------------------------------------------------------------------ the log in words
@@ -199,14 +345,14 @@
   function describe(event) {
     var d = event.data || {};
     var p = { player: nameOf(d.player), amount: d.amount, stake: d.stake, partner: nameOf(d.partner),
-      asker: nameOf(d.asker), against: nameOf(d.against), pot: d.pot, number: d.number };
+      asker: nameOf(d.asker), against: nameOf(d.against), pot: d.pot, number: d.number, total: d.total,
+      name: d.name || nameOf(d.seat) };
     switch (event.kind) {
-      case "hand_started": return fmt(S.log_hand_started, { number: d.number || "", dealer: nameOf(d.dealer) });
+      case "hand_started": return d.number === undefined ? null : fmt(S.log_hand_started, { number: d.number, dealer: nameOf(d.dealer) });
       case "boot": return fmt(S.log_boot, p);
-      case "blinds": case "blind": return fmt(S.log_blind, p);
+      case "blind": return fmt(d.blind === "small" ? S.log_small_blind : S.log_big_blind, p);
       case "dealt": return S.log_dealt;
       case "see": return fmt(S.log_see, p);
-      case "cards": return null;
       case "chaal": return fmt(d.blind ? S.log_chaal_blind : S.log_chaal_seen, p);
       case "raise": return fmt(d.blind ? S.log_raise_blind : S.log_raise_seen, p);
       case "pack": return fmt(d.reason === "sideshow" ? S.log_pack_sideshow : S.log_pack, p);
@@ -214,18 +360,44 @@
       case "sideshow_accepted": return fmt(S.log_sideshow_accepted, p);
       case "sideshow_refused": return fmt(S.log_sideshow_refused, p);
       case "sideshow_result": return fmt(S.log_sideshow_result, { loser: nameOf(d.loser) });
-      case "show": return fmt(S.log_show, p);
+      case "show":
+        if (d.cards) return fmt(S.log_shows, { player: p.player, cards: d.cards.join(" ") });
+        return fmt(S.log_show, p);
       case "showdown": return S.log_showdown;
-      case "hand_finished": return describeFinish(d);
-      case "fold": return fmt(S.log_fold, p);
-      case "check": return fmt(S.log_check, p);
-      case "call": return fmt(S.log_call, p);
-      case "bet": return fmt(S.log_bet, p);
-      case "allin": case "all_in": return fmt(S.log_allin, p);
-      case "board": case "flop": case "turn_card": case "river": return fmt(S.log_board, { cards: (d.cards || []).join(" ") });
-      case "turn": return null;
+      case "muck": return fmt(S.log_muck, p);
+      case "hand_finished": return d.payouts ? describeFinish(d) : null;
+      case "pot_awarded": return describePot(d);
+      case "hand_ended": return fmt(S.log_hand_over, { number: d.number });
+      case "hand_void": return S.log_hand_void;
+      case "uncalled": return fmt(S.log_uncalled, p);
+      case "board": return fmt(S.log_board, { street: S["street_" + d.street] || d.street || "", cards: (d.cards || []).join(" ") });
+      case "action":
+        // Hold'em's own account of a move carries the round total; the table's record of a
+        // request (player, verb) is told by the events that follow it.
+        if (d.total === undefined) return null;
+        if (d.all_in) return fmt(S.log_allin, p);
+        return fmt(S["log_" + d.verb] || "%(player)s: " + d.verb, p);
+      case "reminder": return fmt(S.log_reminder, p);
+      case "seat_joined": return fmt(S.log_seat_joined, p);
+      case "seat_taken": return fmt(S.log_seat_taken, { name: p.name, stack: d.stack });
+      case "seat_bought_back": return fmt(S.log_seat_bought_back, { name: nameOf(d.seat), chips: d.chips });
+      case "seat_sat_out": return fmt(S.log_seat_sat_out, { name: nameOf(d.seat) });
+      case "seat_came_back": return fmt(S.log_seat_came_back, { name: nameOf(d.seat) });
+      case "seat_removed": return fmt(S.log_seat_removed, { name: nameOf(d.seat) });
+      case "seat_left": case "seat_out": return fmt(S.log_seat_left, { name: nameOf(d.seat) });
+      case "game_started": return S.log_game_started;
+      case "game_paused": return S.log_game_paused;
+      case "game_resumed": return S.log_game_resumed;
+      case "game_ended": return S.log_game_ended;
+      case "settings_changed": return S.log_settings_changed;
       default: return null;
     }
+  }
+
+  function describePot(d) {
+    var winners = (d.winners || []).map(nameOf).join(", ");
+    var label = d.pot ? fmt(S.side_pot, { number: d.pot }) : S.main_pot;
+    return fmt(S.log_pot_awarded, { pot: label, amount: d.amount, winners: winners });
   }
 
   function describeFinish(d) {
@@ -239,6 +411,7 @@
 
   // ------------------------------------------------------------------ rendering
   function render() {
+    $("#table-root").setAttribute("data-seq", String(state.lastSeq));
     renderHeader();
     renderSeats();
     renderCenter();
@@ -546,22 +719,22 @@
     box.textContent = "";
     if (!seat) return;
     var status = seat.status;
-    var live = handLive();
-    var inHand = !!myPlayer() && live;
-    if (status === "watching") {
-      box.appendChild(controlButton("take_seat", S.take_seat));
-    }
-    if (!isHoldem() && status !== "watching" && !inHand && seat.can_buy_in !== false) {
-      box.appendChild(controlButton("buy_in", S.buy_again));
-    }
-    if (status === "playing") box.appendChild(controlButton("sit_out", S.sit_out));
-    if (status === "sitting_out") box.appendChild(controlButton("sit_in", S.come_back));
+    var inHand = !!myPlayer() && handLive();
+    var seated = seat.number !== null && seat.number !== undefined;
+    var player = myPlayer();
+    var stack = player ? player.stack : seat.stack;
+    box.appendChild(el("p", { class: "aside", text: seated ? fmt(S.your_seat, { number: seat.number, stack: chips(stack) }) : S.watching }));
+    if (!seated) box.appendChild(controlButton(function () { sendSeat("take"); }, "take", S.take_seat));
+    if (!isHoldem() && seated && !inHand) box.appendChild(controlButton(function () { sendSeat("buy_back"); }, "buy_back", S.buy_again));
+    if (status === "playing" && seated) box.appendChild(controlButton(function () { sendSeat("sit_out"); }, "sit_out", S.sit_out));
+    if (status === "sitting_out") box.appendChild(controlButton(function () { sendSeat("come_back"); }, "come_back", S.come_back));
+    if (seated && !inHand) box.appendChild(controlButton(function () { sendSeat("leave"); }, "leave", S.leave_seat));
   }
 
-  function controlButton(command, label, extra) {
+  function controlButton(onClick, command, label) {
     var button = el("button", { type: "button", "data-command": command, text: label });
     button.disabled = !state.connected;
-    button.addEventListener("click", function () { sendControl(command, extra); });
+    button.addEventListener("click", onClick);
     return button;
   }
 
@@ -570,19 +743,24 @@
     if (!box) return;
     box.textContent = "";
     var status = state.table && state.table.status;
-    if (status === "waiting") box.appendChild(controlButton("start", S.start));
-    if (status === "playing") box.appendChild(controlButton("pause", S.pause));
-    if (status === "paused") box.appendChild(controlButton("resume", S.resume));
-    if (status && status !== "ended") box.appendChild(controlButton("end", S.end_game));
+    function host(verb, label, extra) { return controlButton(function () { sendHost(verb, extra); }, verb, label); }
+    if (status === "waiting") box.appendChild(host("start", S.start));
+    if (status === "playing") box.appendChild(host("pause", S.pause));
+    if (status === "paused") box.appendChild(host("resume", S.resume));
+    if (status && status !== "ended") {
+      var end = host("end", S.end_game);
+      end.addEventListener("click", function (event) { if (!window.confirm(S.end_game_confirm)) event.stopImmediatePropagation(); }, true);
+      box.appendChild(end);
+    }
     var removeList = $("#remove-players");
     removeList.textContent = "";
     Object.keys(state.seats).forEach(function (id) {
-      if (id === String(me())) return;
       var seat = state.seats[id];
-      removeList.appendChild(el("li", {}, [controlButton("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) })]));
+      if (id === String(me()) || seat.number === null || seat.number === undefined) return;
+      removeList.appendChild(el("li", {}, [host("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) })]));
     });
     var settingsLink = $("#settings-between-hands");
-    if (settingsLink) settingsLink.hidden = handLive();
+    if (settingsLink) settingsLink.hidden = handLive() || status === "ended";
   }
 
   // ------------------------------------------------------------------ turn reminder and notices

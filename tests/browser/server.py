@@ -72,8 +72,11 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
 
+    # The next hand waits for the test (a finished hand's result stays on the pages).
+    settings.DASHAIN_NEXT_HAND_DELAY = 3600
     call_command("migrate", verbosity=0, interactive=False)
     _create_users_and_sessions(workdir)
     _fix_table_seeds()

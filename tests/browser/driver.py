@@ -1,0 +1,165 @@
+"""Helpers that drive the table page the way a player does, and read what it shows.
+
+Waiting is done with Playwright's own waits for something to appear on the page
+(bounded by the context's default timeout), never by sleeping for a fixed time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+
+@dataclass
+class Player:
+    """One browser context at the table: its page, its seat id, and every frame its socket received."""
+
+    label: str
+    page: Page
+    seat: str = ""
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    def listen(self) -> None:
+        def on_socket(socket):
+            socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+
+        self.page.on("websocket", on_socket)
+
+    def read_seat(self) -> None:
+        config = json.loads(self.page.locator("#table-config").text_content())
+        self.seat = config["seat"]
+
+
+def open_table(page: Page, game: str, **settings: Any) -> str:
+    """Open a table of ``game`` from the open-a-table form (defaults, plus ``settings``); returns its code."""
+    page.goto(f"/tables/open/?game={game}")
+    for name, value in settings.items():
+        page.locator(f'[name="{name}"]').fill(str(value))
+    page.locator("form.settings-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/tables/[A-Z0-9]+/$"))
+    return page.url.rstrip("/").rsplit("/", 1)[1]
+
+
+def join_table(page: Page, link: str, *, guest_name: str | None = None, watch: bool = False) -> None:
+    page.goto(link)
+    if guest_name is not None:
+        page.locator('[name="display_name"]').fill(guest_name)
+    page.locator(f'input[name="role"][value="{"watch" if watch else "seat"}"]').check()
+    page.locator("form.settings-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/tables/[A-Z0-9]+/$"))
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+
+
+def page_seq(page: Page) -> int:
+    return int(page.locator("#table-root").get_attribute("data-seq") or 0)
+
+
+def wait_all_at_seq(players: list[Player], seq: int) -> None:
+    """Every page has applied the log up to ``seq`` at least (and asked for its fresh view)."""
+    for player in players:
+        player.page.wait_for_function(
+            "seq => Number(document.querySelector('#table-root').dataset.seq) >= seq"
+            " && !window.DashainTable.state.snapshotWanted",
+            arg=seq,
+        )
+
+
+def settle(players: list[Player]) -> int:
+    """Wait until every page shows the same, newest seq; returns it."""
+    newest = max(page_seq(player.page) for player in players)
+    wait_all_at_seq(players, newest)
+    return newest
+
+
+def to_act(player: Player) -> str | None:
+    """The seat id the page marks as to act, if any."""
+    seat = player.page.locator('.seat[data-to-act="true"]')
+    return seat.first.get_attribute("data-seat") if seat.count() else None
+
+
+def action_verbs(player: Player) -> list[str]:
+    return player.page.locator("#action-bar button[data-verb]").evaluate_all("nodes => nodes.map(n => n.dataset.verb)")
+
+
+def act(player: Player, verb: str, amount: int | None = None) -> None:
+    """Click the action's button (a raise: set the amount first) and wait for the page to move on."""
+    before = page_seq(player.page)
+    if amount is not None:
+        player.page.locator("#raise-amount").fill(str(amount))
+    if verb == "see":
+        player.page.locator("#see-button").click()
+    elif verb in ("accept", "refuse"):
+        player.page.locator(f"#sideshow-{verb}").click()
+    else:
+        player.page.locator(f'#action-bar button[data-verb="{verb}"]').click()
+    player.page.wait_for_function(
+        "seq => Number(document.querySelector('#table-root').dataset.seq) > seq", arg=before
+    )
+
+
+def face_up_cards(page: Page, seat: str) -> list[str]:
+    return page.locator(f'.seat[data-seat="{seat}"] svg.card-face').evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)"
+    )
+
+
+def my_cards(page: Page) -> list[str]:
+    return page.locator("#my-cards svg.card-face").evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+
+
+def stacks_shown(page: Page) -> dict[str, str]:
+    return {
+        seat.get_attribute("data-seat"): seat.locator(".seat-stack").inner_text()
+        for seat in page.locator(".seat").all()
+    }
+
+
+def view_signature(page: Page) -> dict[str, Any]:
+    """What a person sees of the hand, to compare a page before and after a reload."""
+    return {
+        "seats": [seat.get_attribute("aria-label") for seat in page.locator(".seat").all()],
+        "pot": page.locator("#pot").inner_text(),
+        "stake": page.locator("#stake").inner_text(),
+        "my_cards": my_cards(page),
+        "face_down": page.locator("#my-cards svg.card-back").count(),
+        "actions": page.locator("#action-bar button[data-verb]").evaluate_all(
+            "nodes => nodes.map(n => n.dataset.verb)"
+        ),
+        "log": page.locator("#hand-log li").all_inner_texts(),
+        "see_button": page.locator("#see-button").is_visible(),
+    }
+
+
+def card_owners(value: Any, owner: str | None = None) -> list[tuple[str | None, tuple[str, ...]]]:
+    """Every list of cards inside a frame, with whose cards they are (``name``/``player`` next to them,
+    or the key of a ``{name: cards}`` mapping; a view's ``your_cards`` is ``"<yours>"``)."""
+    found: list[tuple[str | None, tuple[str, ...]]] = []
+    if isinstance(value, dict):
+        here = value.get("name", value.get("player", owner))
+        for key, item in value.items():
+            if key in ("cards", "your_cards") and isinstance(item, list) and item and all(
+                isinstance(card, str) for card in item
+            ):
+                found.append(("<yours>" if key == "your_cards" else None if here is None else str(here), tuple(item)))
+            elif key == "cards" and isinstance(item, dict):
+                for name, cards in item.items():
+                    if isinstance(cards, list) and cards:
+                        found.append((str(name), tuple(cards)))
+            elif key == "board":
+                continue
+            else:
+                found.extend(card_owners(item, owner))
+    elif isinstance(value, list):
+        for item in value:
+            found.extend(card_owners(item, owner))
+    return found
+
+
+def screenshot(folder: Path, step: int, name: str, players: list[Player]) -> None:
+    for player in players:
+        player.page.screenshot(path=str(folder / f"{step:02d}-{name}-{player.label}.png"), full_page=True)
