@@ -66,7 +66,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.api import Action, Event, HandResult, LegalAction, PotResult, RuleError, SettingsError
-from engine.cards import DECK_SIZE, card_text
+from engine.cards import DECK_SIZE, NEW_DECK, card_text
 from engine.holdem.evaluator import best_hand, hand_value
 
 PREFLOP, FLOP, TURN, RIVER, FINISHED = range(5)
@@ -74,6 +74,11 @@ STREET_NAMES = ("preflop", "flop", "turn", "river", "finished")
 VERBS = ("fold", "check", "call", "bet", "raise", "allin")
 
 _NOT_ACTED = -1
+_WHOLE_DECK = frozenset(range(DECK_SIZE))
+_TEXT = tuple(card_text(card) for card in NEW_DECK)  # card -> "As", looked up rather than built
+# Verbs that take no amount are the same value every time; build them once.
+_FOLD = LegalAction("fold")
+_CHECK = LegalAction("check")
 
 
 class HandState:
@@ -162,7 +167,7 @@ class HandState:
     def __repr__(self) -> str:
         return (
             f"HandState(street={STREET_NAMES[self.street]}, to_act={self.to_act}, stacks={self.stacks}, "
-            f"bets={self.bets}, committed={self.committed}, board={[card_text(c) for c in self.board]})"
+            f"bets={self.bets}, committed={self.committed}, board={[_TEXT[c] for c in self.board]})"
         )
 
 
@@ -217,7 +222,7 @@ def start_hand(
         stacks.append(stack)
     if type(button) is not int or not 0 <= button < count:
         raise SettingsError("dealer", f"The button must be a player's index from 0 to {count - 1}.")
-    if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE or not all(0 <= c < DECK_SIZE for c in deck):
+    if len(deck) != DECK_SIZE or set(deck) != _WHOLE_DECK:
         raise SettingsError("deck", "The deck must be the 52 different cards.")
 
     state = HandState.__new__(HandState)
@@ -273,7 +278,7 @@ def start_hand(
         events.append(
             Event(
                 "hole_cards",
-                {"player": names[seat], "cards": [card_text(c) for c in state.hole[seat]]},
+                {"player": names[seat], "cards": [_TEXT[c] for c in state.hole[seat]]},
                 frozenset((names[seat],)),
             )
         )
@@ -291,14 +296,17 @@ def start_hand(
 def call_level(state: HandState, seat: int) -> int:
     """The bet ``seat`` must reach to call: the current bet, but never more than the other
     players still in could put in (when they are all in, only what they put in)."""
+    current = state.current_bet
     cap = 0
     bets, stacks, folded = state.bets, state.stacks, state.folded
     for other in range(len(bets)):
         if other != seat and not folded[other]:
             reach = bets[other] + stacks[other]
+            if reach >= current:
+                return current
             if reach > cap:
                 cap = reach
-    return state.current_bet if state.current_bet < cap else cap
+    return cap
 
 
 def _someone_can_answer(state: HandState, seat: int) -> bool:
@@ -317,23 +325,26 @@ def raise_reopened(state: HandState, seat: int) -> bool:
     return acted == _NOT_ACTED or state.current_bet - acted >= state.min_raise
 
 
-def _needs_to_act(state: HandState, seat: int) -> bool:
-    if state.folded[seat] or state.stacks[seat] == 0:
-        return False
-    if state.bets[seat] < call_level(state, seat):
-        return True
-    if state.acted_at[seat] != _NOT_ACTED:
-        return False
-    # Not acted yet and nothing to call: only worth a turn if someone else could still bet.
-    stacks, folded = state.stacks, state.folded
-    return any(stacks[other] and not folded[other] for other in range(len(stacks)) if other != seat)
-
-
 def _next_to_act(state: HandState, after: int) -> int:
+    """The first seat after ``after`` that must act, or -1 when the betting round is over.
+
+    A player still in with chips must act when they have not matched what they must
+    call, or have not acted yet in this round while someone else could still bet.
+    """
     count = len(state.names)
+    folded, stacks, bets, acted_at = state.folded, state.stacks, state.bets, state.acted_at
+    current = state.current_bet
+    with_chips = 0
+    for seat in range(count):
+        if stacks[seat] and not folded[seat]:
+            with_chips += 1
     for step in range(1, count + 1):
         seat = (after + step) % count
-        if _needs_to_act(state, seat):
+        if folded[seat] or not stacks[seat]:
+            continue
+        if bets[seat] < current and bets[seat] < call_level(state, seat):
+            return seat
+        if acted_at[seat] == _NOT_ACTED and with_chips > 1:
             return seat
     return -1
 
@@ -353,9 +364,9 @@ def legal_actions(state: HandState, player: str | None = None) -> list[LegalActi
     own = state.bets[seat]
     level = call_level(state, seat)
     total = own + stack
-    out = [LegalAction("fold")]
+    out = [_FOLD]
     if own >= level:
-        out.append(LegalAction("check"))
+        out.append(_CHECK)
     else:
         out.append(LegalAction("call", cost=min(level - own, stack)))
     can_raise = total > state.current_bet and _someone_can_answer(state, seat)
@@ -574,8 +585,8 @@ def _deal_street(state: HandState, events: list[Event]) -> None:
             "board",
             {
                 "street": STREET_NAMES[state.street],
-                "cards": [card_text(c) for c in new],
-                "board": [card_text(c) for c in state.board],
+                "cards": [_TEXT[c] for c in new],
+                "board": [_TEXT[c] for c in state.board],
             },
         )
     )
@@ -584,14 +595,12 @@ def _deal_street(state: HandState, events: list[Event]) -> None:
 def _left_of_button(state: HandState, seats: Sequence[int]) -> list[int]:
     """``seats`` in order round the table starting from the first player left of the button."""
     count = len(state.names)
-    button = state.button
-    return sorted(seats, key=lambda seat: (seat - button - 1) % count)
+    start = state.button + 1
+    return [seat % count for seat in range(start, start + count) if seat % count in seats]
 
 
 def _show_event(state: HandState, seat: int, reason: str) -> Event:
-    return Event(
-        "show", {"player": state.names[seat], "cards": [card_text(c) for c in state.hole[seat]], "reason": reason}
-    )
+    return Event("show", {"player": state.names[seat], "cards": [_TEXT[c] for c in state.hole[seat]], "reason": reason})
 
 
 # --- showdown and payout -----------------------------------------------------------------------
@@ -605,6 +614,8 @@ def pots_of(committed: Sequence[int], folded: Sequence[bool]) -> list[tuple[int,
     Chips of folded players stay in the pots; any above the top level go to the last pot.
     """
     live_levels = sorted({committed[seat] for seat in range(len(committed)) if not folded[seat]})
+    if len(live_levels) == 1:  # the usual case: one pot for everyone still in
+        return [(sum(committed), tuple(seat for seat in range(len(committed)) if not folded[seat]))]
     pots: list[tuple[int, tuple[int, ...]]] = []
     below = 0
     for level in live_levels:
@@ -655,6 +666,7 @@ def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | N
     names = state.names
     pots = pots_of(state.committed, state.folded)
     results: list[PotResult] = [PotResult(0, (), ())] * len(pots)
+    named: dict[int, dict[str, Any]] = {}  # each winner's five cards, worked out once
     for index in range(len(pots) - 1, -1, -1):
         amount, eligible = pots[index]
         if values is None or len(eligible) == 1:
@@ -671,8 +683,10 @@ def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | N
         hands: dict[str, Any] = {}
         if values is not None and len(eligible) > 1:
             for seat in winners:
-                best_five = best_hand(state.hole[seat] + state.board)
-                hands[names[seat]] = {"category": best_five.category, "cards": [card_text(c) for c in best_five.cards]}
+                if seat not in named:
+                    best_five = best_hand(state.hole[seat] + state.board)
+                    named[seat] = {"category": best_five.category, "cards": [_TEXT[c] for c in best_five.cards]}
+                hands[names[seat]] = named[seat]
         events.append(
             Event(
                 "pot_awarded",

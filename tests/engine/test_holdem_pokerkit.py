@@ -76,6 +76,8 @@ class HandScript:
     final_stacks: dict[str, int] = field(default_factory=dict)
     disagreements: int = 0  # steps where the two allowed different raises (after a short all-in)
     odd_chip_differences: int = 0  # hands where PokerKit's merged pots split odd chips differently
+    kit_actions: list[tuple] = field(default_factory=list)  # the same hand as PokerKit operations
+    kit_final_stacks: list[int] = field(default_factory=list)  # PokerKit's stacks, by seat
 
 
 def random_table(rng: random.Random, hand_number: int, players: int | None = None) -> HandScript:
@@ -147,6 +149,15 @@ class PokerKitHand:
             else:
                 return
 
+    def act(self, action: tuple) -> None:
+        """One operation: ("fold",), ("call",) (check or call) or ("raise", total)."""
+        if action[0] == "fold":
+            self.state.fold()
+        elif action[0] == "call":
+            self.state.check_or_call()
+        else:
+            self.state.complete_bet_or_raise_to(action[1])
+
     def stacks_by_seat(self) -> list[int]:
         out = [0] * self.count
         for k, seat in enumerate(self.order):
@@ -182,7 +193,7 @@ def _add_shares(shares: dict[str, int], events: list) -> None:
                 shares[winner] = shares.get(winner, 0) + won
 
 
-def _kit_free_checks(kit: PokerKitHand, seat: int) -> None:
+def _kit_free_checks(kit: PokerKitHand, seat: int, log: list[tuple]) -> None:
     """PokerKit gives a turn to a player with nothing to call even when nobody else can bet
     (the big blind after everyone else folded or went all in short); the engine does not.
     Such a turn can only be a free check; take it in PokerKit."""
@@ -193,6 +204,7 @@ def _kit_free_checks(kit: PokerKitHand, seat: int) -> None:
             "PokerKit gives a turn where someone could still bet"
         )
         state.check_or_call()
+        log.append(("call",))
         kit.deal_what_is_due()
 
 
@@ -218,7 +230,7 @@ def play_both(script: HandScript, rng: random.Random) -> HandScript:
     while state.to_act >= 0:
         kit.deal_what_is_due()
         seat = state.to_act
-        _kit_free_checks(kit, seat)
+        _kit_free_checks(kit, seat, script.kit_actions)
         kit_state = kit.state
         assert kit_state.actor_index is not None, f"PokerKit has nobody to act, engine has {seat}: {state}"
         assert kit.order[kit_state.actor_index] == seat, (kit.order[kit_state.actor_index], seat, state)
@@ -259,19 +271,20 @@ def play_both(script: HandScript, rng: random.Random) -> HandScript:
         _add_shares(shares, events)
         script.actions.append(action)
         if verb == "fold":
-            kit_state.fold()
+            kit_action: tuple = ("fold",)
         elif verb in ("check", "call"):
-            kit_state.check_or_call()
+            kit_action = ("call",)
         else:
-            total = ours.max if verb == "allin" else amount
-            kit_state.complete_bet_or_raise_to(total)
+            kit_action = ("raise", ours.max if verb == "allin" else amount)
+        kit.act(kit_action)
+        script.kit_actions.append(kit_action)
         if state.street != street:
             round_events = []
             street = state.street
         else:
             round_events.extend(events)
     kit.deal_what_is_due()
-    _kit_free_checks(kit, -1)
+    _kit_free_checks(kit, -1, script.kit_actions)
     kit.deal_what_is_due()
     assert kit.state.status is False, "PokerKit's hand is not over"
     result = HOLDEM.result(state)
@@ -281,9 +294,20 @@ def play_both(script: HandScript, rng: random.Random) -> HandScript:
     expected_kit = [stack - shares.get(name, 0) + kit_paid.get(name, 0) for name, stack in result.stacks.items()]
     assert expected_kit == kit.stacks_by_seat(), (script, ours_final, expected_kit, kit.stacks_by_seat())
     script.odd_chip_differences += expected_kit != ours_final
+    script.kit_final_stacks = kit.stacks_by_seat()
     assert sum(ours_final) == sum(stack for _, stack in script.players)
     script.final_stacks = dict(HOLDEM.result(state).stacks)
     return script
+
+
+def pokerkit_replay(script: HandScript) -> list[int]:
+    """Play a recorded hand through PokerKit alone (for the benchmark): final stacks by seat."""
+    kit = PokerKitHand(script)
+    for action in script.kit_actions:
+        kit.deal_what_is_due()
+        kit.act(action)
+    kit.deal_what_is_due()
+    return kit.stacks_by_seat()
 
 
 def test_differential_against_pokerkit_final_stacks_agree_hand_for_hand():
