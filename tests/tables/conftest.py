@@ -74,7 +74,6 @@ def random_action(rng: random.Random, legal):
 def _ledger_ready() -> bool:
     try:
         import ledger.selectors
-
         import ledger.services  # noqa: F401
     except ImportError:
         return False
@@ -88,4 +87,14 @@ def _ledger_while_being_built(monkeypatch):
         from tables.services import ledger_link
 
         monkeypatch.setattr(ledger_link, "_ledger", lambda name: None)
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _fast_scripted_clients(monkeypatch):
+    """Scripted test players send faster than people; the rate limit has its own test."""
+    from tables.consumers import TableConsumer
+
+    monkeypatch.setattr(TableConsumer, "rate_burst", 10_000)
+    monkeypatch.setattr(TableConsumer, "rate_per_second", 10_000.0)
     yield
