@@ -82,7 +82,7 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
     money = not report.is_zero_value
     header = [_("Player"), _("Buy-ins"), _("Chips bought"), _("Chips at the end"), _("Net chips")]
     if money:
-        header += [_("Paid"), _("Net")]
+        header += [_("Bought for"), _("Net")]
     rows: list[list[object]] = [header]
     for line in report.players:
         row: list[object] = [line.name, line.buy_ins, line.chips_bought, line.chips_end, line.net_chips]

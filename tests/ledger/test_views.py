@@ -97,7 +97,7 @@ def test_report_csv(client, host, night):
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == ["Player", "Buy-ins", "Chips bought", "Chips at the end", "Net chips", "Paid", "Net"]
+    assert rows[0] == ["Player", "Buy-ins", "Chips bought", "Chips at the end", "Net chips", "Bought for", "Net"]
     assert rows[1:4] == [
         ["Asha", "1", "1000", "1850", "850", "10.00", "8.50"],
         ["Bikash", "1", "1000", "650", "-350", "10.00", "-3.50"],
@@ -228,3 +228,16 @@ def test_home_game_member_may_see_its_nights_reports(client, host):
     client.force_login(member)
     assert client.get(reverse("ledger:table_report", kwargs={"code": table.code})).status_code == 200
     assert client.get(reverse("ledger:home_game_list")).context["home_games"][0] == home_game
+
+
+def test_mark_paid_form_survives_a_locale_with_decimal_commas(client, host, night):
+    """In German the page shows 3,50, but the form posts 3.50 so the mark still matches."""
+    table, seats, _ = night
+    client.force_login(host)
+    page = client.get(
+        reverse("ledger:table_report", kwargs={"code": table.code}), HTTP_ACCEPT_LANGUAGE="de"
+    ).content.decode()
+    assert "3,50" in page and 'name="amount" value="3.50"' in page
+    url = reverse("ledger:transfer_paid", kwargs={"code": table.code})
+    client.post(url, {"payer": seats["Bikash"].pk, "payee": seats["Asha"].pk, "amount": "3.50", "paid": "1"})
+    assert TransferPaid.objects.filter(table=table).count() == 1
