@@ -123,6 +123,12 @@ def _hand_events(hand: Hand) -> list[Event]:
     return list(Event.objects.filter(hand=hand).order_by("seq"))
 
 
+def is_recorded_action(event: Event) -> bool:
+    """A player's request as live play recorded it (``hand_act``: kind ``action``, with the acting
+    seat). Hold'em's engine also reports what an action did as an ``action`` event, with no actor."""
+    return event.kind == "action" and event.actor_id is not None
+
+
 def _action_of(event: Event) -> Action:
     payload = event.payload
     amount = payload.get("amount")
@@ -159,23 +165,37 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
     engine_viewer = viewer if viewer in player_names else None
     game, state = _hand_start(table, hand, bytes(table.secret_seed))
     steps: list[dict[str, Any]] = [{"seq": 0, "words": [], "view": None}]
+    request_sentence: str = ""
     for event in _hand_events(hand):
-        if event.kind == "action":
-            steps[-1]["view"] = _picture(game, state, engine_viewer)
+        if is_recorded_action(event):
+            _close_step(steps[-1], request_sentence, _picture(game, state, engine_viewer))
             state, _events = game.apply(state, _action_of(event))
-            steps.append({"seq": event.seq, "words": [], "view": None})
+            steps.append({"seq": event.seq, "words": [], "view": None, "_engine_said": False})
+            request_sentence = describe_event("action", event.payload, names, viewer)
+            continue
         if event.kind in QUIET_KINDS:
             continue
         frame = frame_for_viewer(event_frame(event), viewer)
         if "kind" not in frame:
             continue  # a secret of someone else's: not even a sentence about it
-        sentence = describe_event(frame["kind"], frame["data"], names, viewer)
+        sentence = describe_event(frame["kind"], frame["data"], names, viewer, engine=True)
         if sentence:
             steps[-1]["words"].append(sentence)
-    steps[-1]["view"] = _picture(game, state, engine_viewer)
+            if frame["kind"] == "action":
+                steps[-1]["_engine_said"] = True
+    _close_step(steps[-1], request_sentence, _picture(game, state, engine_viewer))
     if not steps[0]["words"]:
         steps[0]["words"].append(_("The cards are dealt."))
     return steps
+
+
+def _close_step(step: dict[str, Any], request_sentence: str, view: dict[str, Any]) -> None:
+    """Finish a step: its picture, and the player's request in words unless the engine's own
+    account of the action (hold'em: with the amount it cost) already says it."""
+    step["view"] = view
+    if request_sentence and not step.pop("_engine_said", False):
+        step["words"].insert(0, request_sentence)
+    step.pop("_engine_said", None)
 
 
 # --- words ---------------------------------------------------------------------------------
@@ -214,9 +234,16 @@ def _hand_label(label: Any) -> str:
     return "" if label is None else str(label)
 
 
-def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str], viewer: str | None) -> str:
-    """One sentence for an event of the log, in the viewer's language ('' to say nothing)."""
+def describe_event(
+    kind: str, data: Mapping[str, Any], names: Mapping[str, str], viewer: str | None, *, engine: bool = False
+) -> str:
+    """One sentence for an event of the log, in the viewer's language ('' to say nothing).
+
+    ``engine`` marks the engine's own events; a player's recorded request is ``kind="action"``
+    without it."""
     player = _name(names, data.get("player", ""))
+    if kind == "action" and engine:
+        return _describe_holdem_action(player, data)
     if kind == "action":
         verb = str(data.get("verb", ""))
         amount = data.get("amount")
@@ -269,12 +296,52 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str],
         return "; ".join(parts) + "." if parts else _("The hand is over.")
     if kind == "hand_void":
         return _("The hand was called off when the game ended; every bet went back.")
-    if kind in ("flop", "turn_card", "river", "board"):
-        return _("The board: %(cards)s.") % {"cards": _cards_text(data.get("board", data.get("cards", "")))}
+    if kind == "blind":
+        values = {"player": player, "amount": data.get("amount")}
+        if data.get("blind") == "small":
+            return _("%(player)s posts the small blind of %(amount)s.") % values
+        return _("%(player)s posts the big blind of %(amount)s.") % values
+    if kind == "board":
+        streets = {"flop": _("The flop"), "turn": _("The turn"), "river": _("The river")}
+        return _("%(street)s: %(cards)s (board %(board)s).") % {
+            "street": streets.get(str(data.get("street")), _("The board")),
+            "cards": _cards_text(data.get("cards", "")),
+            "board": _cards_text(data.get("board", "")),
+        }
+    if kind == "show" and "cards" in data:
+        return _("%(player)s shows %(cards)s.") % {"player": player, "cards": _cards_text(data["cards"])}
+    if kind == "show":
+        return ""  # Teen Patti: the request; its sentence is the action's
+    if kind == "muck":
+        return _("%(player)s does not show.") % {"player": player}
+    if kind == "uncalled":
+        return _("%(amount)s uncalled goes back to %(player)s.") % {"player": player, "amount": data.get("amount")}
+    if kind in ("pot_awarded", "sideshow", "sideshow_accepted", "sideshow_refused"):
+        return ""  # said by the action, or by the hand's end
     details = ", ".join(
         f"{key}={_name(names, value) if isinstance(value, str) else value}" for key, value in data.items()
     )
     return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+
+
+def _describe_holdem_action(player: str, data: Mapping[str, Any]) -> str:
+    verb = str(data.get("verb", ""))
+    values = {"player": player, "amount": data.get("amount"), "total": data.get("total")}
+    if verb == "fold":
+        sentence = _("%(player)s folds.") % values
+    elif verb == "check":
+        sentence = _("%(player)s checks.") % values
+    elif verb == "call":
+        sentence = _("%(player)s calls %(amount)s.") % values
+    elif verb == "bet":
+        sentence = _("%(player)s bets %(amount)s.") % values
+    elif verb == "allin":
+        sentence = _("%(player)s goes all in for %(total)s.") % values
+    else:
+        sentence = _("%(player)s raises to %(total)s.") % values
+    if data.get("all_in") and verb != "allin":
+        sentence += " " + _("(All in.)")
+    return sentence
 
 
 # --- the exports ---------------------------------------------------------------------------
@@ -283,7 +350,7 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str],
 def _hand_actions(events: list[Event]) -> list[list[Any]]:
     actions = []
     for event in events:
-        if event.kind != "action":
+        if not is_recorded_action(event):
             continue
         action = _action_of(event)
         actions.append([action.player, action.verb] + ([action.amount] if action.amount is not None else []))

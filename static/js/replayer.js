@@ -85,7 +85,10 @@
       group.appendChild(svgNode("text", { x: x, y: y + 12, "text-anchor": "middle", "font-size": 11 }, String(player.stack)));
       var cards = seatCards(player);
       if (cards) {
-        group.appendChild(svgNode("text", { x: x, y: y + 50, "text-anchor": "middle", "font-size": 14, fill: "#fff" }, cards.join(" ")));
+        // Written on the felt, between the seat and the middle of the table.
+        var inX = x + (300 - x) * 0.4;
+        var inY = y + (180 - y) * 0.45;
+        group.appendChild(svgNode("text", { x: inX, y: inY, "text-anchor": "middle", "font-size": 15, fill: "#fff" }, cards.join(" ")));
       }
       if (player.dealer || player.button) {
         group.appendChild(svgNode("text", { x: x + 30, y: y - 26, "font-size": 14, "font-weight": "bold" }, "D"));
@@ -116,7 +119,7 @@
       if (player.to_act) facts.push(strings.to_act);
       item.appendChild(document.createTextNode(" \u00b7 " + facts.join(" \u00b7 ") + " "));
       var cardsBox = document.createElement("span");
-      cardsBox.className = "cards";
+      cardsBox.className = "replayer__cards";
       var cards = seatCards(player);
       if (cards) {
         cards.forEach(function (card) { cardsBox.appendChild(cardNode(card)); });
