@@ -71,7 +71,11 @@ def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
     else:
         seq, state = cached
     game = get_game(table.game)
-    for event in Event.objects.filter(hand=hand, kind="action", seq__gt=seq).order_by("seq").only("seq", "payload"):
+    for event in (
+        Event.objects.filter(hand=hand, kind="action", actor__isnull=False, seq__gt=seq)
+        .order_by("seq")
+        .only("seq", "payload")
+    ):
         payload = event.payload
         state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
         seq = event.seq

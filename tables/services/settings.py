@@ -139,8 +139,10 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         if "game_length" in choices and choices["game_length"] not in (None, ""):
             raise _error("game_length", _("Only hold'em has a game length."))
     else:
-        engine_overrides["blind_speed"] = _choice("blind_speed", choices.get("blind_speed", 10), BLIND_SPEED_CHOICES)
+        # The host's blind speed is the engine's ``blinds_every`` (hands per blind level).
+        engine_overrides["blinds_every"] = _choice("blind_speed", choices.get("blind_speed", 10), BLIND_SPEED_CHOICES)
         game_length = _choice("game_length", choices.get("game_length"), GAME_LENGTH_CHOICES)
+        engine_overrides["game_length"] = game_length
         # Rule book 001: everyone starts with 1,000 play chips; no rebuys; chips have no value.
         for key, fixed in (("buy_in_chips", HOLDEM_STARTING_CHIPS), ("buy_backs", 0)):
             if key in choices and choices[key] not in (fixed, str(fixed)):

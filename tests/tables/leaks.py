@@ -15,7 +15,7 @@ from tables import selectors
 from tables.models import Hand, Table
 from tests.tables.ws import CARD
 
-PUBLIC_REVEALS = {"showdown"}
+PUBLIC_REVEALS = {"showdown", "show"}  # Teen Patti showdown; hold'em show at the showdown
 
 
 def card_owners(table: Table) -> dict[int, dict[str, str]]:
@@ -25,8 +25,8 @@ def card_owners(table: Table) -> dict[int, dict[str, str]]:
         if not hand.plan:
             continue
         state = selectors.hand_start_state(table=table, hand=hand)
-        hidden = getattr(state, "cards", None) or getattr(state, "hole_cards", None)
-        names = getattr(state, "names", None) or getattr(state, "players", None)
+        hidden = state.hole if hasattr(state, "hole") else state.cards  # hold'em / Teen Patti
+        names = state.names
         mapping = {}
         for name, cards in zip(names, hidden, strict=True):
             for card in cards:
@@ -52,6 +52,7 @@ def _cards_in(value: Any) -> list[str]:
 def leaks_in_events(viewer: str, frames: list[dict[str, Any]], owners: dict[int, dict[str, str]]) -> tuple[list, int]:
     """(leaks, count of own cards seen) over every event frame a viewer received."""
     leaks, own_seen = [], 0
+    revealed: set[tuple[Any, str]] = set()  # (hand, card) turned up for everyone already
     for frame in frames:
         if frame.get("type") not in ("events",):
             continue
@@ -69,7 +70,10 @@ def leaks_in_events(viewer: str, frames: list[dict[str, Any]], owners: dict[int,
                     own_seen += 1
                     continue
                 if event["kind"] in PUBLIC_REVEALS:
+                    revealed.add((event.get("hand"), card))
                     continue
+                if (event.get("hand"), card) in revealed:
+                    continue  # e.g. hold'em's pot_awarded naming the best five of a hand already shown
                 if event["kind"] == "sideshow_result" and {viewer, owner} == {data.get("asker"), data.get("partner")}:
                     continue
                 leaks.append((viewer, event["seq"], event["kind"], card, owner))

@@ -80,7 +80,7 @@ async def check_no_leaks(table: Table, clients: dict[str, Client], watchers: lis
 
 async def play_game(game: str, seed: int, players: int = 4, actions: int = 80, choices: dict | None = None):
     rng = random.Random(seed)
-    choices = {"buy_in_chips": 300, **(choices or {})}
+    choices = {**({} if game == "holdem" else {"buy_in_chips": 300}), **(choices or {})}
     table, _seats, clients, watchers = await open_ws_table(game, players, choices)
 
     async def on_idle() -> bool:
@@ -96,7 +96,7 @@ async def play_game(game: str, seed: int, players: int = 4, actions: int = 80, c
     bought = await database_sync_to_async(lambda: sum(s.buy_ins for s in Seat.objects.filter(table=table)))()
     stacks = await database_sync_to_async(lambda: sum(s.stack for s in Seat.objects.filter(table=table)))()
     live = await database_sync_to_async(lambda: table.hands.filter(ended_at__isnull=True).exists())()
-    if not live:
+    if not live and table.status != Table.Status.ENDED:
         assert stacks == bought * table.buy_in_chips
     for client in [*clients.values(), *watchers]:
         await client.close()
@@ -137,3 +137,19 @@ async def test_a_spectator_receives_hidden_events_as_bare_seq_numbers():
     assert guest.snapshots[0]["you"] is not None  # a guest watcher has a place at the table
     for client in [*clients.values(), *watchers]:
         await client.close()
+
+
+async def test_holdem_over_websockets_with_all_ins_leaks_no_card():
+    seen: set[str] = set()
+    verbs: set[str] = set()
+    for seed in (11, 12):
+        _played, _frames, kinds, table = await play_game("holdem", seed, players=4, actions=80)
+        seen |= kinds
+        verbs |= set(
+            await database_sync_to_async(
+                lambda table=table: [
+                    e.payload["verb"] for e in Event.objects.filter(table=table, kind="action", actor__isnull=False)
+                ]
+            )()
+        )
+    assert {"allin", "fold", "hand_finished", "show"} <= seen | verbs, (seen, verbs)
