@@ -94,7 +94,11 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _plain_http_test_client():
-    """Tests talk plain HTTP; with DEBUG off the site would redirect every request to HTTPS."""
-    with override_settings(SECURE_SSL_REDIRECT=False):
+def _test_settings():
+    """Tests talk plain HTTP (with DEBUG off the site would redirect every request to
+    HTTPS), and hash passwords with a fast hasher: the real one is slow on purpose."""
+    with override_settings(
+        SECURE_SSL_REDIRECT=False,
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+    ):
         yield
