@@ -145,8 +145,9 @@ def _rank_bits_in_order(mask: int) -> list[int]:
 def best_hand(cards: Sequence[Card]) -> BestHand:
     """The value of the best five of ``cards`` and the five cards themselves.
 
-    Among cards of equal rank the higher card in the input order is used; which one
-    does not change the value, since suits never break a tie.
+    The cards come best first (the cards that make the hand, then the kickers). Among
+    cards of equal rank, clubs, diamonds, hearts, spades is the order they are taken in;
+    which one does not change the value, since suits never break a tie.
     """
     value = hand_value(cards)
     category = value >> 26
