@@ -57,6 +57,11 @@
     return null;
   }
 
+  function isDealer(view, player) {
+    // Teen Patti marks the dealer on the player; hold'em names the button on the hand.
+    return Boolean(player.dealer) || (view.button !== undefined && view.button === player.name);
+  }
+
   function isOut(player) {
     return Boolean(player.packed || player.folded);
   }
@@ -90,7 +95,7 @@
         var inY = y + (180 - y) * 0.45;
         group.appendChild(svgNode("text", { x: inX, y: inY, "text-anchor": "middle", "font-size": 15, fill: "#fff" }, cards.join(" ")));
       }
-      if (player.dealer || player.button) {
+      if (isDealer(view, player)) {
         group.appendChild(svgNode("text", { x: x + 30, y: y - 26, "font-size": 14, "font-weight": "bold" }, "D"));
       }
       svg.appendChild(group);
@@ -111,7 +116,7 @@
       item.appendChild(title);
       var facts = [strings.stack + " " + player.stack];
       if (player.bet !== undefined) facts.push(strings.bet + " " + player.bet);
-      if (player.dealer || player.button) facts.push(strings.dealer);
+      if (isDealer(view, player)) facts.push(strings.dealer);
       if (player.packed) facts.push(strings.packed);
       if (player.folded) facts.push(strings.folded);
       if (player.seen === true) facts.push(strings.seen);
