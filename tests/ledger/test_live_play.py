@@ -97,3 +97,33 @@ def test_report_after_live_play_matches_the_chips(price, chips, seed):
     assert set(left.values()) == {0}
     if value == 0:
         assert report.is_zero_value and report.transfers == []
+
+
+@pytest.mark.django_db
+def test_live_play_refuses_to_end_a_hand_when_chips_do_not_add_up():
+    """The invariant runs at the end of every hand: a stack recorded as bought but never
+    put on the table stops the hand from ending, and the failing action changes nothing."""
+    from decimal import Decimal
+
+    from ledger.services import InvariantError, ledger_record_buy_in
+
+    rng = random.Random(2)
+    table, seats = open_table("faras", players=3)
+    by_name = {seat.engine_name: seat for seat in seats}
+    ledger_record_buy_in(table=table, seat=seats[1], chips=1000, price=Decimal("10.00"), is_buy_back=True)
+    hands_before = table.hands_played
+    for _step in range(200):
+        player, legal = current_turn(table)
+        assert player is not None
+        verb, amount = random_action(rng, legal)
+        last_seq = table.last_seq
+        try:
+            hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
+        except InvariantError as error:
+            assert (error.expected - error.found) == 1000
+            break
+    else:
+        pytest.fail("no hand ended in 200 actions")
+    table.refresh_from_db()
+    assert table.hands_played == hands_before
+    assert table.last_seq == last_seq  # the action that ended the hand was rolled back

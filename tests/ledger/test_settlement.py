@@ -241,3 +241,14 @@ def test_sixteen_players_settle_exactly():
     groups = zero_sum_groups(balances)
     assert len(transfers) == sum(1 for a in amounts if a) - len(groups)
     assert len(transfers) <= len(greedy_transfers(balances))
+
+
+@settings(max_examples=100, deadline=None)
+@given(games(), st.randoms(use_true_random=False))
+def test_property_same_players_in_any_order_give_the_same_answer(entries, rng):
+    """settle.md: the same input always gives the same list, whatever order the players come in."""
+    shuffled = list(entries)
+    rng.shuffle(shuffled)
+    first, second = settle(entries), settle(shuffled)
+    assert first.transfers == second.transfers
+    assert first.balances == second.balances
