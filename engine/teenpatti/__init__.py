@@ -8,6 +8,7 @@ The game implements :class:`engine.api.Game`:
 - one hand as a state machine, its verbs, refusals and event kinds: :mod:`engine.teenpatti.hand`
 - the per-player view: :mod:`engine.teenpatti.view`
 - the table around the hands (dealer, who is dealt in) and scenario decks: :mod:`engine.teenpatti.table`
+- :func:`actions_from_events`: the actions behind a hand's event log, to rebuild its state
 
 >>> from engine.api import Action
 >>> from engine.fairness import seeded_deck
@@ -28,11 +29,11 @@ from typing import Any
 
 from engine.api import Action, Event, HandPlan, HandResult, LegalAction, TablePosition
 from engine.teenpatti import hand, table
-from engine.teenpatti.hand import HandState
+from engine.teenpatti.hand import HandState, actions_from_events
 from engine.teenpatti.settings import PLAYER_COUNTS, PRESETS, merge_settings, parse_settings
 from engine.teenpatti.view import hand_view
 
-__all__ = ["PRESET_NAMES", "HandState", "TeenPattiGame", "preset_game"]
+__all__ = ["PRESET_NAMES", "HandState", "TeenPattiGame", "actions_from_events", "preset_game"]
 
 PRESET_NAMES = ("faras", "classic", "999")
 

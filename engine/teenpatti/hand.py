@@ -691,3 +691,30 @@ def _finish(new: HandState, events: list[Event], reason: str, eligible: list[int
             },
         )
     )
+
+
+_ACTION_OF_EVENT = {
+    "see": "see",
+    "chaal": "chaal",
+    "raise": "raise",
+    "show": "show",
+    "sideshow": "sideshow",
+    "sideshow_accepted": "accept",
+    "sideshow_refused": "refuse",
+}
+
+
+def actions_from_events(events: Sequence[Event]) -> list[Action]:
+    """The actions that caused ``events`` (a hand's full log, in order): applying them to
+    the same deal rebuilds the same state. A pack caused by a sideshow is not an action."""
+    actions = []
+    for event in events:
+        data = event.data
+        if event.kind == "pack":
+            if data["reason"] == "pack":
+                actions.append(Action(data["player"], "pack"))
+            continue
+        verb = _ACTION_OF_EVENT.get(event.kind)
+        if verb is not None:
+            actions.append(Action(data["player"], verb, data["stake"] if verb == "raise" else None))
+    return actions

@@ -5,7 +5,8 @@
 - no view and no visible event ever holds another player's unrevealed cards;
 - what ``legal_actions`` offers is accepted, what it does not offer is refused;
 - ``apply`` never changes the state it is given;
-- replaying the same actions from the same deal gives the same state and the same events.
+- the event log names every action, and replaying them from the same deal gives the same
+  state and the same events.
 """
 
 import copy
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from engine.api import Action, RuleError
 from engine.fairness import seeded_deck
 from engine.teenpatti import preset_game
-from engine.teenpatti.hand import VERBS
+from engine.teenpatti.hand import VERBS, actions_from_events
 
 MAX_STEPS = 5_000
 
@@ -142,6 +143,7 @@ def play_and_check(rules, table_settings, stacks, dealer, seed):
     assert sum(pot.amount for pot in result.pots) == sum(total_bet for total_bet in state.bets)
     assert all(result.stacks[name] >= 0 for name in names)
 
+    assert actions_from_events(log) == actions
     replayed, replay_log = start_state, list(start_events)
     for action in actions:
         replayed, events = rules.apply(replayed, action)
@@ -152,25 +154,25 @@ def play_and_check(rules, table_settings, stacks, dealer, seed):
     assert again == start_state and again_events == start_events
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(tables("faras"))
 def test_random_faras_hands_keep_every_chip_end_and_hide_cards(table):
     play_and_check(*table)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tables("classic"))
 def test_random_classic_hands_keep_every_chip_end_and_hide_cards(table):
     play_and_check(*table)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tables("999"))
 def test_random_999_hands_keep_every_chip_end_and_hide_cards(table):
     play_and_check(*table)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(tables("999", min_players=12))
 def test_random_999_hands_with_many_players(table):
     play_and_check(*table)
