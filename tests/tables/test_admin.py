@@ -12,11 +12,6 @@ from tests.tables.conftest import open_table
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def admin_client(client, django_user_model):
     admin_user = django_user_model.objects.create_superuser(username="site-admin", password="x-Admin-pass-1")

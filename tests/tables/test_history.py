@@ -26,12 +26,6 @@ from tests.tables.conftest import current_turn, make_user, open_table
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Users are made with passwords; the default hasher's 1M rounds would dominate these tests."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 CARD = re.compile(r"^(?:10|[2-9TJQKA])[shdc]$")
 GAMES = ["faras", "classic", "999", "holdem"]
 
