@@ -5,6 +5,8 @@
 - no view and no visible event ever holds another player's unrevealed cards;
 - what ``legal_actions`` offers is accepted, what it does not offer is refused;
 - ``apply`` never changes the state it is given;
+- at a table, hand after hand, chips carry over, the dealer moves one seat and a player
+  with less than the boot is left out;
 - the event log names every action, and replaying them from the same deal gives the same
   state and the same events.
 """
@@ -15,7 +17,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.api import Action, RuleError
+from engine.api import Action, RuleError, TablePosition
 from engine.fairness import seeded_deck
 from engine.teenpatti import preset_game
 from engine.teenpatti.hand import VERBS, actions_from_events
@@ -176,3 +178,43 @@ def test_random_999_hands_keep_every_chip_end_and_hide_cards(table):
 @given(tables("999", min_players=12))
 def test_random_999_hands_with_many_players(table):
     play_and_check(*table)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    preset=st.sampled_from(["faras", "classic", "999"]),
+    stacks=st.lists(st.integers(0, 200), min_size=3, max_size=7),
+    seed=st.integers(0, 2**32),
+)
+def test_a_table_of_random_hands_carries_chips_moves_the_dealer_and_skips_short_players(preset, stacks, seed):
+    rules = preset_game(preset)
+    rng = random.Random(seed)
+    table_settings = rules.settings()
+    boot = table_settings["boot"]
+    seats = {f"S{i}": stack for i, stack in enumerate(stacks)}
+    total = sum(stacks)
+    position = TablePosition()
+    last_dealer_seat = None
+    for number in range(20):
+        plan = rules.plan_hand(settings=table_settings, seats=list(seats.items()), previous=position)
+        able = [name for name, stack in seats.items() if stack >= boot]
+        if plan is None:
+            assert len(able) < rules.min_players
+            break
+        assert [name for name, _ in plan.players] == able
+        dealer = plan.players[plan.dealer][0]
+        seat_order = list(seats)
+        if last_dealer_seat is not None:
+            # the first player dealt in after the last dealer's seat
+            following = [seat_order[(last_dealer_seat + k) % len(seat_order)] for k in range(1, len(seat_order) + 1)]
+            assert dealer == next(name for name in following if name in able)
+        names = [name for name, _ in plan.players]
+        state, _ = rules.start_hand(
+            settings=plan.settings, players=plan.players, dealer=plan.dealer, deck=seeded_deck(f"{seed}-{number}")
+        )
+        while not rules.is_finished(state):
+            state, _ = rules.apply(state, choose(rng, rules, state, names))
+        seats.update(rules.result(state).stacks)
+        assert sum(seats.values()) == total
+        position = plan.position
+        last_dealer_seat = seat_order.index(dealer)
