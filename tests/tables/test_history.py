@@ -291,3 +291,37 @@ def test_no_table_code_imports_the_random_module():
         if re.search(r"^\s*(import random|from random import)", path.read_text(encoding="utf-8"), re.M)
     ]
     assert offenders == []
+
+
+def test_cards_shown_at_a_show_are_seen_by_everyone_and_a_watcher_sees_nothing_else(client):
+    """A show turns both hands up for the whole table; before it a watcher sees no card at all."""
+    from tables.services import table_join
+
+    table, seats = open_table("faras", players=2)
+    watcher = table_join(code=table.code, user=make_user("watcher"))
+    hand = Hand.objects.get(table=table, number=1)
+    first, second = (name for name, _stack in hand.plan["players"])
+    hand_act(table_id=table.pk, seat_id=int(first), verb="see")
+    hand_act(table_id=table.pk, seat_id=int(second), verb="see")
+    player, legal = current_turn(table)
+    assert "show" in {option.verb for option in legal}
+    hand_act(table_id=table.pk, seat_id=int(player), verb="show")
+    hand.refresh_from_db()
+    assert hand.ended_at is not None
+    showdown = Event.objects.get(hand=hand, kind="showdown")
+    shown = card_tokens(showdown.payload["cards"])
+    assert len(shown) == 6
+
+    url = reverse("hand_history", kwargs={"code": table.code, "number": 1})
+    for seat in [*seats, watcher]:
+        client_for(client, seat)
+        steps = replay_data(client.get(url).content.decode())["steps"]
+        last = steps[-1]
+        assert card_tokens(last) == shown, seat.display_name  # both hands, in the picture and in words
+        assert any(sentence.startswith("Show:") for sentence in last["words"])
+        before_show = card_tokens(steps[:-1])
+        if seat.pk == watcher.pk:
+            assert before_show == set(), "a watcher sees no card before the show"
+        else:
+            own = set(next(p["cards"] for p in last["view"]["players"] if p["name"] == seat.engine_name))
+            assert before_show == own, "before the show a player sees their own cards only"
