@@ -82,6 +82,16 @@ def test_database_trigger_refuses_update_below_the_orm(table):
     assert LedgerEntry.objects.get(pk=entry.pk).chips == 1000
 
 
+@pytest.mark.postgres
+def test_postgres_trigger_refuses_delete_below_the_orm(table):
+    """Ledger rule: on PostgreSQL the database itself refuses a DELETE of an entry too."""
+    seat = make_seat(table, None, "Asha", 1)
+    entry = buy(table, seat)
+    with pytest.raises(Exception, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM ledger_ledgerentry WHERE id = %s", [entry.pk])
+    assert LedgerEntry.objects.filter(pk=entry.pk).exists()
+
+
 def test_database_constraints_refuse_bad_rows(table):
     """Chips and prices are never negative; a reversal always points at an entry."""
     seat = make_seat(table, None, "Asha", 1)
