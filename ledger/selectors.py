@@ -99,6 +99,11 @@ def ledger_chip_totals(*, table: Any) -> ChipTotals:
     return ChipTotals(bought=bought, cashed_out=cashed_out, paid=paid)
 
 
+def ledger_entries(*, table: Any) -> QuerySet[LedgerEntry]:
+    """Every entry of ``table`` in the order written, for the report's record."""
+    return LedgerEntry.objects.filter(table=table).select_related("reverses").order_by("id")
+
+
 def ledger_settlement_input(*, table: Any) -> tuple[list[PlayerEntry], dict[int, dict[str, Any]], bool]:
     """Each seat's totals for :func:`ledger.settlement.settle`, and whether they are final.
 

@@ -25,6 +25,7 @@ from ledger.models import HomeGame, HomeGameNight
 from ledger.selectors import (
     home_game_results,
     home_games_for_user,
+    ledger_entries,
     ledger_report,
     user_can_view_home_game,
     user_can_view_table_report,
@@ -71,7 +72,13 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request,
         "ledger/table_report.html",
-        {"table": table, "report": report, "is_host": table.host_id == request.user.pk, "night": night},
+        {
+            "table": table,
+            "report": report,
+            "entries": ledger_entries(table=table),
+            "is_host": table.host_id == request.user.pk,
+            "night": night,
+        },
     )
 
 

@@ -241,3 +241,21 @@ def test_mark_paid_form_survives_a_locale_with_decimal_commas(client, host, nigh
     url = reverse("ledger:transfer_paid", kwargs={"code": table.code})
     client.post(url, {"payer": seats["Bikash"].pk, "payee": seats["Asha"].pk, "amount": "3.50", "paid": "1"})
     assert TransferPaid.objects.filter(table=table).count() == 1
+
+
+def test_report_lists_every_entry_with_reversals(client, host):
+    """The record behind the report: each entry as written, a reversal named with what it cancels."""
+    from ledger.services import ledger_reverse
+
+    table = make_table(host)
+    seat = make_seat(table, host, "Asha", 1)
+    ledger_record_buy_in(table=table, seat=seat, chips=1000, price=Decimal("10.00"), is_buy_back=False)
+    mistake = ledger_record_buy_in(table=table, seat=seat, chips=1000, price=Decimal("10.00"), is_buy_back=True)
+    ledger_reverse(entry=mistake, by=host, note="pressed twice")
+    ledger_record_cash_out(table=table, seat=seat, chips=1000)
+    client.force_login(host)
+    response = client.get(reverse("ledger:table_report", kwargs={"code": table.code}))
+    page = response.content.decode()
+    assert "Reversal (Buy-back): pressed twice" in page
+    assert [entry.kind for entry in response.context["entries"]] == ["buy_in", "buy_back", "reversal", "cash_out"]
+    assert response.context["report"].players[0].buy_ins == 1
