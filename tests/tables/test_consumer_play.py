@@ -17,7 +17,7 @@ from tables.models import Event, Seat, Table
 from tables.services import guest_token_new, seat_buy_back, table_join
 from tests.tables.conftest import make_user, open_table
 from tests.tables.leaks import card_owners, leaks_in_events, leaks_in_snapshot
-from tests.tables.ws import Client, connect, play_random_hands, sync_all
+from tests.tables.ws import Client, connect, play_random_hands, sync_all, users_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,9 +33,7 @@ def _repeatable_decks(monkeypatch):
 
 async def open_ws_table(game: str, players: int, choices: dict | None = None):
     table, seats = await database_sync_to_async(open_table)(game, players, choices)
-    users = await database_sync_to_async(
-        lambda: [Seat.objects.select_related("user").get(pk=s.pk).user for s in seats]
-    )()
+    users = await users_of(seats)
     clients: dict[str, Client] = {}
     for user in users:
         connected, client, _code = await connect(table.code, user=user)
@@ -113,11 +111,14 @@ async def test_teen_patti_games_over_websockets_leak_no_card(game, seed):
 
 
 async def test_faras_games_cover_sideshows_shows_and_packs():
+    wanted = {"sideshow", "sideshow_result", "show", "showdown", "pack", "see"}
     seen: set[str] = set()
-    for seed in range(5, 8):
+    for seed in range(5, 15):  # decks differ run to run (table codes are random): play until covered
         _played, _frames, kinds, _table = await play_game("faras", seed, players=3, actions=60)
         seen |= kinds
-    assert {"sideshow", "sideshow_result", "show", "showdown", "pack", "see"} <= seen, seen
+        if wanted <= seen:
+            break
+    assert wanted <= seen, seen
 
 
 async def test_a_spectator_receives_hidden_events_as_bare_seq_numbers():

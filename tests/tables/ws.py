@@ -66,7 +66,7 @@ class Client:
                     self.turn = event["data"]
                 elif event.get("kind") in ("hand_ended", "hand_void", "game_ended"):
                     self.turn = None
-        else:
+        if kind not in ("snapshot", "events") or "id" in frame:
             self.replies.append(frame)
         return frame
 
@@ -91,7 +91,7 @@ class Client:
                 return reply
         while True:
             frame = await self.read_one()
-            if frame.get("type") in ("ack", "error", "pong") and frame.get("id") == request_id:
+            if frame.get("id") == request_id:
                 self.replies.remove(frame)
                 return frame
 
@@ -129,6 +129,8 @@ def pick_action(rng: random.Random, legal: list[dict[str, Any]]) -> tuple[str, i
     verbs = [entry["verb"] for entry in legal]
     if "accept" in verbs and rng.random() < 0.8:
         return "accept", None  # sideshows mostly accepted, so their results get checked too
+    if "sideshow" in verbs and rng.random() < 0.3:
+        return "sideshow", None
     choice = rng.choice(legal)
     amount = None
     if "min" in choice and "max" in choice:
@@ -171,3 +173,12 @@ async def play_random_hands(
         played += 1
     await sync_all(table_id, everyone)
     return played
+
+
+async def users_of(seats: list[Any]) -> list[Any]:
+    """The user of each seat, loaded outside the event loop."""
+    from tables.models import Seat
+
+    return await database_sync_to_async(
+        lambda: [Seat.objects.select_related("user").get(pk=s.pk).user for s in seats]
+    )()

@@ -1,0 +1,136 @@
+"""Restart rebuilds the same state from the log; reminders fire for a waiting turn only.
+
+Rules pinned (DESIGN.md): the event log is the truth, state for a hand is a replay of
+its events and any cache may be thrown away; a reminder checks that the same turn is
+still waiting (by seq) and otherwise does nothing; it never acts.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from channels.db import database_sync_to_async
+
+from engine.games import get_game
+from tables import selectors
+from tables.models import Event, Hand
+from tables.services import hand_act, hand_remind
+from tables.tasks import remind_turn
+from tests.tables.conftest import current_turn, open_table, random_action
+from tests.tables.ws import connect, play_random_hands, sync_all, users_of
+
+
+def _views(table) -> dict:
+    hand = selectors.hand_live(table=table)
+    game = get_game(table.game)
+    state, _ = selectors.hand_state(table=table, hand=hand)
+    names = [str(p[0]) for p in hand.plan["players"]]
+    return {name: game.view(state, name) for name in [*names, None]}
+
+
+@pytest.mark.django_db
+def test_rebuilding_from_the_log_at_every_point_gives_the_same_state():
+    rng = random.Random(7)
+    table, seats = open_table("faras", players=4)
+    by_name = {seat.engine_name: seat for seat in seats}
+    checked = 0
+    for _ in range(80):
+        player, legal = current_turn(table)
+        if player is None:
+            break
+        warm = _views(table)
+        selectors.state_cache_clear()  # a restart: nothing in memory
+        assert _views(table) == warm
+        checked += 1
+        verb, amount = random_action(rng, legal)
+        hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
+    assert checked >= 40
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_clients_carry_on_after_a_restart():
+    rng = random.Random(8)
+    table, seats = await database_sync_to_async(open_table)("classic", 3)
+    users = await users_of(seats)
+    clients = {}
+    for user in users:
+        _ok, client, _ = await connect(table.code, user=user)
+        clients[client.name] = client
+    await play_random_hands(table.pk, clients, [], rng, max_actions=7, see_out_of_turn=False)
+    before = {name: client.last_seq for name, client in clients.items()}
+    for client in clients.values():
+        await client.close()
+    selectors.state_cache_clear()  # the process stops; a new one starts with nothing in memory
+    again = {}
+    for user in users:
+        _ok, client, _ = await connect(table.code, user=user)
+        again[client.name] = client
+    for name, client in again.items():
+        assert client.last_seq == before[name]  # the snapshot is exact at the log's last seq
+        # A client that kept its seq asks for what it missed (nothing) and goes on.
+        reply = await client.request({"type": "resync", "after": before[name]})
+        assert reply["events"] == []
+    played = await play_random_hands(table.pk, again, [], rng, max_actions=30, see_out_of_turn=False)
+    assert played >= 20
+    await sync_all(table.pk, list(again.values()))
+    for client in again.values():
+        await client.close()
+
+
+@pytest.mark.django_db
+def test_a_reminder_fires_for_a_waiting_turn_and_not_for_a_played_one():
+    table, seats = open_table("faras", players=3, choices={"turn_timer": 30})
+    by_name = {seat.engine_name: seat for seat in seats}
+    hand = Hand.objects.get(table=table, ended_at__isnull=True)
+    assert hand.turn_deadline is not None
+    waiting_seq = hand.turn_seq
+    assert hand_remind(table_id=table.pk, hand_id=hand.pk, turn_seq=waiting_seq) is True
+    reminder = Event.objects.filter(table=table, kind="reminder").get()
+    assert reminder.payload["player"] == hand.to_act and reminder.visible_to is None
+    # The turn is played: the old reminder does nothing, and nothing acted for anyone.
+    player, _legal = current_turn(table)
+    hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb="chaal")
+    actions = Event.objects.filter(table=table, kind="action", actor__isnull=False).count()
+    assert hand_remind(table_id=table.pk, hand_id=hand.pk, turn_seq=waiting_seq) is False
+    assert remind_turn.run(table.pk, hand.pk, waiting_seq) is False
+    assert Event.objects.filter(table=table, kind="reminder").count() == 1
+    assert Event.objects.filter(table=table, kind="action", actor__isnull=False).count() == actions
+
+
+@pytest.mark.django_db
+def test_a_table_without_a_timer_has_no_deadline():
+    table, _seats = open_table("faras", players=2)
+    hand = Hand.objects.get(table=table, ended_at__isnull=True)
+    assert hand.turn_deadline is None
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_in_process_worker_delivers_a_reminder_to_the_sockets(settings):
+    """The default setup without Redis: Celery's memory transport, a worker thread in this
+    process, the reminder reaching the players' sockets through the in-memory layer."""
+    from tables.worker import inprocess_worker_start
+
+    assert settings.CELERY_BROKER_URL == "memory://" or not settings.DASHAIN_INPROCESS_WORKER
+    inprocess_worker_start()
+    table, seats = await database_sync_to_async(open_table)("faras", 2, {"turn_timer": 5}, False)
+    users = await users_of(seats)
+    _ok, client, _ = await connect(table.code, user=users[0])
+    from tables.services import table_start
+
+    await database_sync_to_async(table_start)(table_id=table.pk, seat_id=seats[0].pk)
+    started = time.monotonic()
+    reminder = None
+    while reminder is None and time.monotonic() - started < 30:
+        frame = await client.read_one() if client.replies == [] else None
+        for event in (frame or {}).get("events", []):
+            if event.get("kind") == "reminder":
+                reminder = event
+    assert reminder is not None, "no reminder reached the socket"
+    assert reminder["data"]["player"] in {str(s.pk) for s in seats}
+    actions = await database_sync_to_async(
+        lambda: Event.objects.filter(table=table, kind="action", actor__isnull=False).count()
+    )()
+    assert actions == 0  # it reminded; it did not act
+    await client.close()
