@@ -214,3 +214,12 @@ def test_unreadable_file_refused(tmp_path):
         call_command("settle", str(tmp_path / "missing.json"), stdout=out)
     assert exit_.value.code == 2
     assert json.loads(out.getvalue())["ok"] is False
+
+
+def test_missing_file_argument_refused_as_json():
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_:
+        call_command("settle", stdout=out)
+    assert exit_.value.code == 2
+    answer = json.loads(out.getvalue())
+    assert answer["ok"] is False and "JSON file" in answer["error"]

@@ -27,7 +27,7 @@ class Command(BaseCommand):
     requires_migrations_checks = False
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="the game's JSON file, or - to read standard input")
+        parser.add_argument("file", nargs="?", help="the game's JSON file, or - to read standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -42,7 +42,9 @@ class Command(BaseCommand):
             sys.exit(2)
         self._print(answer)
 
-    def _read(self, path: str) -> str:
+    def _read(self, path: str | None) -> str:
+        if path is None:
+            raise SettlementError("no_file", "Name the game's JSON file, or - to read standard input.")
         try:
             if path == "-":
                 return sys.stdin.read()
