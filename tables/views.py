@@ -185,8 +185,18 @@ def table_page_strings() -> dict[str, Any]:
     return {
         "cards": {
             "ranks": {
-                "A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack"), "T": _("Ten"), "9": _("Nine"),
-                "8": _("Eight"), "7": _("Seven"), "6": _("Six"), "5": _("Five"), "4": _("Four"), "3": _("Three"),
+                "A": _("Ace"),
+                "K": _("King"),
+                "Q": _("Queen"),
+                "J": _("Jack"),
+                "T": _("Ten"),
+                "9": _("Nine"),
+                "8": _("Eight"),
+                "7": _("Seven"),
+                "6": _("Six"),
+                "5": _("Five"),
+                "4": _("Four"),
+                "3": _("Three"),
                 "2": _("Two"),
             },
             "suits": {"s": _("spades"), "h": _("hearts"), "d": _("diamonds"), "c": _("clubs")},

@@ -79,7 +79,32 @@
     for (var i = 0; i < list.length; i++) if (list[i].verb === verb) return list[i];
     return null;
   }
-  function handLive() { return state.hand && !state.hand.finished; }
+  function handLive() { return !!(state.hand && !state.hand.finished && !state.hand.result); }
+  function isToAct(player) {
+    if (!player || !handLive()) return false;
+    if (player.to_act !== undefined) return !!player.to_act;
+    return state.hand.to_act !== null && String(state.hand.to_act) === String(player.name);
+  }
+  function isDealer(player) { return !!(player && (player.dealer || player.is_button)); }
+  function potOf(hand) {
+    if (typeof hand.pot === "number") return hand.pot;
+    var total = 0;
+    (hand.players || []).forEach(function (player) { total += player.in_hand || 0; });
+    return total;
+  }
+  /** What a verb costs now: Teen Patti's view says; hold'em's is worked out from the bets. */
+  function costOf(action) {
+    if (!action) return 0;
+    if (action.cost !== undefined && action.cost !== null) return action.cost;
+    var player = myPlayer();
+    var hand = state.hand;
+    if (!player || !hand) return 0;
+    if (action.verb === "call") return Math.min(player.stack, (hand.current_bet || 0) - (player.bet || 0));
+    if (action.verb === "allin") return player.stack;
+    if (action.verb === "bet") return action.min;
+    if (action.verb === "raise") return action.min - (player.bet || 0);
+    return 0;
+  }
   function isHoldem() { return config.game === "holdem"; }
 
   // ------------------------------------------------------------------ connection
@@ -265,7 +290,7 @@
     }
     if (event.kind === "board" && d.board) hand.board = d.board;
     // News of the last moves of a hand arrives after the server's view of it ends.
-    if (typeof d.pot === "number") hand.pot = d.pot;
+    if (typeof d.pot === "number" && event.kind !== "pot_awarded") hand.pot = d.pot;
     if (d.player !== undefined && typeof d.stack === "number") {
       (hand.players || []).forEach(function (player) { if (String(player.name) === String(d.player)) player.stack = d.stack; });
     }
@@ -397,7 +422,7 @@
   function describePot(d) {
     var winners = (d.winners || []).map(nameOf).join(", ");
     var label = d.pot ? fmt(S.side_pot, { number: d.pot }) : S.main_pot;
-    return fmt(S.log_pot_awarded, { pot: label, amount: d.amount, winners: winners });
+    return fmt(S.log_pot_awarded, { pot: label, amount: Number(d.amount).toLocaleString(), winners: winners });
   }
 
   function describeFinish(d) {
@@ -473,8 +498,8 @@
       var stack = player ? player.stack : seat.stack;
       var badges = el("div", { class: "badges" });
       var description = [name, chips(stack)];
-      if (player && player.dealer) { badges.appendChild(el("span", { class: "badge badge-dealer", title: S.dealer, text: isHoldem() ? S.button_short : S.dealer_short })); description.push(isHoldem() ? S.button : S.dealer); }
-      if (player && player.to_act && handLive()) { badges.appendChild(el("span", { class: "badge badge-turn", text: S.to_act })); description.push(S.to_act); }
+      if (isDealer(player)) { badges.appendChild(el("span", { class: "badge badge-dealer", title: S.dealer, text: isHoldem() ? S.button_short : S.dealer_short })); description.push(isHoldem() ? S.button : S.dealer); }
+      if (isToAct(player)) { badges.appendChild(el("span", { class: "badge badge-turn", text: S.to_act })); description.push(S.to_act); }
       if (player && !isHoldem() && !player.packed && player.seen !== undefined) {
         badges.appendChild(el("span", { class: "badge " + (player.seen ? "badge-seen" : "badge-blind"), text: player.seen ? S.seen : S.blind }));
         description.push(player.seen ? S.seen : S.blind);
@@ -485,7 +510,7 @@
       if (!player && seat.status) { badges.appendChild(el("span", { class: "badge", text: S["seat_" + seat.status] || seat.status })); description.push(S["seat_" + seat.status] || ""); }
       if (seat.connected === false) { badges.appendChild(el("span", { class: "badge", text: S.away })); }
       var won = result && result.payouts && result.payouts[id] ? result.payouts[id] : 0;
-      if (won) { badges.appendChild(el("span", { class: "badge badge-winner", text: fmt(S.won, { amount: won }) })); description.push(fmt(S.won, { amount: won })); }
+      if (won) { var wonText = fmt(S.won, { amount: Number(won).toLocaleString() }); badges.appendChild(el("span", { class: "badge badge-winner", text: wonText })); description.push(wonText); }
       var cardsBox = el("div", { class: "seat-cards hand-cards-small", "data-cards-of": id });
       if (player) drawCards(cardsBox, player.cards, player.cards ? null : cardCount(), player.best_cards || (result && result.best_cards && result.best_cards[id]));
       var node = el("li", {
@@ -493,13 +518,13 @@
         "data-seat": id,
         "data-pos": positions[i],
         "data-me": String(id === String(me())),
-        "data-to-act": String(!!(player && player.to_act && handLive())),
+        "data-to-act": String(isToAct(player)),
         "data-folded": String(!!(player && (player.packed || player.folded))),
         "aria-label": description.join(", ")
       }, [
         el("div", { class: "name" }, [el("span", { class: "seat-name", text: name }), el("span", { class: "seat-stack", text: chips(stack) })]),
         badges,
-        player && player.bet ? el("div", { class: "bet", text: fmt(isHoldem() ? S.bet_round : S.bet_hand, { amount: player.round_bet !== undefined ? player.round_bet : player.bet }) }) : null,
+        player && player.bet && (handLive() || !isHoldem()) ? el("div", { class: "bet", text: fmt(isHoldem() ? S.bet_round : S.bet_hand, { amount: player.bet }) }) : null,
         cardsBox
       ]);
       list.appendChild(node);
@@ -533,11 +558,11 @@
 
   function renderCenter() {
     var hand = state.hand;
-    $("#pot").textContent = hand ? fmt(S.pot, { amount: Number(hand.pot || 0).toLocaleString() }) : "";
+    $("#pot").textContent = hand ? fmt(S.pot, { amount: Number(potOf(hand)).toLocaleString() }) : "";
     var stakeText = "";
     if (hand && isHoldem()) {
       stakeText = fmt(S.blinds, { small: hand.small_blind, big: hand.big_blind });
-      if (hand.current_bet) stakeText += " · " + fmt(S.current_bet, { amount: hand.current_bet });
+      if (hand.current_bet && handLive()) stakeText += " · " + fmt(S.current_bet, { amount: hand.current_bet });
     } else if (hand) {
       stakeText = fmt(S.stake, { stake: hand.stake, boot: hand.boot });
     }
@@ -595,14 +620,15 @@
   }
 
   function costLabel(action) {
-    return action && action.cost ? fmt(S.costs, { amount: Number(action.cost).toLocaleString() }) : "";
+    var cost = costOf(action);
+    return cost ? fmt(S.costs, { amount: Number(cost).toLocaleString() }) : "";
   }
 
   function actionButton(verb, label, key, action, amount) {
     var button = el("button", { type: "button", "data-verb": verb, "aria-keyshortcuts": key || null }, [
       el("span", { text: label }),
       key ? el("kbd", { text: key, "aria-hidden": "true" }) : null,
-      action && action.cost ? el("span", { class: "cost", text: costLabel(action) }) : null
+      costOf(action) ? el("span", { class: "cost", text: costLabel(action) }) : null
     ]);
     button.addEventListener("click", function () { sendAction(verb, amount === undefined ? null : amount()); });
     button.disabled = !state.connected;
@@ -616,10 +642,10 @@
     var raiseAction = null;
     if (isHoldem()) {
       if (legal("check")) bar.appendChild(actionButton("check", S.check, "K", legal("check")));
-      if (legal("call")) bar.appendChild(actionButton("call", fmt(S.call_amount, { amount: legal("call").cost || legal("call").min || "" }), "C", legal("call")));
+      if (legal("call")) bar.appendChild(actionButton("call", fmt(S.call_amount, { amount: costOf(legal("call")) }), "C", legal("call")));
       raiseAction = legal("bet") || legal("raise");
       if (raiseAction) bar.appendChild(amountGroup(raiseAction, raiseAction.verb === "bet" ? S.bet : S.raise_to, raiseAction.verb));
-      if (legal("allin")) bar.appendChild(actionButton("allin", fmt(S.all_in_amount, { amount: legal("allin").cost || legal("allin").max || "" }), "A", legal("allin")));
+      if (legal("allin")) bar.appendChild(actionButton("allin", fmt(S.all_in_amount, { amount: costOf(legal("allin")) }), "A", legal("allin")));
       if (legal("fold")) bar.appendChild(actionButton("fold", S.fold, "F", legal("fold")));
     } else {
       var chaal = legal("chaal");
@@ -650,7 +676,7 @@
     function updateCost() {
       var amount = Number(input.value);
       if (isHoldem()) {
-        var already = player && player.round_bet ? player.round_bet : 0;
+        var already = player && player.bet ? player.bet : 0;
         cost.textContent = fmt(S.costs, { amount: (verb === "raise" ? amount - already : amount).toLocaleString() });
       } else {
         cost.textContent = fmt(S.costs, { amount: (amount * unitCost()).toLocaleString() });
@@ -697,7 +723,7 @@
     if (reason) lines.appendChild(el("p", { class: "pot-line", text: reason }));
     (result.pots || []).forEach(function (pot, i) {
       var label = i === 0 ? S.main_pot : fmt(S.side_pot, { number: i });
-      lines.appendChild(el("p", { class: "pot-line", "data-pot": i, text: fmt(S.pot_line, { pot: label, amount: pot.amount, winners: (pot.winners || []).map(nameOf).join(", ") }) }));
+      lines.appendChild(el("p", { class: "pot-line", "data-pot": i, text: fmt(S.pot_line, { pot: label, amount: Number(pot.amount).toLocaleString(), winners: (pot.winners || []).map(nameOf).join(", ") }) }));
     });
     var stacks = result.stacks || {};
     var stackText = Object.keys(stacks).map(function (name) { return nameOf(name) + " " + Number(stacks[name]).toLocaleString(); }).join(" · ");
@@ -773,7 +799,7 @@
 
   function renderReminderState() {
     var player = myPlayer();
-    var myTurn = !!(player && player.to_act && handLive());
+    var myTurn = isToAct(player);
     var box = $("#turn-reminder");
     if (!myTurn) box.hidden = true;
     else if (box.hidden) { box.hidden = false; box.textContent = S.your_turn; }

@@ -55,11 +55,13 @@ class LiveSite:
     sessions: dict[str, str]
     workdir: Path
 
+    def set_next_hand_delay(self, seconds: float) -> None:
+        """How long the server waits before dealing the next hand (read at each hand's end)."""
+        (self.workdir / "next_hand_delay").write_text(str(seconds))
+
     def sign_in(self, context, username: str) -> None:
         """Give a browser context the test user's session cookie."""
-        context.add_cookies(
-            [{"name": "sessionid", "value": self.sessions[username], "url": self.url}]
-        )
+        context.add_cookies([{"name": "sessionid", "value": self.sessions[username], "url": self.url}])
 
 
 def _free_port() -> int:
@@ -126,6 +128,7 @@ def chromium():
 @pytest.fixture
 def new_page(chromium, live_site):
     """Open a page in a fresh browser context (its own cookies), optionally signed in."""
+    live_site.set_next_hand_delay(3600)
     contexts = []
 
     def open_page(username: str | None = None, *, viewport=None):

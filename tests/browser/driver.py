@@ -97,8 +97,11 @@ def act(player: Player, verb: str, amount: int | None = None) -> None:
         player.page.locator(f"#sideshow-{verb}").click()
     else:
         player.page.locator(f'#action-bar button[data-verb="{verb}"]').click()
+    # moved on, and holds the fresh view that the news asked for
     player.page.wait_for_function(
-        "seq => Number(document.querySelector('#table-root').dataset.seq) > seq", arg=before
+        "seq => Number(document.querySelector('#table-root').dataset.seq) > seq"
+        " && !window.DashainTable.state.snapshotWanted",
+        arg=before,
     )
 
 
@@ -139,11 +142,16 @@ def card_owners(value: Any, owner: str | None = None) -> list[tuple[str | None, 
     """Every list of cards inside a frame, with whose cards they are (``name``/``player`` next to them,
     or the key of a ``{name: cards}`` mapping; a view's ``your_cards`` is ``"<yours>"``)."""
     found: list[tuple[str | None, tuple[str, ...]]] = []
+    if isinstance(value, dict) and value.get("kind") == "board":
+        return found  # the community cards are everyone's
     if isinstance(value, dict):
         here = value.get("name", value.get("player", owner))
         for key, item in value.items():
-            if key in ("cards", "your_cards") and isinstance(item, list) and item and all(
-                isinstance(card, str) for card in item
+            if (
+                key in ("cards", "your_cards")
+                and isinstance(item, list)
+                and item
+                and all(isinstance(card, str) for card in item)
             ):
                 found.append(("<yours>" if key == "your_cards" else None if here is None else str(here), tuple(item)))
             elif key == "cards" and isinstance(item, dict):

@@ -66,17 +66,28 @@ def _fix_table_seeds() -> None:
     pre_save.connect(fixed_seed, sender=Table, weak=False)
 
 
+def _control_next_hand_delay(workdir: Path) -> None:
+    """The pause before the next deal is read from WORKDIR/next_hand_delay (seconds) at each hand's end.
+
+    By default the next hand waits an hour, so a finished hand's result stays on the pages
+    for the test to read; a test that plays on writes a shorter pause first.
+    """
+    from tables.services import hands
+
+    delay_file = workdir / "next_hand_delay"
+    delay_file.write_text("3600")
+    hands.next_hand_delay = lambda: float(delay_file.read_text().strip() or "3600")
+
+
 def main() -> None:
     port, workdir = int(sys.argv[1]), Path(sys.argv[2])
     _prepare_environment(workdir)
     import django
 
     django.setup()
-    from django.conf import settings
     from django.core.management import call_command
 
-    # The next hand waits for the test (a finished hand's result stays on the pages).
-    settings.DASHAIN_NEXT_HAND_DELAY = 3600
+    _control_next_hand_delay(workdir)
     call_command("migrate", verbosity=0, interactive=False)
     _create_users_and_sessions(workdir)
     _fix_table_seeds()

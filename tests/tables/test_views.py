@@ -45,8 +45,18 @@ def field_block(html: str, name: str) -> str:
 @pytest.mark.parametrize(
     ("game", "expected"),
     [
-        ("faras", {"boot": 10, "buy_in_chips": 1000, "blind_turns": "4", "pot_limit_boots": 1024, "sideshow": "on",
-                   "best_run": "AKQ", "buy_backs": ""}),
+        (
+            "faras",
+            {
+                "boot": 10,
+                "buy_in_chips": 1000,
+                "blind_turns": "4",
+                "pot_limit_boots": 1024,
+                "sideshow": "on",
+                "best_run": "AKQ",
+                "buy_backs": "",
+            },
+        ),
         ("classic", {"boot": 10, "blind_turns": "", "pot_limit_boots": None, "best_run": "AKQ"}),
         ("999", {"boot": 10, "sideshow": "off", "best_run": "A23"}),
         ("holdem", {"blind_speed": "10", "game_length": ""}),
@@ -65,14 +75,35 @@ def test_open_form_offers_each_games_settings_with_rule_book_defaults(game, expe
 
 def test_open_page_lists_every_faras_host_setting(host_client):
     html = host_client.get(reverse("table_open") + "?game=faras").content.decode()
-    for name in ("seats", "boot", "buy_in_chips", "buy_in_price", "buy_backs", "blind_turns", "stake_limit",
-                 "pot_limit_boots", "sideshow", "best_run", "turn_timer"):
+    for name in (
+        "seats",
+        "boot",
+        "buy_in_chips",
+        "buy_in_price",
+        "buy_backs",
+        "blind_turns",
+        "stake_limit",
+        "pot_limit_boots",
+        "sideshow",
+        "best_run",
+        "turn_timer",
+    ):
         assert f'name="{name}"' in html, name
 
 
 def test_a_boot_out_of_range_is_refused_next_to_its_field_and_opens_nothing(host_client):
-    data = {"game": "faras", "seats": 6, "boot": 500, "buy_in_chips": 1000, "buy_in_price": "10.00",
-            "buy_backs": "", "blind_turns": "4", "pot_limit_boots": 1024, "sideshow": "on", "best_run": "AKQ"}
+    data = {
+        "game": "faras",
+        "seats": 6,
+        "boot": 500,
+        "buy_in_chips": 1000,
+        "buy_in_price": "10.00",
+        "buy_backs": "",
+        "blind_turns": "4",
+        "pot_limit_boots": 1024,
+        "sideshow": "on",
+        "best_run": "AKQ",
+    }
     response = host_client.post(reverse("table_open") + "?game=faras", data)
     assert response.status_code == 200
     block = field_block(response.content.decode(), "boot")
@@ -81,9 +112,19 @@ def test_a_boot_out_of_range_is_refused_next_to_its_field_and_opens_nothing(host
 
 
 def test_a_stake_limit_that_is_not_a_multiple_of_the_boot_is_refused_by_the_engine_rule(host_client):
-    data = {"game": "faras", "seats": 6, "boot": 10, "buy_in_chips": 1000, "buy_in_price": "10.00",
-            "buy_backs": "", "blind_turns": "4", "stake_limit": 25, "pot_limit_boots": 1024, "sideshow": "on",
-            "best_run": "AKQ"}
+    data = {
+        "game": "faras",
+        "seats": 6,
+        "boot": 10,
+        "buy_in_chips": 1000,
+        "buy_in_price": "10.00",
+        "buy_backs": "",
+        "blind_turns": "4",
+        "stake_limit": 25,
+        "pot_limit_boots": 1024,
+        "sideshow": "on",
+        "best_run": "AKQ",
+    }
     response = host_client.post(reverse("table_open") + "?game=faras", data)
     block = field_block(response.content.decode(), "stake_limit")
     assert "field-error" in block
@@ -91,8 +132,9 @@ def test_a_stake_limit_that_is_not_a_multiple_of_the_boot_is_refused_by_the_engi
 
 
 def test_too_many_seats_for_holdem_is_refused_next_to_the_field(host_client):
-    response = host_client.post(reverse("table_open") + "?game=holdem",
-                                {"game": "holdem", "seats": 9, "blind_speed": "10", "game_length": ""})
+    response = host_client.post(
+        reverse("table_open") + "?game=holdem", {"game": "holdem", "seats": 9, "blind_speed": "10", "game_length": ""}
+    )
     block = field_block(response.content.decode(), "seats")
     assert "field-error" in block and "6" in block
     assert Table.objects.count() == 0
@@ -167,8 +209,9 @@ def test_the_table_page_without_a_seat_sends_to_the_join_page(client, table):
 
 def test_the_table_page_holds_no_game_state_only_the_socket_and_strings(host_client, table):
     html = host_client.get(reverse("table_detail", kwargs={"code": table.code})).content.decode()
-    config = json.loads(re.search(r'<script id="table-config" type="application/json">(.*?)</script>', html,
-                                  re.S).group(1))
+    config = json.loads(
+        re.search(r'<script id="table-config" type="application/json">(.*?)</script>', html, re.S).group(1)
+    )
     assert config["socket_path"].endswith(f"{table.code}/")
     assert set(config) == {"code", "game", "socket_path", "seat", "is_host", "title", "strings"}
     assert config["strings"]["chaal"] == "Chaal"
