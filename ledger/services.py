@@ -35,6 +35,7 @@ from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
+from ledger.selectors import ledger_chip_totals, ledger_report
 
 
 class LedgerError(ValueError):
@@ -179,8 +180,6 @@ def ledger_check_invariant(*, table: Any, chips_at_table: int) -> None:
 
     Counted from the entries themselves (the record), and compared with the running totals too.
     """
-    from ledger.selectors import ledger_chip_totals
-
     totals = ledger_chip_totals(table=table)
     expected = totals.bought - totals.cashed_out
     if chips_at_table != expected:
@@ -197,8 +196,6 @@ def ledger_check_invariant(*, table: Any, chips_at_table: int) -> None:
 @transaction.atomic
 def transfer_mark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, amount: Decimal, by: Any) -> TransferPaid:
     """The host marks one transfer of the table's settlement as paid (only a transfer it lists)."""
-    from ledger.selectors import ledger_report
-
     if table.host_id != by.pk:
         raise LedgerError("not_host", _("Only the host can mark a transfer paid."))
     report = ledger_report(table=table)
