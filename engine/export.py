@@ -11,7 +11,10 @@ One hand is a replay scenario exactly as ``shared/spec/hand-scenario.md`` descri
 - ``commitment``: the SHA-256 (hex) of the game's secret seed, shown before the first deal;
 - ``result``: ``{"stacks": {name: chips}, "pots": [{"amount", "eligible", "winners"}]}``
   as the live table recorded it;
-- ``events``: the hand's events from the table's log, oldest first.
+- ``events``: the hand's events from the table's log, oldest first;
+- optionally ``names``: the players' display names by their name in the hand (the site names
+  players by seat id), and ``result.void``: true for a hand called off when the game ended
+  (every bet went back; its deal is still checked, its result is not replayed).
 
 A whole game is::
 
