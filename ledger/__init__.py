@@ -1,0 +1,1 @@
+"""The settle-up ledger: who bought what, who owes whom, and the home game across nights."""

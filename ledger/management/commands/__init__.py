@@ -1,0 +1,1 @@
+"""``settle``: the command line settlement of shared/spec/settle.md."""
