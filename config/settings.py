@@ -173,6 +173,8 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Start a Celery worker thread in the web process (default setup without Redis).
 DASHAIN_INPROCESS_WORKER = env.bool("DASHAIN_INPROCESS_WORKER", default=not REDIS_URL)
+# Seconds between one hand and the next (live play; tests use 0, which deals at once).
+DASHAIN_NEXT_HAND_DELAY = env.float("DASHAIN_NEXT_HAND_DELAY", default=3.0)
 
 # HTTPS: on by default whenever DEBUG is off, so `check --deploy` is clean. Behind a
 # reverse proxy that terminates TLS, run daphne with --proxy-headers so requests know
