@@ -184,6 +184,7 @@
       case "snapshot": applySnapshot(frame); break;
       case "events":
         if (frame.id === LOG_REQUEST) fillLog(frame.events || []);
+        else if (typeof frame.id === "string" && frame.id.indexOf(CATCH_UP) === 0) catchUp(frame.events || [], frame.id);
         else applyEvents(frame.events || []);
         break;
       case "error": showNotice(frame.message || S.refused); break;
@@ -192,12 +193,20 @@
   }
 
   var LOG_REQUEST = "hand-log";
+  var CATCH_UP = "catch-up:";
   var LOG_LOOKBACK = 400;
 
   function applySnapshot(frame) {
     state.snapshotWanted = false;
     var first = !state.table;
-    state.lastSeq = frame.seq || 0;
+    var previousSeq = state.lastSeq;
+    state.lastSeq = Math.max(state.lastSeq, frame.seq || 0);
+    var endedMeanwhile = !(frame.hand && frame.hand.view) && handLive();
+    if (!first && previousSeq && frame.seq > previousSeq && !endedMeanwhile) {
+      // The snapshot jumped over news (a reconnect, or moves made while it was on its way):
+      // fetch those events for the log in words; the view itself is already current.
+      send({ type: "resync", after: previousSeq, id: CATCH_UP + previousSeq + ":" + frame.seq });
+    }
     if (frame.table) state.table = frame.table;
     if (frame.seats) setSeats(frame.seats);
     if (frame.hand && frame.hand.view) {
@@ -209,10 +218,26 @@
     } else if (!(state.hand && state.hand.finished)) {
       state.hand = null;   // no hand now; a finished one stays shown until the next deal
     }
-    if (first || !state.log.length) {
+    if (first || !state.log.length || endedMeanwhile) {
+      // (A hand that ended unseen is pictured again from its events, in fillLog.)
       // Refill the log in words of the current (or last) hand from the events before now.
       send({ type: "resync", after: Math.max(0, state.lastSeq - LOG_LOOKBACK), id: LOG_REQUEST });
     }
+    render();
+  }
+
+  function catchUp(events, id) {
+    var bounds = id.slice(CATCH_UP.length).split(":");
+    var after = Number(bounds[0]);
+    var upTo = Number(bounds[1]);
+    events.forEach(function (event) {
+      if (!event.kind || event.seq <= after || event.seq > upTo) return;
+      if (isDeal(event)) state.log = state.log.filter(function (line) { return line.seq > event.seq; });
+      if (state.log.some(function (line) { return line.seq === event.seq; })) return;
+      var text = describe(event);
+      if (text) state.log.push({ seq: event.seq, text: text });
+    });
+    state.log.sort(function (a, b) { return a.seq - b.seq; });
     render();
   }
 

@@ -105,6 +105,22 @@ def act(player: Player, verb: str, amount: int | None = None) -> None:
     )
 
 
+def act_by_key(player: Player, key: str) -> None:
+    """Press a keyboard shortcut on the page (focus on the page body) and wait for it to move on."""
+    before = page_seq(player.page)
+    player.page.locator("body").press(key)
+    player.page.wait_for_function(
+        "seq => Number(document.querySelector('#table-root').dataset.seq) > seq"
+        " && !window.DashainTable.state.snapshotWanted",
+        arg=before,
+    )
+
+
+def fits_the_screen(page: Page) -> bool:
+    """Nothing wider than the window: no sideways scrolling on a phone."""
+    return page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+
+
 def face_up_cards(page: Page, seat: str) -> list[str]:
     return page.locator(f'.seat[data-seat="{seat}"] svg.card-face').evaluate_all(
         "nodes => nodes.map(n => n.dataset.card)"

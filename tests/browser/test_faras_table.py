@@ -18,9 +18,11 @@ from playwright.sync_api import expect
 from tests.browser.driver import (
     Player,
     act,
+    act_by_key,
     action_verbs,
     card_owners,
     face_up_cards,
+    fits_the_screen,
     join_table,
     my_cards,
     open_table,
@@ -33,6 +35,7 @@ from tests.browser.driver import (
 )
 
 BUY_IN = 1000
+PHONE = {"width": 390, "height": 844}  # a phone held upright
 
 
 def frames_before_showdown(player: Player) -> list[dict]:
@@ -56,7 +59,7 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
 
     bikash = Player("bikash", new_page("bikash"))
     chandra = Player("chandra", new_page("chandra"))
-    gita = Player("gita-guest", new_page())
+    gita = Player("gita-guest-phone", new_page(viewport=PHONE))
     for friend, guest_name in ((bikash, None), (chandra, None), (gita, "Gita")):
         friend.listen()
         join_table(friend.page, link, guest_name=guest_name)
@@ -100,15 +103,27 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     settle(players)
     expect(host.page.locator("#stake")).to_contain_text("20")
 
-    # 2. The second player looks out of turn? No: on their turn, then plays chaal (seen: 40).
+    # 2. The second player uses the keyboard: S to look, C for chaal (seen: 40).
     second = by_seat[to_act(host)]
     assert second is not first
-    act(second, "see")
+    act_by_key(second, "s")
+    expect(second.page.locator("#my-cards svg.card-face")).to_have_count(3)
     assert "chaal" in action_verbs(second)
-    act(second, "chaal")
+    expect(second.page.locator('#action-bar button[data-verb="chaal"]')).to_contain_text("40")
+    act_by_key(second, "c")
     seq = settle(players)
     step += 1
     screenshot(artifacts, step, "raise-and-chaal", players)
+
+    # A dropped connection is shown plainly, then the page reconnects quietly to the same view.
+    host_view = view_signature(host.page)
+    host.page.evaluate("() => window.DashainTable.state.socket.close()")
+    expect(host.page.locator("#connection")).to_have_attribute("data-state", "closed")
+    expect(host.page.locator("#connection")).to_contain_text("reconnecting")
+    host.page.screenshot(path=str(artifacts / f"{step:02d}-connection-lost-{host.label}.png"), full_page=True)
+    expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
+    wait_all_at_seq([host], seq)
+    assert view_signature(host.page) == host_view
 
     # Reloading a page mid-hand restores the same view.
     before = view_signature(second.page)
@@ -164,6 +179,9 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
         expect(player.page.locator("#result")).to_be_visible()
     step += 1
     screenshot(artifacts, step, "result", players)
+
+    # The phone page fits its screen (no sideways scrolling), with the result on it.
+    assert fits_the_screen(gita.page)
 
     # Both hands of the show are turned up on every page.
     last_two = [p for p in players if p not in packed and p is not fourth]
