@@ -716,8 +716,8 @@
     }
     input.addEventListener("input", function () { state.raiseAmount = Number(input.value); updateCost(); });
     updateCost();
-    var down = el("button", { type: "button", class: "step", "aria-label": S.step_down, text: "\u2212", onclick: function () { stepBy(-1); } });
-    var up = el("button", { type: "button", class: "step", "aria-label": S.step_up, text: "+", onclick: function () { stepBy(1); } });
+    var down = el("button", { type: "button", class: "step step-down", "aria-label": S.step_down, text: "\u2212", onclick: function () { stepBy(-1); } });
+    var up = el("button", { type: "button", class: "step step-up", "aria-label": S.step_up, text: "+", onclick: function () { stepBy(1); } });
     var go = el("button", { type: "button", "data-verb": verb, "aria-keyshortcuts": "R" }, [
       el("span", { text: label }), el("kbd", { text: "R", "aria-hidden": "true" })
     ]);
@@ -851,7 +851,7 @@
     if (key === "c") { if (legal("chaal")) sendAction("chaal"); else if (legal("call")) sendAction("call"); return; }
     if (key === "r") { var go = document.querySelector('.raise-group button[data-verb]'); if (go) go.click(); return; }
     if (key === "arrowup" || key === "arrowdown") {
-      var step = document.querySelector(key === "arrowup" ? '.raise-group button.step:last-of-type' : '.raise-group button.step');
+      var step = document.querySelector(key === "arrowup" ? ".raise-group .step-up" : ".raise-group .step-down");
       if (step) { step.click(); event.preventDefault(); }
       return;
     }
