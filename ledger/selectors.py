@@ -206,8 +206,11 @@ def ledger_report(*, table: Any) -> TableReport:
 # --- Access --------------------------------------------------------------------------
 
 
-def user_can_view_table_report(*, user: Any, table: Any) -> bool:
-    """The host, anyone who had a seat at the table, and the members of its home game."""
+def user_can_view_table_report(*, user: Any, table: Any, guest_token: str | None = None) -> bool:
+    """The host, anyone who had a seat at the table (a guest by their session's token),
+    and the members of its home game."""
+    if guest_token and table.seats.filter(guest_token=guest_token).exists():
+        return True
     if not user.is_authenticated:
         return False
     if table.host_id == user.pk or table.seats.filter(user=user).exists():

@@ -2,17 +2,20 @@
 home games (list, create, a night added, standings and CSV). Thin: they check access,
 call a selector or service, and render.
 
-Access: a table's report is for its host, anyone who had a seat there, and the members
-of its home game; a home game's pages are for its host and members. Anyone else gets a
-404, so a table's code or a group's number reveals nothing.
+Access: a table's report is for its host, anyone who had a seat there (a guest too, by
+the token in their session), and the members of its home game; a home game's pages
+are for its host and members. Anyone else gets a 404, so a table's code or a group's
+number reveals nothing.
 """
 
 from __future__ import annotations
 
 import csv
+from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,14 +34,28 @@ from ledger.selectors import (
     user_can_view_table_report,
 )
 from ledger.services import LedgerError, home_game_add_table, home_game_create, transfer_mark_paid, transfer_unmark_paid
+from tables.consumers import GUEST_TOKEN_SESSION_KEY
 from tables.models import Seat, Table
 
 
 def _table_for(request: HttpRequest, code: str) -> Table:
     table = get_object_or_404(Table, code=code)
-    if not user_can_view_table_report(user=request.user, table=table):
+    guest_token = request.session.get(GUEST_TOKEN_SESSION_KEY)
+    if not user_can_view_table_report(user=request.user, table=table, guest_token=guest_token):
         raise Http404
     return table
+
+
+def _guest_or_login(view):
+    """Signed-in users, and guests whose session holds a seat's token; others log in first."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs):
+        if request.user.is_authenticated or request.session.get(GUEST_TOKEN_SESSION_KEY):
+            return view(request, *args, **kwargs)
+        return redirect_to_login(request.get_full_path())
+
+    return wrapped
 
 
 def _home_game_for(request: HttpRequest, home_game_id: int) -> HomeGame:
@@ -64,7 +81,7 @@ def _csv_response(filename: str, rows: list[list[object]]) -> HttpResponse:
     return response
 
 
-@login_required
+@_guest_or_login
 def table_report(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
     report = ledger_report(table=table)
@@ -76,13 +93,13 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "table": table,
             "report": report,
             "entries": ledger_entries(table=table),
-            "is_host": table.host_id == request.user.pk,
+            "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
             "night": night,
         },
     )
 
 
-@login_required
+@_guest_or_login
 def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
     report = ledger_report(table=table)

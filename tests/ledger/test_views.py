@@ -259,3 +259,21 @@ def test_report_lists_every_entry_with_reversals(client, host):
     assert "Reversal (Buy-back): pressed twice" in page
     assert [entry.kind for entry in response.context["entries"]] == ["buy_in", "buy_back", "reversal", "cash_out"]
     assert response.context["report"].players[0].buy_ins == 1
+
+
+def test_guest_who_sat_at_the_table_sees_its_report(client, host, night):
+    """A guest (no account) is known by the token in their session, as at the table."""
+    from tables.consumers import GUEST_TOKEN_SESSION_KEY
+
+    table, seats, _ = night
+    url = reverse("ledger:table_report", kwargs={"code": table.code})
+    session = client.session
+    session[GUEST_TOKEN_SESSION_KEY] = seats["Chandra"].guest_token
+    session.save()
+    response = client.get(url)
+    assert response.status_code == 200 and "Mark paid" not in response.content.decode()
+    assert client.get(reverse("ledger:table_report_csv", kwargs={"code": table.code})).status_code == 200
+    assert client.post(reverse("ledger:transfer_paid", kwargs={"code": table.code}), {}).status_code == 302  # log in
+    session[GUEST_TOKEN_SESSION_KEY] = "someone-elses-token"
+    session.save()
+    assert client.get(url).status_code == 404
