@@ -171,7 +171,8 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
             _close_step(steps[-1], request_sentence, _picture(game, state, engine_viewer))
             state, _events = game.apply(state, _action_of(event))
             steps.append({"seq": event.seq, "words": [], "view": None, "_engine_said": False})
-            request_sentence = describe_event("action", event.payload, names, viewer)
+            request = frame_for_viewer(event_frame(event), viewer)
+            request_sentence = describe_event("action", request["data"], names, viewer) if "data" in request else ""
             continue
         if event.kind in QUIET_KINDS:
             continue
