@@ -132,14 +132,18 @@ class BestHand:
     cards: tuple[Card, ...]
 
 
-def _rank_bits_in_order(mask: int) -> list[int]:
+def _rank_bits_in_order(mask: int) -> tuple[int, ...]:
     """Rank indices (0 = two) of the set bits, highest first."""
     out = []
     while mask:
         top = mask.bit_length() - 1
         out.append(top)
         mask ^= 1 << top
-    return out
+    return tuple(out)
+
+
+_RANKS_DESC = [_rank_bits_in_order(m) for m in range(_ALL_MASKS)]
+_TAKE = {PAIR: 2, TWO_PAIR: 2, THREE_OF_A_KIND: 3, FULL_HOUSE: 3, FOUR_OF_A_KIND: 4}
 
 
 def best_hand(cards: Sequence[Card]) -> BestHand:
@@ -153,29 +157,31 @@ def best_hand(cards: Sequence[Card]) -> BestHand:
     category = value >> 26
     primary = (value >> 13) & 0x1FFF
     kickers = value & 0x1FFF
-    by_rank: dict[int, list[Card]] = {}
-    for card in sorted(cards, reverse=True):
-        by_rank.setdefault(card >> 2, []).append(card)
-    chosen: list[Card] = []
+    pool = sorted(cards, reverse=True)
+    needed: list[tuple[int, int]]  # (rank index, how many cards of it)
     if category in (STRAIGHT, STRAIGHT_FLUSH):
         top = primary.bit_length() - 1
-        ranks = [top, top - 1, top - 2, top - 3, top - 4] if top >= 4 else [3, 2, 1, 0, 12]
-        if category == STRAIGHT_FLUSH:
-            suit = next(s for s in range(4) if sum(1 for c in cards if c & 3 == s) >= 5)
-            chosen = [rank * 4 + suit for rank in ranks]
-        else:
-            chosen = [by_rank[rank][0] for rank in ranks]
-    elif category == FLUSH:
-        suit = next(s for s in range(4) if sum(1 for c in cards if c & 3 == s) >= 5)
-        chosen = [rank * 4 + suit for rank in _rank_bits_in_order(primary)]
-    elif category == HIGH_CARD:
-        chosen = [by_rank[rank][0] for rank in _rank_bits_in_order(primary)]
+        ranks = (top, top - 1, top - 2, top - 3, top - 4) if top >= 4 else (3, 2, 1, 0, 12)
+        needed = [(rank, 1) for rank in ranks]
+    elif category in (FLUSH, HIGH_CARD):
+        needed = [(rank, 1) for rank in _RANKS_DESC[primary]]
+    elif category == FULL_HOUSE:
+        needed = [(_RANKS_DESC[primary][0], 3), (_RANKS_DESC[kickers][0], 2)]
     else:
-        take = {PAIR: 2, TWO_PAIR: 2, THREE_OF_A_KIND: 3, FULL_HOUSE: 3, FOUR_OF_A_KIND: 4}[category]
-        for rank in _rank_bits_in_order(primary):
-            chosen.extend(by_rank[rank][:take])
-        if category == FULL_HOUSE:
-            chosen.extend(by_rank[_rank_bits_in_order(kickers)[0]][:2])
-        else:
-            chosen.extend(by_rank[rank][0] for rank in _rank_bits_in_order(kickers))
+        take = _TAKE[category]
+        needed = [(rank, take) for rank in _RANKS_DESC[primary]] + [(rank, 1) for rank in _RANKS_DESC[kickers]]
+    if category in (FLUSH, STRAIGHT_FLUSH):
+        suit_counts = [0, 0, 0, 0]
+        for card in cards:
+            suit_counts[card & 3] += 1
+        suit = suit_counts.index(max(suit_counts))
+        pool = [card for card in pool if card & 3 == suit]
+    chosen: list[Card] = []
+    for rank, count in needed:
+        for card in pool:
+            if card >> 2 == rank:
+                chosen.append(card)
+                count -= 1
+                if not count:
+                    break
     return BestHand(value=value, category=CATEGORY_NAMES[category], cards=tuple(chosen))

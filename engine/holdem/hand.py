@@ -613,25 +613,28 @@ def pots_of(committed: Sequence[int], folded: Sequence[bool]) -> list[tuple[int,
     between the level below and its own, and only players who reached it can win it.
     Chips of folded players stay in the pots; any above the top level go to the last pot.
     """
-    live_levels = sorted({committed[seat] for seat in range(len(committed)) if not folded[seat]})
+    seats = range(len(committed))
+    live_levels = sorted({committed[seat] for seat in seats if not folded[seat]})
     if len(live_levels) == 1:  # the usual case: one pot for everyone still in
-        return [(sum(committed), tuple(seat for seat in range(len(committed)) if not folded[seat]))]
+        return [(sum(committed), tuple(seat for seat in seats if not folded[seat]))]
     pots: list[tuple[int, tuple[int, ...]]] = []
-    below = 0
+    taken = 0  # chips already in the pots below this level
     for level in live_levels:
-        if level == below:
+        if not level:
             continue
-        amount = sum(min(put, level) - min(put, below) for put in committed)
-        eligible = tuple(seat for seat in range(len(committed)) if not folded[seat] and committed[seat] >= level)
-        pots.append((amount, eligible))
-        below = level
-    extra = sum(put - below for put in committed if put > below)
+        up_to_level = 0
+        for put in committed:
+            up_to_level += put if put < level else level
+        eligible = tuple(seat for seat in seats if not folded[seat] and committed[seat] >= level)
+        pots.append((up_to_level - taken, eligible))
+        taken = up_to_level
+    extra = sum(committed) - taken
     if extra:
         if pots:
             amount, eligible = pots[-1]
             pots[-1] = (amount + extra, eligible)
         else:
-            pots.append((extra, tuple(seat for seat in range(len(committed)) if not folded[seat])))
+            pots.append((extra, tuple(seat for seat in seats if not folded[seat])))
     return pots
 
 
@@ -672,8 +675,10 @@ def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | N
         if values is None or len(eligible) == 1:
             winners = list(eligible)
         else:
-            best = max(values[seat] for seat in eligible)
-            winners = _left_of_button(state, [seat for seat in eligible if values[seat] == best])
+            best = max([values[seat] for seat in eligible])
+            winners = [seat for seat in eligible if values[seat] == best]
+            if len(winners) > 1:
+                winners = _left_of_button(state, winners)
         share, odd = divmod(amount, len(winners))
         shares = {}
         for place, seat in enumerate(winners):
