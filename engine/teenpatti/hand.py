@@ -3,7 +3,7 @@
 :func:`start_hand` deals; :func:`legal_actions` lists what a player may do now;
 :func:`validate` refuses what the rules do not allow (:class:`engine.api.RuleError` with a
 stable code); :func:`apply` returns a *new* :class:`HandState` and the events. A state is
-never changed once made: ``apply`` copies it first.
+never changed once made: ``apply`` copies it first (sharing lists it does not change).
 
 The rules, as rule books 000 (Faras), 004 (Classic) and 002 (999) and the spec's list of
 open cases settle them (``docs/rules.md`` has the reasons):
@@ -137,29 +137,12 @@ class HandState:
     outcome: Outcome | None
 
     def copy(self) -> HandState:
+        """A new state sharing every per-player list with this one. Whoever changes a list
+        of the copy replaces it first (``new.stacks = new.stacks.copy()``), so this state
+        is never changed: copy on write keeps ``apply`` cheap."""
         new = object.__new__(HandState)
-        new.game = self.game
-        new.settings = self.settings
-        new.names = self.names
-        new.index = self.index
-        new.dealer = self.dealer
-        new.start_stacks = self.start_stacks
-        new.cards = self.cards
-        new.scores = self.scores
-        new.stacks = self.stacks.copy()
-        new.bets = self.bets.copy()
-        new.seen = self.seen.copy()
-        new.packed = self.packed.copy()
-        new.blind_used = self.blind_used.copy()
-        new.acted = self.acted.copy()
-        new.known_by = self.known_by.copy()
-        new.public = self.public.copy()
-        new.stake = self.stake
-        new.pot = self.pot
-        new.turn = self.turn
-        new.pending = self.pending
-        new.in_count = self.in_count
-        new.outcome = self.outcome
+        for name in _FIELDS:
+            setattr(new, name, getattr(self, name))
         return new
 
     def _key(self) -> tuple[Any, ...]:
@@ -182,6 +165,9 @@ class HandState:
     @property
     def finished(self) -> bool:
         return self.turn < 0
+
+
+_FIELDS = HandState.__slots__
 
 
 # --- dealing ---------------------------------------------------------------------------------
@@ -509,6 +495,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     events: list[Event] = []
 
     if verb == "see":
+        new.seen = new.seen.copy()
         new.seen[seat] = True
         events.append(Event("see", {"player": name}))
         events.append(
@@ -517,6 +504,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
         return new, events
 
     if verb == "pack":
+        new.packed = new.packed.copy()
         new.packed[seat] = True
         new.in_count -= 1
         events.append(Event("pack", {"player": name, "reason": "pack"}))
@@ -536,6 +524,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
             events.append(Event("sideshow_accepted", {"player": name, "asker": new.names[asker]}))
             # A tie packs the player who asked (book 000, and the spec's open cases).
             loser = partner if new.scores[asker] > new.scores[partner] else asker
+            new.known_by = new.known_by.copy()
             new.known_by[asker] |= 1 << partner
             new.known_by[partner] |= 1 << asker
             asker_name = new.names[asker]
@@ -552,6 +541,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
                     frozenset((asker_name, name)),
                 )
             )
+            new.packed = new.packed.copy()
             new.packed[loser] = True
             new.in_count -= 1
             events.append(Event("pack", {"player": new.names[loser], "reason": "sideshow"}))
@@ -560,12 +550,17 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
 
     # A bet: chaal, raise, show or sideshow.
     seen = new.seen[seat]
+    new.stacks = new.stacks.copy()
+    new.bets = new.bets.copy()
     new.stacks[seat] -= cost
     new.bets[seat] += cost
     new.pot += cost
     new.stake = new_stake
-    new.acted[seat] = True
+    if not new.acted[seat]:
+        new.acted = new.acted.copy()
+        new.acted[seat] = True
     if not seen:
+        new.blind_used = new.blind_used.copy()
         new.blind_used[seat] += 1
 
     if verb == "show":
@@ -643,6 +638,7 @@ def _pot_limit_reached(new: HandState, events: list[Event]) -> bool:
 
 def _reveal(new: HandState, events: list[Event], reason: str, seats: list[int], winners: list[int]) -> None:
     names = new.names
+    new.public = new.public.copy()
     for seat in seats:
         new.public[seat] = True
     events.append(
@@ -666,6 +662,7 @@ def _finish(new: HandState, events: list[Event], reason: str, eligible: list[int
     order = [seat for seat in deal_order(count, new.dealer) if seat in winners]
     share, odd = divmod(new.pot, len(order))
     payouts: dict[int, int] = {}
+    new.stacks = new.stacks.copy()
     for place, seat in enumerate(order):
         payouts[seat] = share + (1 if place < odd else 0)
         new.stacks[seat] += payouts[seat]
