@@ -520,7 +520,8 @@
       var seat = entry.seat || {};
       var id = player ? String(player.name) : String(seat.id);
       var name = seat.name || nameOf(id);
-      var stack = player ? player.stack : seat.stack;
+      // During a hand its view is exact; between hands the seat's own count is (buy-ins included).
+      var stack = player && (handLive() || seat.stack === undefined) ? player.stack : seat.stack;
       var badges = el("div", { class: "badges" });
       var description = [name, chips(stack)];
       if (isDealer(player)) { badges.appendChild(el("span", { class: "badge badge-dealer", title: S.dealer, text: isHoldem() ? S.button_short : S.dealer_short })); description.push(isHoldem() ? S.button : S.dealer); }
@@ -773,7 +774,7 @@
     var inHand = !!myPlayer() && handLive();
     var seated = seat.number !== null && seat.number !== undefined;
     var player = myPlayer();
-    var stack = player ? player.stack : seat.stack;
+    var stack = player && handLive() ? player.stack : seat.stack;
     box.appendChild(el("p", { class: "aside", text: seated ? fmt(S.your_seat, { number: seat.number, stack: chips(stack) }) : S.watching }));
     if (!seated) box.appendChild(controlButton(function () { sendSeat("take"); }, "take", S.take_seat));
     if (!isHoldem() && seated && !inHand) box.appendChild(controlButton(function () { sendSeat("buy_back"); }, "buy_back", S.buy_again));

@@ -97,6 +97,12 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
             expect(player.page.locator(f'.seat[data-seat="{first.seat}"] .badge-seen')).to_be_visible()
     assert first.page.locator("#raise-amount").input_value() == "20"
     expect(first.page.locator("#raise-cost")).to_contain_text("40")  # seen: twice the new stake
+    # the stepper moves a boot (10) at a time, and the cost follows
+    first.page.locator(".raise-group .step-up").click()
+    assert first.page.locator("#raise-amount").input_value() == "30"
+    expect(first.page.locator("#raise-cost")).to_contain_text("60")
+    first.page.locator(".raise-group .step-down").click()
+    assert first.page.locator("#raise-amount").input_value() == "20"
     step += 1
     screenshot(artifacts, step, "first-looked", players)
     act(first, "raise")
@@ -197,6 +203,17 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     assert all(shown == stacks[host.label] for shown in stacks.values()), stacks
     total = sum(int(re.sub(r"\D", "", text)) for text in stacks[host.label].values())
     assert total == 4 * BUY_IN
+
+    # Between hands, a player who lost chips buys in again: every page sees the new stack.
+    loser = fourth
+    before_stack = int(re.sub(r"\D", "", stacks[host.label][loser.seat]))
+    loser.page.locator('#between-hands [data-command="buy_back"]').click()
+    for player in players:
+        expect(player.page.locator(f'.seat[data-seat="{loser.seat}"] .seat-stack')).to_contain_text(
+            f"{before_stack + BUY_IN:,}"
+        )
+    step += 1
+    screenshot(artifacts, step, "bought-again", players)
 
     # No page ever received another player's hidden cards before the show (its own, and in
     # an accepted sideshow the partner's, only).
