@@ -1,0 +1,76 @@
+"""The host's controls and a player's seat controls, in two real browsers.
+
+Rules pinned (rule book 000, "buy-ins and buy-backs"; the issue's host controls): the host
+removes a player between hands and that player watches, then may sit down again; the host
+starts, pauses (nobody may act: the move is refused with a message and changes nothing)
+and resumes; a player may sit out and come back; the host's settings page refuses a bad
+value next to its field and saves a good one between hands.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.driver import Player, act, join_table, open_table, settle, to_act
+
+
+def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, artifacts):
+    host = Player("asha-host", new_page("hostuser"))
+    code = open_table(host.page, "faras")
+    host.read_seat()
+    host.page.locator('#between-hands [data-command="take"]').click()
+    link = host.page.locator("#join-link").input_value()
+    deepa = Player("deepa", new_page("deepa"))
+    join_table(deepa.page, link)
+    deepa.read_seat()
+    players = [host, deepa]
+    expect(host.page.locator(".seat")).to_have_count(2)
+
+    # The host removes Deepa before the game starts: she watches, then sits down again.
+    host.page.locator('#remove-players [data-command="remove"]').click()
+    expect(deepa.page.locator("#between-hands")).to_contain_text("watching")
+    expect(host.page.locator(".seat")).to_have_count(1)
+    deepa.page.locator('#between-hands [data-command="take"]').click()
+    expect(host.page.locator(".seat")).to_have_count(2)
+
+    # The host's settings page: a bad boot is refused beside its field; a good one is saved.
+    host.page.goto(f"/tables/{code}/settings/")
+    expect(host.page.locator('[name="boot"]')).to_have_value("10")
+    host.page.locator('[name="boot"]').fill("0")
+    host.page.locator("form.settings-form button[type=submit]").click()
+    expect(host.page.locator('.field[data-field="boot"] .field-error')).to_be_visible()
+    host.page.locator('[name="boot"]').fill("20")
+    host.page.locator("form.settings-form button[type=submit]").click()
+    host.page.wait_for_url(re.compile(rf"/tables/{code}/$"))
+    expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
+
+    host.page.locator('#host-controls [data-command="start"]').click()
+    host.page.wait_for_selector('.seat[data-to-act="true"]')
+    settle(players)
+    expect(deepa.page.locator("#stake")).to_contain_text("boot 20")
+
+    # Pause: the table says so, and a move is refused with a message.
+    host.page.locator('#host-controls [data-command="pause"]').click()
+    for player in players:
+        expect(player.page.locator("#table-status")).to_have_text("Paused")
+    by_seat = {player.seat: player for player in players}
+    waiting = by_seat[to_act(host)]
+    waiting.page.locator('#action-bar button[data-verb="chaal"]').click()
+    expect(waiting.page.locator("#notice")).to_contain_text("paused")
+    host.page.screenshot(path=str(artifacts / "paused-host.png"), full_page=True)
+
+    # Resume, and the move goes through.
+    host.page.locator('#host-controls [data-command="resume"]').click()
+    for player in players:
+        expect(player.page.locator("#table-status")).to_have_text("Playing")
+    act(waiting, "chaal")
+    settle(players)
+
+    # Deepa sits out (from the next hand) and comes back.
+    deepa.page.locator('#between-hands [data-command="sit_out"]').click()
+    expect(deepa.page.locator('#between-hands [data-command="come_back"]')).to_be_visible()
+    deepa.page.locator('#between-hands [data-command="come_back"]').click()
+    expect(deepa.page.locator('#between-hands [data-command="sit_out"]')).to_be_visible()
+    deepa.page.screenshot(path=str(artifacts / "came-back-deepa.png"), full_page=True)
