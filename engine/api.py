@@ -167,7 +167,9 @@ class Game(Protocol):
     ) -> tuple[Any, list[Event]]:
         """Deal a hand: ``players`` in seat order with their stacks, ``dealer`` an index
         into it, ``deck`` 52 cards top first. Returns the state and the opening events
-        (boot or blinds, each player's cards visible to that player only)."""
+        (boot or blinds, the deal). A player's cards reach that player only, and only
+        when the rules let them look: hold'em hole cards at the deal; Teen Patti cards
+        when the player sees (a ``cards`` event), so a look is always recorded."""
 
     def legal_actions(self, state: Any, player: str | None = None) -> list[LegalAction]:
         """The verbs ``player`` (default: the one to act) may use now."""
