@@ -35,8 +35,8 @@ RESYNC_LIMIT = 500
 CLOSE_FORBIDDEN = 4403
 
 
-def _identify(code: str, user: Any, guest_token: str | None) -> tuple[int, int] | None:
-    """(table id, seat id) of the viewer, joining a signed-in user as a watcher if needed."""
+def _identify(code: str, user: Any, guest_token: str | None) -> tuple[int, int, str] | None:
+    """(table id, seat id, group name) of the viewer, joining a signed-in user as a watcher if needed."""
     table = selectors.table_by_code(code=code)
     if table is None:
         return None
@@ -49,7 +49,7 @@ def _identify(code: str, user: Any, guest_token: str | None) -> tuple[int, int] 
             return None
     if seat is None:
         return None
-    return table.pk, seat.pk
+    return table.pk, seat.pk, table.group_name
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -73,9 +73,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.table_id, self.seat_id = found
+        self.table_id, self.seat_id, self.group = found
         self.viewer = str(self.seat_id)
-        self.group = f"table_{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._send_snapshot()

@@ -19,6 +19,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
+def table_group_name(table_id: int, code: str) -> str:
+    return f"table_{table_id}_{code}"
+
+
 class Table(models.Model):
     """A game hosted by one user, joined by its short code."""
 
@@ -66,8 +70,9 @@ class Table(models.Model):
 
     @property
     def group_name(self) -> str:
-        """The channel layer group of this table's sockets."""
-        return f"table_{self.pk}"
+        """The channel layer group of this table's sockets: from the id, with the random
+        code so that two databases sharing one Redis (tests, benchmarks) never cross."""
+        return table_group_name(self.pk, self.code)
 
 
 class Seat(models.Model):

@@ -30,7 +30,7 @@ from tables import selectors
 from tables.models import Event, Hand, Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.ledger_link import ledger_cash_out, ledger_check
-from tables.services.log import TableLog
+from tables.services.log import TableLog, remember_loaded_values
 
 logger = logging.getLogger(__name__)
 
@@ -49,9 +49,11 @@ def next_hand_delay() -> float:
 def lock_table(table_id: int) -> Table:
     """The table row, locked until the transaction ends."""
     try:
-        return Table.objects.select_for_update().get(pk=table_id)
+        table = Table.objects.select_for_update().get(pk=table_id)
     except (Table.DoesNotExist, ValueError, TypeError):
         raise ServiceError("no_table", _("There is no such table.")) from None
+    remember_loaded_values(table)
+    return table
 
 
 def seat_at(table: Table, seat_id: int) -> Seat:

@@ -12,6 +12,7 @@ socket fills a gap from the database (see ``tables.consumers``).
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import threading
 from collections.abc import Callable, Iterable
@@ -56,7 +57,7 @@ def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def broadcast(table_id: int, frames: list[dict[str, Any]]) -> None:
+def broadcast(group: str, frames: list[dict[str, Any]]) -> None:
     """Send ``frames`` to every socket of the table (each filters what its viewer may see)."""
     if not frames:
         return
@@ -64,7 +65,6 @@ def broadcast(table_id: int, frames: list[dict[str, Any]]) -> None:
     if layer is None:
         return
     message = {"type": "table.events", "events": frames}
-    group = f"table_{table_id}"
     loop, loop_thread = _server_loop, _server_loop_thread
     try:
         if (
@@ -79,6 +79,18 @@ def broadcast(table_id: int, frames: list[dict[str, Any]]) -> None:
             async_to_sync(layer.group_send)(group, message)
     except Exception:  # the log is the truth; a lost broadcast is caught up by the sockets
         logger.exception("broadcast to %s failed", group)
+
+
+def _field_values(table: Table) -> dict[str, Any]:
+    return {field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields}
+
+
+def remember_loaded_values(table: Table) -> None:
+    """Note the row as loaded, so :meth:`TableLog.flush` writes back only what changed."""
+    table._loaded_values = {
+        name: copy.deepcopy(value) if isinstance(value, dict | list) else value
+        for name, value in _field_values(table).items()
+    }
 
 
 class TableLog:
@@ -127,15 +139,23 @@ class TableLog:
         """Write the new events and the table's counter; broadcast after the commit."""
         if self.pending:
             Event.objects.bulk_create(self.pending)
-        self.table.save()
+        loaded = getattr(self.table, "_loaded_values", None)
+        if loaded is None:
+            self.table.save()
+        else:
+            changed = [name for name, value in _field_values(self.table).items() if loaded.get(name) != value]
+            if changed:
+                fields = [Table._meta.get_field(name).name for name in changed if name != "id"]
+                self.table.save(update_fields=fields)
+            remember_loaded_values(self.table)
         frames = [event_frame(event) for event in self.pending]
-        table_id = self.table.pk
+        group = self.table.group_name
         self.pending = []
         callbacks, self.after_commit = self.after_commit, []
 
         def _after() -> None:
             for callback in callbacks:
                 callback()
-            broadcast(table_id, frames)
+            broadcast(group, frames)
 
         transaction.on_commit(_after)
