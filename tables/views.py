@@ -335,4 +335,11 @@ def table_page_strings() -> dict[str, Any]:
         "category_pair": _("Pair"),
         "category_high_card": _("High card"),
         "category_digits": _("Number"),
+        "category_two_pair": _("Two pair"),
+        "category_three_of_a_kind": _("Three of a kind"),
+        "category_straight": _("Straight"),
+        "category_flush": _("Flush"),
+        "category_full_house": _("Full house"),
+        "category_four_of_a_kind": _("Four of a kind"),
+        "category_straight_flush": _("Straight flush"),
     }

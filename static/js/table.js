@@ -551,7 +551,9 @@
         el("div", { class: "name" }, [el("span", { class: "seat-name", text: name }), el("span", { class: "seat-stack", text: chips(stack) })]),
         badges,
         player && player.bet && (handLive() || !isHoldem()) ? el("div", { class: "bet", text: fmt(isHoldem() ? S.bet_round : S.bet_hand, { amount: player.bet }) }) : null,
-        cardsBox
+        cardsBox,
+        player && player.cards && player.hand && player.hand.category && String(id) !== String(me())
+          ? el("div", { class: "seat-hand", text: handLabel(player.hand) }) : null
       ]);
       list.appendChild(node);
     });
@@ -622,7 +624,7 @@
     box.textContent = "";
     if (mine && mine.length) {
       drawCards(box, mine, 0, player.best_cards);
-      $("#my-hand-label").textContent = player.hand && player.hand.category ? (S["category_" + player.hand.category] || player.hand.category) + (player.hand.value !== undefined ? " " + player.hand.value : "") : "";
+      $("#my-hand-label").textContent = player.hand && player.hand.category ? handLabel(player.hand) : "";
     } else {
       for (var i = 0; i < cardCount(); i++) box.appendChild(window.DashainCards.back({ label: S.my_card_hidden }));
       $("#my-hand-label").textContent = handLive() && !player.packed ? S.not_looked : "";
@@ -630,6 +632,11 @@
     var canSee = !!legal("see");
     seeButton.hidden = isHoldem() || !canSee;
     seeButton.disabled = !canSee || !state.connected;
+  }
+
+  function handLabel(hand) {
+    var name = S["category_" + hand.category] || hand.category;
+    return hand.value !== undefined ? name + " " + hand.value : name;
   }
 
   function renderSideshow() {
@@ -804,15 +811,16 @@
       end.addEventListener("click", function (event) { if (!window.confirm(S.end_game_confirm)) event.stopImmediatePropagation(); }, true);
       box.appendChild(end);
     }
+    var settingsLink = $("#settings-between-hands");
+    if (settingsLink) settingsLink.hidden = handLive() || status === "ended";
     var removeList = $("#remove-players");
     removeList.textContent = "";
+    if (handLive()) return;   // players are removed between hands
     Object.keys(state.seats).forEach(function (id) {
       var seat = state.seats[id];
       if (id === String(me()) || seat.number === null || seat.number === undefined) return;
       removeList.appendChild(el("li", {}, [host("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) })]));
     });
-    var settingsLink = $("#settings-between-hands");
-    if (settingsLink) settingsLink.hidden = handLive() || status === "ended";
   }
 
   // ------------------------------------------------------------------ turn reminder and notices

@@ -220,3 +220,47 @@ def test_the_table_page_holds_no_game_state_only_the_socket_and_strings(host_cli
 def test_the_lobby_lists_the_tables_i_host_and_play_at(host_client, table):
     html = host_client.get(reverse("lobby")).content.decode()
     assert table.code in html and "Host" in html
+
+
+def test_only_the_host_reaches_the_settings_page_and_a_bad_value_is_refused_beside_it(
+    host_client, django_user_model, table
+):
+    url = reverse("table_settings", kwargs={"code": table.code})
+    page = host_client.get(url).content.decode()
+    assert 'name="boot"' in page and 'value="10"' in field_block(page, "boot")
+    refused = host_client.post(
+        url,
+        {
+            "seats": 6,
+            "boot": 0,
+            "buy_in_chips": 1000,
+            "buy_in_price": "10.00",
+            "sideshow": "on",
+            "best_run": "AKQ",
+            "blind_turns": "4",
+        },
+    )
+    assert "field-error" in field_block(refused.content.decode(), "boot")
+    table.refresh_from_db()
+    assert table.settings["engine"]["boot"] == 10
+    saved = host_client.post(
+        url,
+        {
+            "seats": 6,
+            "boot": 20,
+            "buy_in_chips": 1000,
+            "buy_in_price": "10.00",
+            "sideshow": "on",
+            "best_run": "AKQ",
+            "blind_turns": "4",
+            "pot_limit_boots": 1024,
+        },
+    )
+    assert saved["Location"] == reverse("table_detail", kwargs={"code": table.code})
+    table.refresh_from_db()
+    assert table.settings["engine"]["boot"] == 20
+
+    other = Client()
+    other.force_login(django_user_model.objects.create_user(username="bikash", password="pass-for-tests-2"))
+    other.post(reverse("table_join", kwargs={"code": table.code}), {"role": "watch"})
+    assert other.get(url).status_code == 404
