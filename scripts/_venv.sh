@@ -13,12 +13,13 @@ find_python() {
     local candidate
     for candidate in ${PYTHON:-} python3.11 python3.12 python3.13 python3; do
         if command -v "$candidate" >/dev/null 2>&1 \
-            && "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            && "$candidate" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
             command -v "$candidate"
             return 0
         fi
     done
-    echo "Dashain needs Python 3.11 or newer (set PYTHON=/path/to/python3.11)." >&2
+    echo "Dashain needs Python 3.11 or newer with venv (on Debian: apt-get install python3-venv)." >&2
+    echo "Set PYTHON=/path/to/python3.11 to choose one." >&2
     return 1
 }
 
