@@ -3,8 +3,9 @@
 Rules pinned (rule book 000, "buy-ins and buy-backs"; the issue's host controls): the host
 removes a player between hands and that player watches, then may sit down again; the host
 starts, pauses (nobody may act: the move is refused with a message and changes nothing)
-and resumes; a player may sit out and come back; the host's settings page refuses a bad
-value next to its field and saves a good one between hands.
+and resumes; the turn timer reminds the player to act and acts for nobody; a player may
+sit out and come back; the host's settings page refuses a bad value next to its field and
+saves a good one between hands.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from tests.browser.driver import Player, act, join_table, open_table, settle, to
 
 def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, artifacts):
     host = Player("asha-host", new_page("hostuser"))
-    code = open_table(host.page, "faras")
+    code = open_table(host.page, "faras", turn_timer=5)
     host.read_seat()
     host.page.locator('#between-hands [data-command="take"]').click()
     link = host.page.locator("#join-link").input_value()
@@ -61,10 +62,14 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, arti
     expect(waiting.page.locator("#notice")).to_contain_text("paused")
     host.page.screenshot(path=str(artifacts / "paused-host.png"), full_page=True)
 
-    # Resume, and the move goes through.
+    # Resume: the turn starts again with its timer, and when it runs out the player is
+    # reminded (the reminder never acts for them).
     host.page.locator('#host-controls [data-command="resume"]').click()
     for player in players:
         expect(player.page.locator("#table-status")).to_have_text("Playing")
+    expect(waiting.page.locator("#turn-reminder")).to_have_text("Reminder: it is your turn.", timeout=30_000)
+    expect(host.page.locator("#hand-log")).to_contain_text("Reminder:")
+    waiting.page.screenshot(path=str(artifacts / "reminded.png"), full_page=True)
     act(waiting, "chaal")
     settle(players)
 
