@@ -29,7 +29,7 @@ ensure_venv() {
         local python
         python=$(find_python)
         echo "Creating the virtual environment in $VENV with $python"
-        "$python" -m venv "$VENV"
+        "$python" -m venv --clear "$VENV"  # --clear: a broken one is rebuilt
     fi
     # The stamp covers the requirements file and every file it includes.
     local stamp="$VENV/.installed-$(basename "$requirements").sha256"
