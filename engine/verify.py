@@ -5,7 +5,9 @@ The checks, in order (the construction is in :mod:`engine.fairness` and ``docs/f
 
 1. **commitment**: ``sha256(secret_seed)`` equals the game's commitment, and every hand
    carries that same commitment;
-2. **deal**: each hand's recorded deck equals
+2. **seed**: each hand's ``player_seeds`` are those its own event log recorded at the deal
+   (the ``hand_started`` event, when the export carries the events);
+   **deal**: each hand's recorded deck equals
    ``hand_deck(secret_seed, table, hand_number, player_seeds)``; a difference means the
    deck, or the player seeds / table / hand number it was derived from, were changed;
 3. **result** (unless ``--no-replay``): each hand, played back through the engine from its
@@ -37,8 +39,8 @@ USAGE = "usage: python -m engine verify [--no-replay] FILE   (FILE may be - for 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One check that failed. ``hand_number`` is ``None`` for the game as a whole;
-    ``check`` is ``commitment``, ``deal``, ``result``, ``order`` or ``unverifiable``."""
+    """One check that failed. ``hand_number`` is ``None`` for the game as a whole; ``check``
+    is ``commitment``, ``seed``, ``deal``, ``result``, ``order`` or ``unverifiable``."""
 
     hand_number: int | None
     check: str
@@ -100,12 +102,42 @@ def check_order(record: GameRecord) -> list[Finding]:
     return findings
 
 
-def check_deal(secret_seed: bytes, hand: HandRecord) -> Finding | None:
-    """The recorded deck is the one the construction derives for this hand."""
+def logged_player_seeds(hand: HandRecord) -> tuple[str, ...] | None:
+    """The player seeds the hand's own event log recorded when it was dealt (the site's
+    ``hand_started`` event), or ``None`` when the export carries no such event."""
+    for event in hand.events:
+        data = event.get("data", event) if isinstance(event, Mapping) else {}
+        if isinstance(event, Mapping) and event.get("kind") == "hand_started" and "player_seeds" in data:
+            seeds = data["player_seeds"]
+            if isinstance(seeds, list):
+                return tuple(str(seed) for seed in seeds)
+    return None
+
+
+def check_seeds(hand: HandRecord) -> Finding | None:
+    """The hand's ``player_seeds`` are those its event log recorded at the deal."""
+    logged = logged_player_seeds(hand)
+    if logged is None or logged == hand.player_seeds:
+        return None
+    return Finding(
+        hand.hand_number,
+        "seed",
+        f"the hand lists player seeds {list(hand.player_seeds)}, but its event log recorded {list(logged)} "
+        "when it was dealt.",
+    )
+
+
+def check_deal(secret_seed: bytes, hand: HandRecord, *, seeds_checked: bool = False) -> Finding | None:
+    """The recorded deck is the one the construction derives for this hand. ``seeds_checked``:
+    the player seeds agree with the hand's event log, so a difference is the deck's."""
     derived = hand_deck(secret_seed, hand.table, hand.hand_number, hand.player_seeds)
     if list(hand.deck) == derived:
         return None
     position = next(index for index, (a, b) in enumerate(zip(derived, hand.deck, strict=True)) if a != b)
+    if seeds_checked:
+        cause = "The player seeds agree with the hand's event log, so the deal itself was changed."
+    else:
+        cause = "Either the deal or a player seed was changed."
     return Finding(
         hand.hand_number,
         "deal",
@@ -113,8 +145,7 @@ def check_deal(secret_seed: bytes, hand: HandRecord) -> Finding | None:
             f"the recorded deck is not the one derived from the secret seed, table {hand.table!r}, "
             f"hand number {hand.hand_number} and its {len(hand.player_seeds)} player seed(s): "
             f"first difference at position {position + 1} from the top "
-            f"(recorded {card_text(hand.deck[position])}, derived {card_text(derived[position])}). "
-            "Either the deal or a player seed was changed."
+            f"(recorded {card_text(hand.deck[position])}, derived {card_text(derived[position])}). {cause}"
         ),
     )
 
@@ -161,9 +192,13 @@ def verify_game(record: GameRecord, *, replay: bool = True) -> list[Finding]:
     """Every finding for a whole game; an empty list means every deal and result checks out."""
     findings = check_commitment(record) + check_order(record)
     for hand in record.hands:
+        seed_finding = check_seeds(hand)
+        if seed_finding is not None:
+            findings.append(seed_finding)
         if record.secret_seed is not None:
-            finding = check_deal(record.secret_seed, hand)
-            if finding is not None:
+            seeds_checked = seed_finding is None and logged_player_seeds(hand) is not None
+            finding = check_deal(record.secret_seed, hand, seeds_checked=seeds_checked)
+            if finding is not None and seed_finding is None:
                 findings.append(finding)
         if replay:
             finding = check_result(hand)

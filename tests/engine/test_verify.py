@@ -29,8 +29,9 @@ def run(data, *args: str) -> tuple[int, str]:
     return status, out.getvalue()
 
 
-def deals_only_game(hands: int = 4, *, secret: bytes | None = SECRET) -> dict:
-    """A game built straight from the construction (no engine): right for the deal checks."""
+def deals_only_game(hands: int = 4, *, secret: bytes | None = SECRET, logged: bool = False) -> dict:
+    """A game built straight from the construction (no engine): right for the deal checks.
+    ``logged``: each hand carries its event log's ``hand_started`` with the player seeds, as the site's do."""
     seeds_by_hand = [[], ["asha-1"], ["asha-1", "bikash-2"], ["ünïcode seed ✓"]]
     hand_list = []
     for number in range(1, hands + 1):
@@ -49,6 +50,7 @@ def deals_only_game(hands: int = 4, *, secret: bytes | None = SECRET) -> dict:
                 commitment=commitment(SECRET),
                 stacks={"Asha": 1000, "Bikash": 1000},
                 pots=[],
+                events=[{"seq": number, "kind": "hand_started", "data": {"player_seeds": seeds}}] if logged else [],
             )
         )
     return export.game_export(
@@ -87,6 +89,33 @@ def test_a_changed_player_seed_names_the_hand():
     assert "hand 2: MISMATCH (deal)" in output
     assert "player seed" in output
     assert "hand 1: OK" in output and "hand 3: OK" in output
+
+
+def test_a_player_seed_changed_against_the_hands_own_log_is_a_seed_mismatch():
+    game = deals_only_game(logged=True)
+    game["hands"][2]["player_seeds"] = ["asha-1", "bikash-3"]
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 3: MISMATCH (seed)" in output
+    assert "['asha-1', 'bikash-2']" in output  # what the log recorded
+    assert "hand 3: MISMATCH (deal)" not in output
+    assert "hand 2: OK" in output and "hand 4: OK" in output
+
+
+def test_a_changed_deal_with_seeds_agreeing_with_the_log_blames_the_deal():
+    game = deals_only_game(logged=True)
+    deck = game["hands"][0]["deck"]
+    deck[10], deck[20] = deck[20], deck[10]
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 1: MISMATCH (deal)" in output
+    assert "the deal itself was changed" in output
+    assert "position 11" in output
+
+
+def test_an_honest_logged_game_is_verified():
+    status, output = run(deals_only_game(logged=True), "--no-replay")
+    assert status == 0, output
 
 
 def test_a_dropped_player_seed_names_the_hand():

@@ -228,6 +228,13 @@ def test_after_the_game_the_seed_is_revealed_and_the_game_verifies(client, tmp_p
     out = io.StringIO()
     assert verify.main(["--no-replay", "-"], stdout=out, stdin=io.StringIO(json.dumps(data))) == 1
     assert f"hand {data['hands'][1]['hand_number']}: MISMATCH (deal)" in out.getvalue()
+    assert "the deal itself was changed" in out.getvalue()  # the seeds agree with the hand's log
+    # ...and so is a player seed added afterwards, against the hand's own log
+    data = json.loads(response.content)
+    data["hands"][2]["player_seeds"].append("added afterwards")
+    out = io.StringIO()
+    assert verify.main(["--no-replay", "-"], stdout=out, stdin=io.StringIO(json.dumps(data))) == 1
+    assert f"hand {data['hands'][2]['hand_number']}: MISMATCH (seed)" in out.getvalue()
 
 
 @pytest.mark.parametrize("game", GAMES)
