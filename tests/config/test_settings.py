@@ -119,3 +119,16 @@ def test_https_only_can_be_turned_off_for_a_home_game_on_plain_http():
     seen = settings_seen_with(clean_environment(HTTPS_ONLY="false"))
 
     assert seen["ssl_redirect"] is False
+
+
+def test_the_local_secret_key_is_made_once_kept_private_and_reused(tmp_path):
+    from config.settings import _secret_key_from_file
+
+    key_file = tmp_path / "secret_key"
+    first = _secret_key_from_file(key_file)
+    second = _secret_key_from_file(key_file)
+
+    assert first == second
+    assert len(first) >= 50
+    assert key_file.stat().st_mode & 0o077 == 0  # readable by its owner only
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no temporary file left
