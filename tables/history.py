@@ -322,7 +322,9 @@ def describe_event(
     details = ", ".join(
         f"{key}={_name(names, value) if isinstance(value, str) else value}" for key, value in data.items()
     )
-    return f"{kind.replace('_', ' ')}: {details}" if details else kind.replace("_", " ")
+    # An event this page has no sentence for yet: its name and data, rather than silence.
+    label = kind.replace("_", " ")
+    return _("%(event)s: %(details)s") % {"event": label, "details": details} if details else label
 
 
 def _describe_holdem_action(player: str, data: Mapping[str, Any]) -> str:
