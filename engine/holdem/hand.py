@@ -534,9 +534,12 @@ def _after_action(state: HandState, seat: int, events: list[Event]) -> None:
 def _end_round(state: HandState, events: list[Event]) -> None:
     """Give back uncalled chips, then deal the next street, run the board out, or finish."""
     bets = state.bets
-    top_seat = max(range(len(bets)), key=bets.__getitem__)
-    top = bets[top_seat]
-    second = max(bet for seat, bet in enumerate(bets) if seat != top_seat)
+    top_seat, top, second = 0, -1, -1
+    for seat, bet in enumerate(bets):
+        if bet > top:
+            top_seat, top, second = seat, bet, top
+        elif bet > second:
+            second = bet
     if top > second:
         back = top - second
         state.stacks[top_seat] += back
@@ -692,22 +695,22 @@ def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | N
                     best_five = best_hand(state.hole[seat] + state.board)
                     named[seat] = {"category": best_five.category, "cards": [_TEXT[c] for c in best_five.cards]}
                 hands[names[seat]] = named[seat]
+        eligible_names = [names[seat] for seat in eligible]
+        winner_names = [names[seat] for seat in winners]
         events.append(
             Event(
                 "pot_awarded",
                 {
                     "pot": index,
                     "amount": amount,
-                    "eligible": [names[seat] for seat in eligible],
-                    "winners": [names[seat] for seat in winners],
+                    "eligible": eligible_names,
+                    "winners": winner_names,
                     "shares": shares,
                     "hands": hands,
                 },
             )
         )
-        results[index] = PotResult(
-            amount, tuple(names[seat] for seat in eligible), tuple(names[seat] for seat in winners)
-        )
+        results[index] = PotResult(amount, tuple(eligible_names), tuple(winner_names))
     state.committed = [0] * len(names)
     state.street = FINISHED
     state.to_act = -1
