@@ -387,15 +387,36 @@ def legal_actions(state: HandState, player: str | None = None) -> list[LegalActi
 
 
 def check(state: HandState, action: Action) -> None:
-    """Raise :class:`RuleError` if ``action`` is not allowed now."""
-    _act(state.copy(), action, [])
+    """Raise :class:`RuleError` if ``action`` is not allowed now (nothing is changed)."""
+    _validate(state, action)
 
 
 def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     """The state after ``action`` and the events it caused; ``state`` is unchanged."""
+    seat, verb, target = _validate(state, action)
     new = state.copy()
     events: list[Event] = []
-    _act(new, action, events)
+    if verb == "fold":
+        new.folded[seat] = True
+        events.append(
+            Event("action", {"player": new.names[seat], "verb": "fold", "amount": 0, "total": target, "all_in": False})
+        )
+        _after_action(new, seat, events)
+    elif verb == "check":
+        new.acted_at[seat] = new.current_bet
+        events.append(
+            Event("action", {"player": new.names[seat], "verb": "check", "amount": 0, "total": target, "all_in": False})
+        )
+        _after_action(new, seat, events)
+    elif verb == "call":
+        _put_in(new, seat, target, "call", events)
+    else:
+        added = target - new.current_bet
+        if added >= new.min_raise:
+            new.min_raise = added  # a full bet or raise sets the next minimum
+        new.current_bet = target
+        new.last_aggressor = seat
+        _put_in(new, seat, target, verb, events)
     return new, events
 
 
@@ -408,8 +429,10 @@ def _amount(action: Action) -> int:
     return amount
 
 
-def _act(state: HandState, action: Action, events: list[Event]) -> None:
-    """Check ``action`` and carry it out on ``state`` (a copy the caller owns)."""
+def _validate(state: HandState, action: Action) -> tuple[int, str, int]:
+    """Check ``action`` against the rules: the seat, what it amounts to (fold, check, call,
+    bet or raise; ``allin`` becomes one of the last three) and the player's bet for the
+    round after it. Raises :class:`RuleError`."""
     seat = state.to_act
     if seat < 0:
         raise RuleError("hand_over", "The hand is over.")
@@ -420,37 +443,23 @@ def _act(state: HandState, action: Action, events: list[Event]) -> None:
     if acting != seat:
         raise RuleError("not_your_turn", f"It is {names[seat]}'s turn, not {action.player}'s.")
     verb = action.verb
-    stack = state.stacks[seat]
     own = state.bets[seat]
-    total = own + stack
+    if verb == "fold":
+        return seat, "fold", own
+    total = own + state.stacks[seat]
     level = call_level(state, seat)
     current = state.current_bet
-
-    if verb == "fold":
-        state.folded[seat] = True
-        events.append(
-            Event("action", {"player": names[seat], "verb": "fold", "amount": 0, "total": own, "all_in": False})
-        )
-        _after_action(state, seat, events)
-        return
     if verb == "check":
         if own < level:
             raise RuleError("cannot_check", f"{names[seat]} cannot check: the bet is {level}, call or fold.")
-        state.acted_at[seat] = current
-        events.append(
-            Event("action", {"player": names[seat], "verb": "check", "amount": 0, "total": own, "all_in": False})
-        )
-        _after_action(state, seat, events)
-        return
+        return seat, "check", own
     if verb == "call":
         if own >= level:
             raise RuleError("nothing_to_call", f"There is nothing for {names[seat]} to call: check instead.")
-        _put_in(state, seat, min(level, total), "call", events)
-        return
+        return seat, "call", min(level, total)
     if verb == "allin":
         if total <= level:
-            _put_in(state, seat, total, "call", events)
-            return
+            return seat, "call", total
         target = total
         verb = "bet" if current == 0 else "raise"
     elif verb in ("bet", "raise"):
@@ -459,12 +468,10 @@ def _act(state: HandState, action: Action, events: list[Event]) -> None:
             raise RuleError("cannot_raise", "Nobody has bet in this round: bet instead of raising.")
         if verb == "bet" and current != 0:
             raise RuleError("cannot_bet", f"There is already a bet of {current}: raise instead.")
-        if verb == "bet":
-            target += own  # a bet is counted from nothing put in this round; own is 0 here
     else:
         raise RuleError("unknown_verb", f"{verb!r} is not a hold'em action: use {', '.join(VERBS)}.")
 
-    # A bet or a raise to `target` (the player's total for this round).
+    # A bet or a raise to `target` (the player's total for this round; for a bet own is 0).
     if target > total:
         raise RuleError("not_enough_chips", f"{names[seat]} has only {total} to bet this round, not {target}.")
     if not _someone_can_answer(state, seat):
@@ -486,12 +493,7 @@ def _act(state: HandState, action: Action, events: list[Event]) -> None:
                 "raise_too_small",
                 f"A raise must add at least the last bet or raise ({state.min_raise}): raise to {least} or more.",
             )
-    added = target - current
-    if added >= state.min_raise:
-        state.min_raise = added  # a full bet or raise sets the next minimum
-    state.current_bet = target
-    state.last_aggressor = seat
-    _put_in(state, seat, target, verb, events)
+    return seat, verb, target
 
 
 def _put_in(state: HandState, seat: int, target: int, verb: str, events: list[Event]) -> None:
