@@ -295,6 +295,7 @@ def main() -> None:
                 args.players,
                 args.seconds,
                 args.seed,
+                args.think,
                 lambda: sum(_rss_kib(server.pid) for server in servers),
             )
         )
