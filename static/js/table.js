@@ -33,7 +33,8 @@
     socket: null,
     retry: 0,
     snapshotWanted: false,
-    raiseAmount: null
+    raiseAmount: null,  // the amount in the raise box, kept while the same turn is redrawn
+    raiseKey: null
   };
 
   // ------------------------------------------------------------------ helpers
@@ -699,6 +700,9 @@
     var step = isHoldem() ? (hand.big_blind || 1) : (hand.boot || 1);
     var start = action.min;
     if (!isHoldem() && hand.stake) start = Math.max(action.min, Math.min(action.max, 2 * hand.stake));
+    // A new turn (or new bounds) starts the box afresh; re-drawing the same turn keeps my choice.
+    var key = [hand.number, hand.stake, hand.current_bet, action.verb, action.min, action.max].join("/");
+    if (key !== state.raiseKey) { state.raiseKey = key; state.raiseAmount = null; }
     if (state.raiseAmount === null || state.raiseAmount < action.min || state.raiseAmount > action.max) state.raiseAmount = start;
     var input = el("input", {
       type: "number", id: "raise-amount", min: action.min, max: action.max, step: step,

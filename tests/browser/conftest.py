@@ -2,7 +2,7 @@
 
 - ``live_site`` (session): starts ``tests/browser/server.py`` in a subprocess on a free
   port and waits until it answers; knows each test user's session key.
-- ``chromium`` (session): Playwright driving Debian's Chromium (CHROMIUM_PATH or chromium on
+- ``chromium`` (this package): Playwright driving Debian's Chromium (CHROMIUM_PATH or chromium on
   PATH, found by tests/conftest.py; the Playwright browser download cannot be used here).
 - ``artifacts``: test-artifacts/<test name>/ (git-ignored), for screenshots.
 
@@ -112,8 +112,9 @@ def live_site():
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def chromium():
+    """Package scope: Playwright's sync API holds an asyncio loop open until it stops."""
     path = chromium_executable()
     if path is None:
         pytest.skip("needs a browser: install chromium or set CHROMIUM_PATH")
