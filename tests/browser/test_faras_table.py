@@ -84,8 +84,18 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
         for other in players:
             assert face_up_cards(player.page, other.seat) == []
 
-    # 1. The first player looks, then raises: the stepper starts at double the stake (20).
+    # 0. Looking works out of turn and does not use the turn: a player who is not to act looks.
     first = by_seat[to_act(host)]
+    # players sit in seats 1-4 in the order of this list; the turn goes round in seat order,
+    # so this is the third to act
+    looked_early = players[(players.index(first) + 2) % len(players)]
+    act(looked_early, "see")
+    expect(looked_early.page.locator("#my-cards svg.card-face")).to_have_count(3)
+    settle(players)
+    assert by_seat[to_act(host)] is first
+    assert looked_early.page.locator("#action-bar button[data-verb]").count() == 0
+
+    # 1. The first player looks, then raises: the stepper starts at double the stake (20).
     act(first, "see")
     expect(first.page.locator("#my-cards svg.card-face")).to_have_count(3)
     first_cards = my_cards(first.page)
@@ -140,10 +150,11 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     expect(second.page.locator("#my-cards svg.card-face")).to_have_count(3)
     assert view_signature(second.page) == before
 
-    # 3. The third player looks and asks the second (who bet just before) for a sideshow.
+    # 3. The third player (who looked early) asks the second (who bet just before) for a sideshow.
     third = by_seat[to_act(host)]
     assert third not in (first, second)
-    act(third, "see")
+    assert third is looked_early  # already seen, out of turn
+    assert "see" not in action_verbs(third) and third.page.locator("#see-button").is_hidden()
     assert "sideshow" in action_verbs(third)
     act(third, "sideshow")
     settle(players)
@@ -168,7 +179,7 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
             assert face_up_cards(player.page, second.seat) == []
             assert face_up_cards(player.page, third.seat) == []
 
-    # 4. The fourth player (still blind) packs; two are left.
+    # 4. The fourth player, still blind, packs; two are left.
     fourth = by_seat[to_act(host)]
     assert fourth not in (first, second, third)
     act(fourth, "pack")

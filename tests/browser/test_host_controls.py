@@ -3,7 +3,8 @@
 Rules pinned (rule book 000, "buy-ins and buy-backs"; the issue's host controls): the host
 removes a player between hands and that player watches, then may sit down again; the host
 starts, pauses (nobody may act: the move is refused with a message and changes nothing)
-and resumes; the turn timer reminds the player to act and acts for nobody; a player may
+and resumes; the turn timer reminds the player to act and acts for nobody; a page that was
+offline while another player moved catches up when it reconnects; a player may
 sit out and come back; the host's settings page refuses a bad value next to its field and
 saves a good one between hands.
 """
@@ -72,6 +73,22 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, arti
     waiting.page.screenshot(path=str(artifacts / "reminded.png"), full_page=True)
     act(waiting, "chaal")
     settle(players)
+
+    # A page that misses news while its connection is down catches up when it is back:
+    # the view is the table's, and the log in words has the move it did not see happen.
+    other = next(player for player in players if player is not waiting)
+    waiting.page.context.set_offline(True)
+    waiting.page.evaluate("() => window.DashainTable.state.socket.close()")
+    expect(waiting.page.locator("#connection")).to_have_attribute("data-state", "closed")
+    act(other, "chaal")
+    missed_line = other.page.locator("#hand-log li").last.inner_text()
+    waiting.page.context.set_offline(False)
+    expect(waiting.page.locator("#connection")).to_have_attribute("data-state", "open", timeout=30_000)
+    settle(players)
+    expect(waiting.page.locator("#hand-log")).to_contain_text(missed_line)
+    assert waiting.page.locator("#pot").inner_text() == other.page.locator("#pot").inner_text()
+    log_lines = "#hand-log li"
+    assert waiting.page.locator(log_lines).all_inner_texts() == other.page.locator(log_lines).all_inner_texts()
 
     # Deepa sits out (from the next hand) and comes back.
     deepa.page.locator('#between-hands [data-command="sit_out"]').click()
