@@ -46,6 +46,11 @@ def test_book_scenario(path: Path) -> None:
             assert output[key] == expect[key], (key, output[key])
     for key, value in expect.get("error", {}).items():
         assert output["error"][key] == value, output["error"]
+    if "hole" in expect:
+        hole = {e["player"]: e["cards"] for e in output["events"] if e["kind"] == "hole_cards"}
+        assert hole == expect["hole"]
+    if "board" in expect:
+        assert [e for e in output["events"] if e["kind"] == "board"][-1]["board"] == expect["board"]
     if "shown" in expect:
         assert _shown_and_mucked(output["events"]) == (expect["shown"], expect["mucked"])
     if output["ok"] and output["finished"]:
