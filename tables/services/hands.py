@@ -19,7 +19,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings as django_settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -307,15 +307,37 @@ def hand_act(
     the engine's code, e.g. ``not_your_turn``) and changes nothing when it does.
     """
     _check_request(verb, amount, client_action_id)
+    try:
+        return _hand_act(table_id, seat_id, verb, amount, client_action_id)
+    except IntegrityError:
+        # A concurrent request with the same id committed first (the id is unique per table).
+        earlier = _earlier_action(table_id, seat_id, client_action_id)
+        if earlier is None:
+            raise
+        return earlier
+    except ServiceError:
+        # A resend of an action already applied is refused by the rules now (the turn moved
+        # on): answer it as the first time. Looked up only on refusal, to keep actions lean.
+        earlier = _earlier_action(table_id, seat_id, client_action_id)
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _earlier_action(table_id: int, seat_id: int, client_action_id: str | None) -> int | None:
+    if client_action_id is None:
+        return None
+    earlier = Event.objects.filter(table_id=table_id, client_action_id=client_action_id).first()
+    if earlier is None:
+        return None
+    if earlier.actor_id != seat_id:
+        raise ServiceError("bad_id", _("That action id is already used."))
+    return earlier.seq
+
+
+def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client_action_id: str | None) -> int:
     with transaction.atomic():
         table = lock_table(table_id)
-        if client_action_id is not None:
-            earlier = Event.objects.filter(table=table, client_action_id=client_action_id).first()
-            if earlier is not None:
-                if earlier.actor_id != seat_id:
-                    raise ServiceError("bad_id", _("That action id is already used."))
-                return earlier.seq
-        seat = seat_at(table, seat_id)
         if table.status == Table.Status.PAUSED:
             raise ServiceError("paused", _("The host has paused the game."))
         if table.status != Table.Status.PLAYING:
@@ -323,8 +345,10 @@ def hand_act(
         hand = selectors.hand_live(table=table)
         if hand is None:
             raise ServiceError("no_hand", _("No hand is being played right now."))
-        name = seat.engine_name
+        # The plan names the seats dealt in, so a seat found there is this table's.
+        name = str(seat_id)
         if name not in players_of(hand):
+            seat_at(table, seat_id)  # no_seat for a stranger
             raise ServiceError("not_in_hand", _("You are not dealt in this hand."))
         state, _seq = selectors.hand_state(table=table, hand=hand)
         game = get_game(table.game)
@@ -339,7 +363,7 @@ def hand_act(
             "action",
             {"player": name, "verb": verb, "amount": amount},
             hand=hand,
-            actor=seat,
+            actor_id=seat_id,
             client_action_id=client_action_id,
         )
         for event in events:

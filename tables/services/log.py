@@ -113,6 +113,7 @@ class TableLog:
         hand: Hand | None = None,
         visible_to: Iterable[str] | None = None,
         actor: Seat | None = None,
+        actor_id: int | None = None,
         client_action_id: str | None = None,
     ) -> Event:
         self.table.last_seq += 1
@@ -126,7 +127,7 @@ class TableLog:
             kind=kind,
             payload=body,
             visible_to=None if visible_to is None else sorted(str(name) for name in visible_to),
-            actor=actor,
+            actor_id=actor.pk if actor is not None else actor_id,
             client_action_id=client_action_id,
         )
         self.pending.append(event)
