@@ -34,7 +34,8 @@
     retry: 0,
     snapshotWanted: false,
     raiseAmount: null,  // the amount in the raise box, kept while the same turn is redrawn
-    raiseKey: null
+    raiseKey: null,
+    seedFor: null       // the hand this browser last gave a seed for
   };
 
   // ------------------------------------------------------------------ helpers
@@ -188,7 +189,10 @@
         else if (typeof frame.id === "string" && frame.id.indexOf(CATCH_UP) === 0) catchUp(frame.events || [], frame.id);
         else applyEvents(frame.events || []);
         break;
-      case "error": showNotice(frame.message || S.refused); break;
+      case "error":
+        if (frame.code === "seed_given") break;   // this browser's seed for that hand is already in
+        showNotice(frame.message || S.refused);
+        break;
       default: break;   // ack, pong
     }
   }
@@ -474,6 +478,23 @@
     renderBetweenHands();
     renderHostControls();
     renderReminderState();
+    offerSeed();
+  }
+
+  // Fairness (docs/fairness.md): a seated player's browser may add its own seed to the deck
+  // of the next hand. Only when the player asks for it (the box under "Your seat").
+  function offerSeed() {
+    var box = $("#add-seed");
+    var seat = mySeat();
+    if (!box || !box.checked || !seat || seat.number === null || seat.number === undefined) return;
+    if (!state.table || state.table.status === "ended" || !state.connected) return;
+    var forHand = (state.table.hands_played || 0) + 1;
+    if (state.seedFor === forHand) return;
+    state.seedFor = forHand;
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    var seed = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    send({ type: "seed", seed: seed, id: newClientId() });
   }
 
   function renderHeader() {
@@ -874,6 +895,7 @@
 
   // ------------------------------------------------------------------ wiring
   $("#see-button").addEventListener("click", function () { sendAction("see"); });
+  $("#add-seed").addEventListener("change", offerSeed);
   $("#sideshow-accept").addEventListener("click", function () { sendAction("accept"); });
   $("#sideshow-refuse").addEventListener("click", function () { sendAction("refuse"); });
   var copy = $("#copy-link");

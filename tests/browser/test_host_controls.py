@@ -4,7 +4,8 @@ Rules pinned (rule book 000, "buy-ins and buy-backs"; the issue's host controls)
 removes a player between hands and that player watches, then may sit down again; the host
 starts, pauses (nobody may act: the move is refused with a message and changes nothing)
 and resumes; the turn timer reminds the player to act and acts for nobody; a page that was
-offline while another player moved catches up when it reconnects; a player may
+offline while another player moved catches up when it reconnects; a browser's own seed,
+when the player asks for it, goes into the next hand's shuffle; a player may
 sit out and come back; the host's settings page refuses a bad value next to its field and
 saves a good one between hands.
 """
@@ -25,6 +26,7 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, arti
     host.page.locator('#between-hands [data-command="take"]').click()
     link = host.page.locator("#join-link").input_value()
     deepa = Player("deepa", new_page("deepa"))
+    deepa.listen()
     join_table(deepa.page, link)
     deepa.read_seat()
     players = [host, deepa]
@@ -48,10 +50,20 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, arti
     host.page.wait_for_url(re.compile(rf"/tables/{code}/$"))
     expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
 
+    # Deepa mixes her browser's own seed into the shuffle (docs/fairness.md).
+    deepa.page.locator("#add-seed").check()
+    deepa.page.wait_for_function("() => window.DashainTable.state.seedFor === 1")
+
     host.page.locator('#host-controls [data-command="start"]').click()
     host.page.wait_for_selector('.seat[data-to-act="true"]')
     settle(players)
     expect(deepa.page.locator("#stake")).to_contain_text("boot 20")
+    # (resync replies repeat events the page already had: one per seq)
+    by_seq = {e["seq"]: e for frame in deepa.frames if frame.get("type") == "events" for e in frame["events"]}
+    events = [by_seq[seq] for seq in sorted(by_seq)]
+    given = [e["data"]["seed"] for e in events if e.get("kind") == "player_seed" and e["data"]["for_hand"] == 1]
+    dealt = next(e for e in events if e.get("kind") == "hand_started" and e["data"].get("number") == 1)
+    assert len(given) == 1 and dealt["data"]["player_seeds"] == given
 
     # Pause: the table says so, and a move is refused with a message.
     host.page.locator('#host-controls [data-command="pause"]').click()
