@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import secrets
 from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -87,7 +88,7 @@ def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None)
                     game=game,
                     settings=built,
                     buy_in_chips=built["buy_in_chips"],
-                    buy_in_price=built["buy_in_price"],
+                    buy_in_price=Decimal(built["buy_in_price"]),
                     host=host,
                     secret_seed=seed,
                     seed_commitment=commitment(seed),
@@ -239,7 +240,7 @@ def table_update_settings(*, table_id: int, seat_id: int, choices: dict[str, Any
             )
         table.settings = built
         table.buy_in_chips = built["buy_in_chips"]
-        table.buy_in_price = built["buy_in_price"]
+        table.buy_in_price = Decimal(built["buy_in_price"])
         log = TableLog(table)
         log.append("settings_changed", {"settings": {k: v for k, v in built.items() if k != "host"}})
         log.flush()
