@@ -264,6 +264,7 @@ def table_page_strings() -> dict[str, Any]:
         "side_pot": _("Side pot %(number)s"),
         "pot_line": _("%(pot)s of %(amount)s: %(winners)s"),
         "stacks_now": _("Stacks now: %(stacks)s"),
+        "final_stacks": _("Chips at the end: %(stacks)s"),
         "take_seat": _("Take a seat"),
         "leave_seat": _("Leave the seat and cash out"),
         "your_seat": _("Seat %(number)s · %(stack)s"),

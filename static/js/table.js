@@ -238,6 +238,7 @@
     events.forEach(function (event) {
       if (!event.kind || event.seq <= after || event.seq > upTo) return;
       if (isDeal(event)) state.log = state.log.filter(function (line) { return line.seq > event.seq; });
+      if (event.kind === "game_ended") state.finalStacks = event.data.final_stacks || {};
       if (state.log.some(function (line) { return line.seq === event.seq; })) return;
       var text = describe(event);
       if (text) state.log.push({ seq: event.seq, text: text });
@@ -257,6 +258,7 @@
     events.forEach(function (event, i) { if (isDeal(event)) start = i; });
     var lines = [];
     var finished = null;
+    events.forEach(function (event) { if (event.kind === "game_ended") state.finalStacks = event.data.final_stacks || {}; });
     events.slice(start < 0 ? events.length : start).forEach(function (event) {
       if (event.seq > state.lastSeq) return;
       var text = describe(event);
@@ -284,6 +286,7 @@
       var text = describe(event);
       if (text) state.log.push({ seq: event.seq, text: text });
       if (event.kind === "reminder") showReminder(event.data || {});
+      if (event.kind === "game_ended") state.finalStacks = (event.data || {}).final_stacks || {};
       handNews = true;
     });
     if (gap) {
@@ -478,7 +481,20 @@
     renderBetweenHands();
     renderHostControls();
     renderReminderState();
+    renderGameOver();
     offerSeed();
+  }
+
+  function renderGameOver() {
+    var box = $("#game-over");
+    var ended = !!(state.table && state.table.status === "ended");
+    box.hidden = !ended;
+    if (!ended) return;
+    var finals = state.finalStacks || {};
+    var text = Object.keys(finals).filter(function (id) { return finals[id] > 0; }).map(function (id) {
+      return nameOf(id) + " " + Number(finals[id]).toLocaleString();
+    }).join(" · ");
+    $("#game-over-stacks").textContent = text ? fmt(S.final_stacks, { stacks: text }) : "";
   }
 
   // Fairness (docs/fairness.md): a seated player's browser may add its own seed to the deck

@@ -5,7 +5,7 @@ removes a player between hands and that player watches, then may sit down again;
 starts, pauses (nobody may act: the move is refused with a message and changes nothing)
 and resumes; the turn timer reminds the player to act and acts for nobody; a page that was
 offline while another player moved catches up when it reconnects; a browser's own seed,
-when the player asks for it, goes into the next hand's shuffle; a player may
+when the player asks for it, goes into the next hand's shuffle; the host ends the game; a player may
 sit out and come back; the host's settings page refuses a bad value next to its field and
 saves a good one between hands.
 """
@@ -108,3 +108,12 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, arti
     deepa.page.locator('#between-hands [data-command="come_back"]').click()
     expect(deepa.page.locator('#between-hands [data-command="sit_out"]')).to_be_visible()
     deepa.page.screenshot(path=str(artifacts / "came-back-deepa.png"), full_page=True)
+
+    # The host ends the game (after confirming): every page says so, with the chips at the end.
+    host.page.once("dialog", lambda dialog: dialog.accept())
+    host.page.locator('#host-controls [data-command="end"]').click()
+    for player in players:
+        expect(player.page.locator("#game-over")).to_be_visible()
+        expect(player.page.locator("#game-over-stacks")).to_contain_text("Chips at the end")
+        expect(player.page.locator("#table-status")).to_have_text("Ended")
+    host.page.screenshot(path=str(artifacts / "game-over-host.png"), full_page=True)
