@@ -817,7 +817,7 @@
     var seat = mySeat();
     var box = $("#between-hands");
     box.textContent = "";
-    if (!seat) return;
+    if (!seat || (state.table && state.table.status === "ended")) return;
     var status = seat.status;
     var inHand = !!myPlayer() && handLive();
     var seated = seat.number !== null && seat.number !== undefined;
@@ -856,7 +856,7 @@
     if (settingsLink) settingsLink.hidden = handLive() || status === "ended";
     var removeList = $("#remove-players");
     removeList.textContent = "";
-    if (handLive()) return;   // players are removed between hands
+    if (handLive() || status === "ended") return;   // players are removed between hands
     Object.keys(state.seats).forEach(function (id) {
       var seat = state.seats[id];
       if (id === String(me()) || seat.number === null || seat.number === undefined) return;

@@ -116,4 +116,8 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, arti
         expect(player.page.locator("#game-over")).to_be_visible()
         expect(player.page.locator("#game-over-stacks")).to_contain_text("Chips at the end")
         expect(player.page.locator("#table-status")).to_have_text("Ended")
+        # the called-off hand is gone, and nothing is offered any more
+        expect(player.page.locator("#my-hand")).to_be_hidden()
+        expect(player.page.locator("#between-hands button")).to_have_count(0)
+        expect(player.page.locator("#action-bar button")).to_have_count(0)
     host.page.screenshot(path=str(artifacts / "game-over-host.png"), full_page=True)
