@@ -146,14 +146,16 @@ _RANKS_DESC = [_rank_bits_in_order(m) for m in range(_ALL_MASKS)]
 _TAKE = {PAIR: 2, TWO_PAIR: 2, THREE_OF_A_KIND: 3, FULL_HOUSE: 3, FOUR_OF_A_KIND: 4}
 
 
-def best_hand(cards: Sequence[Card]) -> BestHand:
+def best_hand(cards: Sequence[Card], value: int | None = None) -> BestHand:
     """The value of the best five of ``cards`` and the five cards themselves.
 
     The cards come best first (the cards that make the hand, then the kickers). Among
     cards of equal rank, clubs, diamonds, hearts, spades is the order they are taken in;
-    which one does not change the value, since suits never break a tie.
+    which one does not change the value, since suits never break a tie. ``value``, when
+    the caller already has it from :func:`hand_value`, saves working it out again.
     """
-    value = hand_value(cards)
+    if value is None:
+        value = hand_value(cards)
     category = value >> 26
     primary = (value >> 13) & 0x1FFF
     kickers = value & 0x1FFF

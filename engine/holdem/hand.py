@@ -694,7 +694,7 @@ def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | N
         if values is not None and len(eligible) > 1:
             for seat in winners:
                 if seat not in named:
-                    best_five = best_hand(state.hole[seat] + state.board)
+                    best_five = best_hand(state.hole[seat] + state.board, values[seat])
                     named[seat] = {"category": best_five.category, "cards": [_TEXT[c] for c in best_five.cards]}
                 hands[names[seat]] = named[seat]
         eligible_names = [names[seat] for seat in eligible]
