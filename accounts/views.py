@@ -7,6 +7,7 @@ accounts/urls.py with templates under templates/registration/.
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.shortcuts import redirect
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView, UpdateView
@@ -16,11 +17,16 @@ from accounts.models import User
 
 
 class SignUpView(CreateView):
-    """Create an account and log the new player in."""
+    """Create an account and log the new player in (a logged-in player is sent home)."""
 
     form_class = SignUpForm
     template_name = "accounts/signup.html"
     success_url = reverse_lazy("home")
+
+    def dispatch(self, request, *args, **kwargs):
+        if request.user.is_authenticated:
+            return redirect("home")
+        return super().dispatch(request, *args, **kwargs)
 
     def form_valid(self, form: SignUpForm):
         response = super().form_valid(form)

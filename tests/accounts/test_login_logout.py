@@ -73,3 +73,12 @@ def test_the_header_offers_log_in_and_sign_up_to_a_visitor(client):
     assert f'href="{reverse("login")}"' in page
     assert f'href="{reverse("signup")}"' in page
     assert reverse("logout") not in page
+
+
+def test_a_logged_in_player_skips_the_login_page(client, player):
+    client.force_login(player)
+
+    response = client.get(reverse("login") + "?next=/accounts/profile/")
+
+    assert response.status_code == 302
+    assert response.url == "/accounts/profile/"

@@ -103,3 +103,14 @@ def test_the_sign_up_page_extends_the_base_layout(client):
     assert response.status_code == 200
     assert [t.name for t in response.templates][:2] == ["accounts/signup.html", "base.html"]
     assert 'name="password2"' in response.text
+
+
+def test_a_logged_in_player_is_sent_home_instead_of_signing_up_again(client):
+    player = User.objects.create_user(username="sita", password=GOOD_PASSWORD)
+    client.force_login(player)
+
+    response = sign_up(client, username="sita2")
+
+    assert response.status_code == 302
+    assert response.url == reverse("home")
+    assert User.objects.count() == 1
