@@ -412,3 +412,31 @@ def test_view_shape_for_the_player_to_act():
     assert [p["bet"] for p in view["players"]] == [100, 10, 20]
     assert view["pots"] == [] and view["result"] is None
     json.dumps(view)  # JSON-ready
+
+
+def test_an_all_in_bet_below_the_big_blind_does_not_reopen_the_betting_for_players_who_checked():
+    """Book: a short all-in does not open the betting again for players who already acted;
+    it holds for an all-in bet below the big blind after checks (docs: our reading)."""
+    state, _ = deal(players=[("Asha", 1000), ("Bikash", 1000), ("Chandra", 35)], dealer=0)
+    state, _ = play(state, ("Asha", "call"), ("Bikash", "call"), ("Chandra", "check"))
+    state, _ = play(state, ("Bikash", "check"), ("Chandra", "allin"))  # Chandra bets 15, under the big blind
+    assert HOLDEM.to_act(state) == "Asha"
+    assert "raise" in [a.verb for a in HOLDEM.legal_actions(state)]  # Asha has not acted on the flop
+    state, _ = play(state, ("Asha", "call"))
+    assert [a.verb for a in HOLDEM.legal_actions(state)] == ["fold", "call"]  # Bikash checked before it
+
+
+def test_a_player_with_nothing_to_call_and_nobody_left_to_bet_against_gets_no_turn():
+    # Heads-up: Bikash's big blind is all in for 5, less than Asha's small blind of 10.
+    state, events = deal(players=[("Asha", 1000), ("Bikash", 5)], dealer=0)
+    assert HOLDEM.is_finished(state)
+    assert {"kind": "uncalled", "player": "Asha", "amount": 5} in [e.to_json() for e in events]
+    assert sum(HOLDEM.result(state).stacks.values()) == 1005
+
+
+def test_folding_is_allowed_even_when_a_check_is_free():
+    state, _ = deal(dealer=0)
+    state, _ = play(state, ("Asha", "call"), ("Bikash", "call"))
+    state, events = play(state, ("Chandra", "fold"))
+    assert events[0].data["verb"] == "fold"
+    assert HOLDEM.to_act(state) == "Bikash"
