@@ -59,6 +59,10 @@ class LiveSite:
         """How long the server waits before dealing the next hand (read at each hand's end)."""
         (self.workdir / "next_hand_delay").write_text(str(seconds))
 
+    def set_next_table_code(self, code: str) -> None:
+        """The code of the next table opened (with the fixed seed, it fixes every deal there)."""
+        (self.workdir / "next_table_code").write_text(code)
+
     def sign_in(self, context, username: str) -> None:
         """Give a browser context the test user's session cookie."""
         context.add_cookies([{"name": "sessionid", "value": self.sessions[username], "url": self.url}])

@@ -79,6 +79,32 @@ def _control_next_hand_delay(workdir: Path) -> None:
     hands.next_hand_delay = lambda: float(delay_file.read_text().strip() or "3600")
 
 
+def _control_table_codes(workdir: Path) -> None:
+    """A new table takes the code the test wrote to WORKDIR/next_table_code (used once).
+
+    Each hand's deck is derived from the table's secret seed *and its code*, so a fixed
+    seed alone would still deal differently under the random codes; with both fixed, every
+    test deals the same cards whatever runs before it. Without a code asked for, codes are
+    numbered (TEST001, ...).
+    """
+    import itertools
+
+    from tables.services import tables
+
+    code_file = workdir / "next_table_code"
+    numbers = itertools.count(1)
+
+    def next_code() -> str:
+        if code_file.exists():
+            code = code_file.read_text().strip()
+            code_file.unlink()
+            if code:
+                return code
+        return f"TEST{next(numbers):03d}"
+
+    tables._new_code = next_code
+
+
 def main() -> None:
     port, workdir = int(sys.argv[1]), Path(sys.argv[2])
     _prepare_environment(workdir)
@@ -88,6 +114,7 @@ def main() -> None:
     from django.core.management import call_command
 
     _control_next_hand_delay(workdir)
+    _control_table_codes(workdir)
     call_command("migrate", verbosity=0, interactive=False)
     _create_users_and_sessions(workdir)
     _fix_table_seeds()

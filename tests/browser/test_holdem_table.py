@@ -56,6 +56,7 @@ def frames_before_show(player: Player) -> list[dict]:
 def test_a_holdem_hand_to_the_showdown_with_an_all_in_and_a_side_pot(new_page, live_site, artifacts):
     host = Player("asha-host", new_page("hostuser"))
     host.listen()
+    live_site.set_next_table_code("HOLDEM")
     open_table(host.page, "holdem", seats=3)
     host.read_seat()
     host.page.locator('#between-hands [data-command="take"]').click()

@@ -19,8 +19,9 @@ from playwright.sync_api import expect
 from tests.browser.driver import Player, act, join_table, open_table, settle, to_act
 
 
-def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, artifacts):
+def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live_site, artifacts):
     host = Player("asha-host", new_page("hostuser"))
+    live_site.set_next_table_code("HOST22")
     code = open_table(host.page, "faras", turn_timer=5)
     host.read_seat()
     host.page.locator('#between-hands [data-command="take"]').click()

@@ -14,8 +14,9 @@ from playwright.sync_api import expect
 from tests.browser.driver import Player, act, action_verbs, join_table, open_table, settle, to_act
 
 
-def seat_three(new_page, game: str) -> list[Player]:
+def seat_three(new_page, live_site, game: str) -> list[Player]:
     host = Player("asha-host", new_page("hostuser"))
+    live_site.set_next_table_code({"classic": "CLASSIC", "999": "NINE99"}[game])
     open_table(host.page, game)
     host.read_seat()
     host.page.locator('#between-hands [data-command="take"]').click()
@@ -34,8 +35,8 @@ def seat_three(new_page, game: str) -> list[Player]:
 
 
 @pytest.mark.parametrize("game", ["classic", "999"])
-def test_a_preset_hand_is_played_to_its_result(new_page, artifacts, game):
-    players = seat_three(new_page, game)
+def test_a_preset_hand_is_played_to_its_result(new_page, live_site, artifacts, game):
+    players = seat_three(new_page, live_site, game)
     host = players[0]
     by_seat = {player.seat: player for player in players}
 
