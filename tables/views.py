@@ -263,6 +263,7 @@ def table_page_strings() -> dict[str, Any]:
         "main_pot": _("Main pot"),
         "side_pot": _("Side pot %(number)s"),
         "pot_line": _("%(pot)s of %(amount)s: %(winners)s"),
+        "pot_line_short": _("%(pot)s %(amount)s"),
         "stacks_now": _("Stacks now: %(stacks)s"),
         "final_stacks": _("Chips at the end: %(stacks)s"),
         "take_seat": _("Take a seat"),

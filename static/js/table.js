@@ -629,6 +629,12 @@
     if (hand && isHoldem()) {
       stakeText = fmt(S.blinds, { small: hand.small_blind, big: hand.big_blind });
       if (hand.current_bet && handLive()) stakeText += " · " + fmt(S.current_bet, { amount: hand.current_bet });
+      // Side pots as they form (the view lists the pots collected so far, main pot first).
+      if (handLive() && hand.pots && hand.pots.length > 1) {
+        stakeText += " · " + hand.pots.map(function (pot, i) {
+          return fmt(S.pot_line_short, { pot: i ? fmt(S.side_pot, { number: i }) : S.main_pot, amount: Number(pot.amount).toLocaleString() });
+        }).join(" · ");
+      }
     } else if (hand) {
       stakeText = fmt(S.stake, { stake: hand.stake, boot: hand.boot });
     }
