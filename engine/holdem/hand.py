@@ -232,9 +232,11 @@ def start_hand(
     state.small_blind = small_blind
     state.big_blind = big_blind
     state.small_blind_seat, state.big_blind_seat = blind_seats(count, button)
-    state.deck = tuple(deck)
-    positions = hole_card_positions(count, button)
-    state.hole = tuple((state.deck[positions[seat][0]], state.deck[positions[seat][1]]) for seat in range(count))
+    state.deck = deck = tuple(deck)
+    # One card at a time from the left of the button: the k-th player gets cards k and count + k.
+    state.hole = tuple(
+        (deck[(seat - button - 1) % count], deck[count + (seat - button - 1) % count]) for seat in range(count)
+    )
     state.board = ()
     state.street = PREFLOP
     state.starting_stacks = tuple(stacks)
@@ -360,16 +362,22 @@ def legal_actions(state: HandState, player: str | None = None) -> list[LegalActi
         return []
     if player is not None and state.seat_of.get(player) != seat:
         return []
-    stack = state.stacks[seat]
-    own = state.bets[seat]
-    level = call_level(state, seat)
+    bets, stacks, folded = state.bets, state.stacks, state.folded
+    current = state.current_bet
+    stack = stacks[seat]
+    own = bets[seat]
     total = own + stack
+    reach = 0  # the most any other player still in could have in this round
+    for other in range(len(bets)):
+        if other != seat and not folded[other] and bets[other] + stacks[other] > reach:
+            reach = bets[other] + stacks[other]
+    level = current if current < reach else reach  # as call_level()
     out = [_FOLD]
     if own >= level:
         out.append(_CHECK)
     else:
         out.append(LegalAction("call", cost=min(level - own, stack)))
-    can_raise = total > state.current_bet and _someone_can_answer(state, seat)
+    can_raise = total > current and reach > current  # as _someone_can_answer()
     if can_raise and state.current_bet == 0:
         least = min(state.big_blind, total)
         out.append(LegalAction("bet", min=least, max=total, cost=least - own))
