@@ -7,8 +7,9 @@ Mark a test that needs a real service and it runs only where the service is:
     @pytest.mark.browser    a Chromium executable exists (CHROMIUM_PATH, or chromium on PATH)
 
 Without the service the test is skipped. When the CI environment variable is set
-(.ci/run sets it), a test skipped for want of PostgreSQL, Redis or a browser fails
-instead, so CI cannot pass by testing less.
+(.ci/run sets it), a test with one of these markers fails instead of skipping, so CI
+cannot pass by testing less. A test that needs a service must carry its marker: an
+unmarked test's skip is left alone (it may skip on purpose, e.g. "in-memory setup only").
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-SERVICE_WORDS = ("postgres", "redis", "chromium", "browser", "playwright")
+SERVICE_MARKERS = ("postgres", "redis", "browser")
 
 
 def running_in_ci() -> bool:
@@ -61,7 +62,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    for marker_name in ("postgres", "redis", "browser"):
+    for marker_name in SERVICE_MARKERS:
         if item.get_closest_marker(marker_name) is None:
             continue
         reason = missing_service(marker_name)
@@ -73,14 +74,14 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    """Under CI, turn a skip for want of a service (from a fixture or the test) into a failure."""
+    """Under CI, a test marked as needing a service may not skip, whether the skip comes
+    from this file, a fixture (say, one that finds no browser) or the test itself."""
     report = yield
-    if report.skipped and running_in_ci() and not hasattr(report, "wasxfail"):
-        reason = str(report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr)
-        marked = any(item.get_closest_marker(name) for name in ("postgres", "redis", "browser"))
-        if marked or any(word in reason.lower() for word in SERVICE_WORDS):
-            report.outcome = "failed"
-            report.longrepr = f"CI is set, so this test must not be skipped: {reason}"
+    marked = any(item.get_closest_marker(name) for name in SERVICE_MARKERS)
+    if report.skipped and marked and running_in_ci() and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"CI is set, so this test must not be skipped: {reason}"
     return report
 
 
