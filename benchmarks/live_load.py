@@ -23,6 +23,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -264,6 +265,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="write each server's cProfile to PROFILE.<port>")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player waits before acting (0: none)")
     args = parser.parse_args()
 
@@ -275,16 +277,14 @@ def main() -> None:
     queries = _queries_per_action(50)
 
     ports = [args.port + i for i in range(args.processes)]
-    servers = [
-        subprocess.Popen(
-            [str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        for port in ports
-    ]
+    servers = []
+    for port in ports:
+        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+        if args.profile:
+            command[1:1] = ["-m", "cProfile", "-o", f"{args.profile}.{port}"]
+        log = open(ROOT / "var" / f"live_load_daphne_{port}.log", "w")
+        # The server's output goes to a file: a pipe nobody reads would fill and stall the server.
+        servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
     try:
         _wait_for_ports(ports)
         rss_before = sum(_rss_kib(server.pid) for server in servers)
@@ -302,7 +302,7 @@ def main() -> None:
         rss_after = result["rss_connected"]
     finally:
         for server in servers:
-            server.terminate()
+            server.send_signal(signal.SIGINT)  # a clean stop (writes the profile when asked for one)
         for server in servers:
             try:
                 server.wait(timeout=10)
