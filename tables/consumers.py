@@ -21,7 +21,7 @@ import json
 import time
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
@@ -30,6 +30,19 @@ from tables.services import ServiceError
 from tables.services.log import remember_server_loop
 
 GUEST_TOKEN_SESSION_KEY = "dashain_guest_token"
+
+
+def database_sync_to_async(function: Any) -> Any:
+    """Run a service off the event loop. On PostgreSQL, calls for different tables run in
+    parallel threads (each service locks its table row, so one table's actions stay one at a
+    time); SQLite keeps Channels' default of one thread, as concurrent writers stall it."""
+    return _database_sync_to_async(function, thread_sensitive=not _parallel_database())
+
+
+def _parallel_database() -> bool:
+    from django.conf import settings
+
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 MAX_FRAME_BYTES = 4096
 RESYNC_LIMIT = 500
 CLOSE_FORBIDDEN = 4403
