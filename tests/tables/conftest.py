@@ -71,25 +71,6 @@ def random_action(rng: random.Random, legal):
     return choice.verb, amount
 
 
-def _ledger_ready() -> bool:
-    try:
-        import ledger.selectors
-        import ledger.services  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-@pytest.fixture(autouse=True)
-def _ledger_while_being_built(monkeypatch):
-    """The ledger app is built beside this one; until it imports whole, play without it."""
-    if not _ledger_ready():
-        from tables.services import ledger_link
-
-        monkeypatch.setattr(ledger_link, "_ledger", lambda name: None)
-    yield
-
-
 @pytest.fixture(autouse=True)
 def _fast_scripted_clients(monkeypatch):
     """Scripted test players send faster than people; the rate limit has its own test."""

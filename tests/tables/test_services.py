@@ -147,12 +147,11 @@ def test_every_deal_can_be_re_derived_from_the_log():
 
 
 def _finish_hand(table: Table) -> None:
-    while selectors.hand_live(table=table) is not None:
+    """Pack until the hand being played is over (the next one is dealt at once in tests)."""
+    hand = selectors.hand_live(table=table)
+    while hand is not None and selectors.hand_live(table=table) == hand:
         player, _legal = current_turn(table)
         hand_act(table_id=table.pk, seat_id=int(player), verb="pack")
-        table.refresh_from_db()
-        if table.status != Table.Status.PLAYING:
-            return
 
 
 def test_sitting_out_and_coming_back_take_effect_between_hands():
@@ -283,3 +282,19 @@ def test_holdem_ends_after_its_length_and_seats_close_once_it_starts():
     if ended.payload["reason"] == "length":
         assert table.hands_played == 30
     assert sum(ended.payload["final_stacks"].values()) == 3000
+
+
+def test_the_ledger_hears_every_buy_in_and_cash_out():
+    """DESIGN.md, money: chips at the table always equal chips bought less chips cashed out."""
+    from ledger.selectors import ledger_chip_totals
+
+    table, seats = open_table("faras", players=3, choices={"buy_in_chips": 100})
+    _finish_hand(table)
+    table_pause(table_id=table.pk, seat_id=seats[0].pk)
+    _finish_hand_while_paused = selectors.hand_live(table=table)
+    assert _finish_hand_while_paused is not None  # paused mid-hand: the hand waits
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    totals = ledger_chip_totals(table=table)
+    assert totals.bought == 300
+    assert totals.cashed_out == 300  # the game's end cashed out every chip, the void hand's too
+    assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == 0
