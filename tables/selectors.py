@@ -71,6 +71,8 @@ def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
     else:
         seq, state = cached
     game = get_game(table.game)
+    if cached is not None and seq == hand.last_action_seq:
+        return state, seq  # the cache holds every action the log has: no query needed
     for event in (
         Event.objects.filter(hand=hand, kind="action", actor__isnull=False, seq__gt=seq)
         .order_by("seq")

@@ -186,7 +186,7 @@ def after_state_change(
     )
     if new_turn:
         hand.turn_seq = log.last_seq
-    hand.save(update_fields=["to_act", "turn_seq", "turn_deadline"])
+    hand.save(update_fields=["to_act", "turn_seq", "turn_deadline", "last_action_seq"])
     if new_turn and timer and table.status == Table.Status.PLAYING:
         queue_reminder(log, hand=hand, countdown=timer)
 
@@ -215,7 +215,7 @@ def hand_finish(log: TableLog, *, hand: Hand, state: Any, depth: int = 0) -> Non
     hand.ended_at = timezone.now()
     hand.to_act = ""
     hand.turn_deadline = None
-    hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline"])
+    hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline", "last_action_seq"])
     log.append("hand_ended", {"number": hand.number, **hand.result}, hand=hand)
     ledger_check(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
     _send_out_the_broke(log, seats=list(seats.values()))
@@ -368,6 +368,7 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
         )
         for event in events:
             log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
+        hand.last_action_seq = recorded.seq
         after_state_change(log, hand=hand, state=new_state, actor_name=name, verb=verb)
         action_seq = recorded.seq
         if hand.ended_at is None:
