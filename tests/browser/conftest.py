@@ -1,7 +1,16 @@
-"""Browser test harness: a real daphne server on a test database, and Debian's Chromium.
+"""Browser test harness: a real daphne server on the configured services, and Debian's Chromium.
 
 - ``live_site`` (session): starts ``tests/browser/server.py`` in a subprocess on a free
-  port and waits until it answers; knows each test user's session key.
+  port and waits until it answers; knows each test user's session key. It runs on what
+  the suite runs on, like CI's other tests:
+
+  - ``DATABASE_URL`` is PostgreSQL: a database ``test_<name>_browser`` on the same server,
+    created for the session and dropped after it (the test run's own ``test_<name>`` is
+    pytest-django's); otherwise a SQLite file in the server's work folder.
+  - ``REDIS_URL`` is set: the server uses channels-redis and Celery on Redis, and a Celery
+    worker process runs beside it (``server.py worker``), as in production; both use a
+    channel-layer prefix and a queue named for this run. Otherwise: the in-memory channel
+    layer and the worker thread inside the server (README's default setup).
 - ``chromium`` (this package): Playwright driving Debian's Chromium (CHROMIUM_PATH or chromium on
   PATH, found by tests/conftest.py; the Playwright browser download cannot be used here).
 - ``artifacts``: test-artifacts/<test name>/ (git-ignored), for screenshots.
@@ -14,13 +23,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,22 +87,60 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def live_site():
-    workdir = Path(tempfile.mkdtemp(prefix="dashain-browser-"))
-    port = _free_port()
-    log = open(workdir / "server.log", "w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tests.browser.server", str(port), str(workdir)],
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextmanager
+def _browser_database(workdir: Path):
+    """The DATABASE_URL for the server: a fresh PostgreSQL database when the suite runs on one, else SQLite."""
+    import environ
+    import psycopg
+    from psycopg import sql
+
+    configured = os.environ.get("DATABASE_URL", "")
+    settings_dict = environ.Env.db_url_config(configured) if configured else {}
+    if settings_dict.get("ENGINE") != "django.db.backends.postgresql":
+        yield f"sqlite:///{workdir / 'browser.sqlite3'}"
+        return
+    name = f"test_{settings_dict['NAME']}_browser"
+
+    def admin(statement: sql.Composed) -> None:
+        """Run on the server's 'postgres' database, as Django does for test databases (else the configured one)."""
+        options = dict(
+            user=settings_dict["USER"],
+            password=settings_dict["PASSWORD"],
+            host=settings_dict["HOST"] or None,
+            port=settings_dict["PORT"] or None,
+            autocommit=True,
+        )
+        try:
+            connection = psycopg.connect(dbname="postgres", **options)
+        except psycopg.OperationalError:
+            connection = psycopg.connect(dbname=settings_dict["NAME"], **options)
+        with connection:
+            connection.execute(statement)
+
+    drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+    admin(drop)  # left over from an interrupted run
+    admin(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    parts = urllib.parse.urlsplit(configured)
+    try:
+        yield urllib.parse.urlunsplit(parts._replace(path="/" + name))
+    finally:
+        admin(drop)
+
+
+def _wait_for_server(process: subprocess.Popen, url: str, workdir: Path) -> None:
     deadline = time.monotonic() + SERVER_START_SECONDS
     while True:
         if process.poll() is not None:
-            log.flush()
             raise RuntimeError("The test server stopped:\n" + (workdir / "server.log").read_text())
         try:
             urllib.request.urlopen(url + "/", timeout=2)
@@ -101,17 +152,43 @@ def live_site():
         except OSError:
             pass
         if time.monotonic() > deadline:
-            process.kill()
             raise RuntimeError("The test server did not start:\n" + (workdir / "server.log").read_text())
         time.sleep(0.2)
-    site = LiveSite(url=url, sessions=json.loads((workdir / "sessions.json").read_text()), workdir=workdir)
-    yield site
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+
+
+@pytest.fixture(scope="session")
+def live_site():
+    workdir = Path(tempfile.mkdtemp(prefix="dashain-browser-"))
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    processes: list[subprocess.Popen] = []
+    logs = []
+    with _browser_database(workdir) as database_url:
+        env = dict(os.environ, DATABASE_URL=database_url, DASHAIN_BROWSER_RUN=uuid.uuid4().hex[:10])
+
+        def start(name: str, *arguments: str) -> subprocess.Popen:
+            log = open(workdir / f"{name}.log", "w")
+            logs.append(log)
+            process = subprocess.Popen(
+                [sys.executable, "-m", "tests.browser.server", *arguments, str(workdir)],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+            processes.append(process)
+            return process
+
+        try:
+            _wait_for_server(start("server", str(port)), url, workdir)
+            if env.get("REDIS_URL"):
+                start("worker", "worker")
+            yield LiveSite(url=url, sessions=json.loads((workdir / "sessions.json").read_text()), workdir=workdir)
+        finally:
+            for process in processes:
+                _stop(process)
+            for log in logs:
+                log.close()
     if os.environ.get("DASHAIN_KEEP_BROWSER_SERVER") != "1":
         shutil.rmtree(workdir, ignore_errors=True)
 

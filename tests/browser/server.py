@@ -1,13 +1,27 @@
 """The real site for the browser tests: daphne (HTTP + WebSockets through Channels) on a test database.
 
-Run as a subprocess by ``tests/browser/conftest.py``::
+Run as subprocesses by ``tests/browser/conftest.py``::
 
-    python -m tests.browser.server PORT WORKDIR
+    python -m tests.browser.server PORT WORKDIR      the web server
+    python -m tests.browser.server worker WORKDIR    its Celery worker (only with REDIS_URL)
 
-It migrates a fresh SQLite file under WORKDIR, creates the test users with a logged-in
-session each (their session keys go to WORKDIR/sessions.json, so a browser context can
-start signed in without depending on the login page), makes new tables' secret seeds
-fixed (so every deal is the same on every run), then serves until killed.
+The services are the ones the fixture passes in the environment, as in production:
+
+- ``DATABASE_URL``: a database made for this run (under CI, a PostgreSQL database
+  ``test_<name>_browser`` that the fixture creates and drops); a SQLite file under
+  WORKDIR when it is not set.
+- ``REDIS_URL`` set: channels-redis and Celery on Redis, and turn reminders and the next
+  hand run in the separate worker process, as production's ``celery -A config worker``.
+  ``DASHAIN_BROWSER_RUN`` names this run's channel-layer prefix and Celery queue, so no
+  other run on the same Redis sees its messages or takes its tasks.
+  Without REDIS_URL: the in-memory channel layer and the worker thread in the web process
+  (README's default setup).
+
+The server migrates, creates the test users with a logged-in session each (their session
+keys go to WORKDIR/sessions.json, so a browser context can start signed in without
+depending on the login page), makes new tables' secret seeds fixed (so every deal is the
+same on every run), writes the backends it runs on to WORKDIR/services.json, then serves
+until killed.
 """
 
 from __future__ import annotations
@@ -24,11 +38,43 @@ FIXED_SEED = bytes(range(32))
 
 
 def _prepare_environment(workdir: Path) -> None:
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'browser.sqlite3'}"
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir / 'browser.sqlite3'}")
     os.environ["DEBUG"] = "1"
-    os.environ["SECURE_SSL_REDIRECT"] = "0"
-    os.environ.pop("REDIS_URL", None)
+    os.environ["HTTPS_ONLY"] = "0"
+    os.environ["DASHAIN_INPROCESS_WORKER"] = "0" if os.environ.get("REDIS_URL") else "1"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+def _queue_name() -> str:
+    return f"dashain-browser-{os.environ.get('DASHAIN_BROWSER_RUN', 'manual')}"
+
+
+def _isolate_redis() -> None:
+    """With Redis: this run's own channel-layer prefix and Celery queue (web server and worker alike)."""
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        return
+    from config.celery import app
+
+    settings.CHANNEL_LAYERS["default"].setdefault("CONFIG", {})["prefix"] = _queue_name()
+    settings.CELERY_TASK_DEFAULT_QUEUE = _queue_name()
+    app.conf.task_default_queue = _queue_name()
+
+
+def _write_services(workdir: Path) -> None:
+    """What the server runs on, for the harness test to check against the configured services."""
+    from django.conf import settings
+    from django.db import connection
+
+    services = {
+        "database": connection.vendor,
+        "database_name": connection.settings_dict["NAME"],
+        "channel_layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+        "broker": settings.CELERY_BROKER_URL.split(":", 1)[0],
+        "inprocess_worker": settings.DASHAIN_INPROCESS_WORKER,
+    }
+    (workdir / "services.json").write_text(json.dumps(services))
 
 
 def _create_users_and_sessions(workdir: Path) -> None:
@@ -66,16 +112,18 @@ def _fix_table_seeds() -> None:
     pre_save.connect(fixed_seed, sender=Table, weak=False)
 
 
-def _control_next_hand_delay(workdir: Path) -> None:
+def _control_next_hand_delay(workdir: Path, *, reset: bool = True) -> None:
     """The pause before the next deal is read from WORKDIR/next_hand_delay (seconds) at each hand's end.
 
     By default the next hand waits an hour, so a finished hand's result stays on the pages
-    for the test to read; a test that plays on writes a shorter pause first.
+    for the test to read; a test that plays on writes a shorter pause first. (The worker
+    reads the same file: a hand it deals may end at once.)
     """
     from tables.services import hands
 
     delay_file = workdir / "next_hand_delay"
-    delay_file.write_text("3600")
+    if reset or not delay_file.exists():
+        delay_file.write_text("3600")
     hands.next_hand_delay = lambda: float(delay_file.read_text().strip() or "3600")
 
 
@@ -105,20 +153,57 @@ def _control_table_codes(workdir: Path) -> None:
     tables._new_code = next_code
 
 
-def main() -> None:
-    port, workdir = int(sys.argv[1]), Path(sys.argv[2])
+def serve(port: int, workdir: Path) -> None:
     _prepare_environment(workdir)
     import django
 
     django.setup()
     from django.core.management import call_command
 
+    _isolate_redis()
     _control_next_hand_delay(workdir)
     _control_table_codes(workdir)
     call_command("migrate", verbosity=0, interactive=False)
     _create_users_and_sessions(workdir)
     _fix_table_seeds()
+    _write_services(workdir)
     call_command("runserver", f"127.0.0.1:{port}", use_reloader=False, use_threading=True, skip_checks=True)
+
+
+def work(workdir: Path) -> None:
+    """The Celery worker process beside the server (with REDIS_URL), on this run's queue only."""
+    _prepare_environment(workdir)
+    import django
+
+    django.setup()
+    _isolate_redis()
+    _control_next_hand_delay(workdir, reset=False)
+    import tables.tasks  # noqa: F401  (registers the tasks)
+    from config.celery import app
+
+    app.worker_main(
+        [
+            "worker",
+            "--pool",
+            "solo",
+            "--queues",
+            _queue_name(),
+            "--hostname",
+            f"{_queue_name()}@localhost",
+            "--without-heartbeat",
+            "--without-mingle",
+            "--without-gossip",
+            "--loglevel",
+            "INFO",
+        ]
+    )
+
+
+def main() -> None:
+    if sys.argv[1] == "worker":
+        work(Path(sys.argv[2]))
+    else:
+        serve(int(sys.argv[1]), Path(sys.argv[2]))
 
 
 if __name__ == "__main__":
