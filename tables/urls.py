@@ -1,12 +1,10 @@
-"""URLs of the home page, the lobby, joining, the table page and (included) hand histories."""
+"""URLs of the lobby, joining, the table page and (included) hand histories (the home page is config/urls.py's)."""
 
 from django.urls import include, path
-from django.views.generic import TemplateView
 
 from tables import views
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("tables/", views.lobby, name="lobby"),
     path("tables/open/", views.table_open, name="table_open"),
     path("tables/join/", views.table_join, name="table_join_by_code"),
