@@ -380,8 +380,11 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
 
 def hand_see(*, table_id: int, seat_id: int, client_action_id: str | None = None) -> int:
     """Look at one's own cards (Teen Patti), in turn or out of it."""
-    with transaction.atomic():
-        game_name = lock_table(table_id).game
+    game_name = (
+        Table.objects.filter(pk=table_id).values_list("game", flat=True).first() if isinstance(table_id, int) else None
+    )
+    if game_name is None:
+        raise ServiceError("no_table", _("There is no such table."))
     if game_name == "holdem":
         raise ServiceError("not_supported", _("In hold'em your cards are face up to you from the deal."))
     return hand_act(table_id=table_id, seat_id=seat_id, verb="see", client_action_id=client_action_id)
