@@ -510,3 +510,74 @@ def test_cards_in_events_use_the_spec_notation():
         events[1].data["cards"] == [card_text(card) for card in parse_cards(["Td", "9d", "8d"])] == ["Td", "9d", "8d"]
     )
     assert events[1].data["hand"] == {"category": "pure_sequence"}
+
+
+# --- documented choices (docs/rules.md, "Choices where the books are silent or disagree") ------------
+
+
+def test_blind_turn_limit_a_player_who_must_see_may_still_pack():
+    rules, state, _ = deal(blind_turns=2, Asha=TRAIL, Bikash=PURE_RUN, Chandra=RUN)
+    for _ in range(2):
+        state, _ = act(rules, state, ("Bikash", "chaal"), ("Chandra", "chaal"), ("Asha", "chaal"))
+    assert verbs(rules, state) == ["see", "pack"]
+    state, events = act(rules, state, ("Bikash", "pack"))
+    assert events[0].data == {"player": "Bikash", "reason": "pack"}
+    assert rules.to_act(state) == "Chandra"
+
+
+def test_blind_show_counts_as_a_blind_bet_and_needs_a_see_at_the_blind_turn_limit():
+    rules, state, _ = deal("999", dealer=1, blind_turns=2, Asha="9s 9d 2c", Bikash="Ks Qd Tc")
+    for _ in range(2):
+        state, _ = act(rules, state, ("Asha", "chaal"), ("Bikash", "chaal"))
+    assert "show" not in verbs(rules, state)
+    refused(rules, state, ("Asha", "show"), "must_see")
+    state, _ = act(rules, state, ("Asha", "see"))
+    refused(rules, state, ("Asha", "show"), "show_against_blind")  # Bikash is still blind
+
+
+def test_sideshow_previous_is_the_player_who_bet_just_before_skipping_packed_players():
+    rules, state, _ = deal(Asha=TRAIL, Bikash=WEAK, Chandra=RUN, Dev=PURE_RUN)
+    state, _ = act(rules, state, ("Bikash", "see"), ("Dev", "see"), ("Bikash", "chaal"), ("Chandra", "pack"))
+    state, events = act(rules, state, ("Dev", "sideshow"))
+    assert events[0].data["partner"] == "Bikash"
+    state, events = act(rules, state, ("Bikash", "accept"))
+    assert events[-1].data == {"player": "Bikash", "reason": "sideshow"}
+    assert rules.to_act(state) == "Asha"
+
+
+def test_pot_limit_reached_by_a_sideshow_makes_everyone_show_and_no_answer_is_awaited():
+    rules, state, _ = deal(pot_limit_boots=7, Asha="Ks Kh Kc", Bikash=WEAK, Chandra=RUN)
+    state, _ = act(rules, state, ("Bikash", "see"), ("Bikash", "chaal"), ("Chandra", "see"))  # pot 50
+    state, events = act(rules, state, ("Chandra", "sideshow"))  # pot 70: the limit
+    assert [event.kind for event in events] == ["sideshow", "showdown", "hand_finished"]
+    assert events[1].data["reason"] == "pot_limit" and set(events[1].data["cards"]) == {"Asha", "Bikash", "Chandra"}
+    assert state.pending is None and rules.is_finished(state)
+    assert rules.result(state).pots[0].winners == ("Asha",)
+
+
+def test_show_whose_bet_reaches_the_pot_limit_is_decided_as_a_show_tie_to_the_player_who_did_not_ask():
+    rules, state, _ = deal(dealer=1, pot_limit_boots=5, Asha="As 7d 3c", Bikash="Ah 7s 3d")
+    state, _ = act(rules, state, ("Asha", "see"), ("Asha", "chaal"), ("Bikash", "see"))  # pot 40
+    state, events = act(rules, state, ("Bikash", "show"))  # pot 60: over the limit, but a show was asked
+    assert events[1].data["reason"] == "show"
+    assert rules.result(state).pots[0].winners == ("Asha",)
+    assert stacks(rules, state) == {"Asha": 1030, "Bikash": 970}
+
+
+def test_seen_player_two_left_opponent_blind_short_of_a_chaal_must_pack():
+    rules, state, _ = deal(dealer=1, stacks={"Asha": 40}, Asha=WEAK, Bikash=TRAIL)
+    state, _ = act(rules, state, ("Asha", "see"), ("Asha", "chaal"), ("Bikash", "raise", 30))
+    # Asha has 10 left, a seen chaal costs 60, and Bikash is blind: no show can be asked of him.
+    assert verbs(rules, state) == ["pack"]
+    refused(rules, state, ("Asha", "chaal"), "not_enough_chips")
+    refused(rules, state, ("Asha", "show"), "show_against_blind")
+
+
+def test_raise_double_a_seen_player_pays_two_to_four_times_the_stake():
+    rules, state, _ = deal("999", Asha=TRAIL, Bikash=PURE_RUN, Chandra=RUN)
+    state, _ = act(rules, state, ("Bikash", "see"))
+    assert legal(rules, state, "chaal").cost == 20
+    raise_action = legal(rules, state, "raise")
+    assert (raise_action.min, raise_action.max, raise_action.cost) == (20, 20, 40)
+    state, events = act(rules, state, ("Bikash", "raise", 20))
+    assert events[0].data["amount"] == 40 and state.stake == 20
