@@ -581,3 +581,22 @@ def test_raise_double_a_seen_player_pays_two_to_four_times_the_stake():
     assert (raise_action.min, raise_action.max, raise_action.cost) == (20, 20, 40)
     state, events = act(rules, state, ("Bikash", "raise", 20))
     assert events[0].data["amount"] == 40 and state.stake == 20
+
+
+def test_pot_limit_the_boot_is_not_a_bet_the_first_bet_after_it_makes_everyone_show():
+    rules, state, _ = deal(pot_limit_boots=3, Asha=TRAIL, Bikash=WEAK, Chandra=RUN)
+    assert state.pot == 30 and not rules.is_finished(state)  # the boot alone reaches the limit
+    state, _ = act(rules, state, ("Bikash", "pack"))  # a pack is not a bet
+    assert rules.to_act(state) == "Chandra"
+    state, events = act(rules, state, ("Chandra", "chaal"))
+    assert events[1].data["reason"] == "pot_limit" and set(events[1].data["cards"]) == {"Asha", "Chandra"}
+
+
+def test_show_for_everything_left_a_player_at_no_chips_may_still_ask_for_nothing():
+    rules, state, _ = deal(dealer=1, stacks={"Asha": 50}, Asha=TRAIL, Bikash=WEAK)
+    state, _ = act(rules, state, ("Asha", "see"), ("Asha", "raise", 20), ("Bikash", "see"), ("Bikash", "chaal"))
+    assert stacks(rules, state)["Asha"] == 0
+    assert verbs(rules, state) == ["pack", "show"] and legal(rules, state, "show").cost == 0
+    state, events = act(rules, state, ("Asha", "show"))
+    assert events[0].data["amount"] == 0
+    assert stacks(rules, state) == {"Asha": 100, "Bikash": 950}
