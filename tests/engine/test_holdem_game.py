@@ -170,3 +170,50 @@ def test_whole_games_no_chip_created_or_lost_placings_a_permutation_and_the_game
     places = [p.place for p in placings]
     assert places == sorted(places) and places[0] == 1
     assert all(place <= index + 1 for index, place in enumerate(places))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=10**9),
+    count=st.integers(min_value=2, max_value=6),
+    blinds_every=st.sampled_from([5, 10, 20]),
+)
+def test_in_a_whole_game_the_blinds_rise_by_hand_number_and_the_button_moves_to_the_next_player_with_chips(
+    seed, count, blinds_every
+):
+    """Book: the blinds go up every 5, 10 or 20 hands through the listed levels; the button
+    moves to the next player to the left who still has chips; heads-up after going down to
+    two, nobody posts the big blind twice in a row."""
+    from engine.holdem.table import BLIND_LEVELS
+
+    players = [f"P{i}" for i in range(count)]
+    starts = []
+
+    def watch(events):
+        starts.extend(event.data for event in events if event.kind == "hand_started")
+
+    game_play(
+        players=players,
+        settings={"blinds_every": blinds_every},
+        seed=seed,
+        choose=random_chooser(seed),
+        on_events=watch,
+        max_hands=3000,
+    )
+    assert starts
+    for number, (before, hand) in enumerate(zip([None, *starts], starts, strict=False)):
+        assert (hand["small_blind"], hand["big_blind"]) == BLIND_LEVELS[min(number // blinds_every, 15)]
+        if before is None:
+            assert hand["button"] == players[0]
+            continue
+        dealt_in = [player["name"] for player in hand["players"]]
+        seat = players.index(before["button"])
+        to_the_left = [players[(seat + step) % count] for step in range(1, count + 1)]
+        next_with_chips = next(name for name in to_the_left if name in dealt_in)
+        if len(dealt_in) > 2 or len(before["players"]) == 2:
+            assert hand["button"] == next_with_chips
+        else:  # just down to two: the button moves one seat further only to spare a second big blind
+            assert hand["big_blind_player"] != before["big_blind_player"]
+            if hand["button"] != next_with_chips:
+                would_post_big_blind = next(name for name in dealt_in if name != next_with_chips)
+                assert would_post_big_blind == before["big_blind_player"]

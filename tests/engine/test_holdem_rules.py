@@ -264,6 +264,18 @@ def test_side_pots_are_paid_from_the_last_side_pot_back_to_the_main_pot():
     assert awarded[0]["amount"] == 600 and awarded[0]["eligible"] == ["Bikash", "Chandra"]
 
 
+def test_several_side_pots_are_paid_from_the_last_side_pot_back_to_the_main_pot():
+    path = next(p for p in SCENARIOS if p.stem.startswith("several_all_ins_make_several_side_pots"))
+    _, output = run_scenario(_load(path))
+    awarded = [e for e in output["events"] if e["kind"] == "pot_awarded"]
+    assert [(e["pot"], e["amount"], e["winners"]) for e in awarded] == [
+        (2, 600, ["Chandra"]),
+        (1, 600, ["Bikash"]),
+        (0, 400, ["Asha"]),
+    ]
+    assert {"kind": "uncalled", "player": "Dev", "amount": 400} in output["events"]
+
+
 def test_the_five_winning_cards_are_named():
     state, _ = deal(
         players=THREE[:2],
