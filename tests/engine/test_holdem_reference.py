@@ -6,7 +6,8 @@ hands. This model is written from the book and the Poker TDA in another shape (a
 of players still to answer, raise rights as chips faced since one last acted) and is
 compared with the engine at every step of random hands with short stacks and short
 blinds: whose turn it is, what a call costs, whether a raise is allowed and its
-smallest and largest amount, and at the end every player's chips.
+smallest and largest amount; and at the end who shows, in what order, who mucks,
+and every player's chips.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from engine.holdem import HOLDEM
 from engine.holdem.evaluator import hand_value
 
 SMALL, BIG = 10, 20
+PASSIVE_WEIGHTS = {"fold": 1, "check": 12, "call": 12, "bet": 2, "raise": 1, "allin": 0}
 
 
 class ModelHand:
@@ -63,6 +65,7 @@ class ModelHand:
         self.not_acted = set(self.queue)
         self.faced = [0] * self.count  # chips the bet went up by since the player last acted
         self.last_full = BIG  # the last full bet or raise of the round
+        self.last_aggressor: int | None = None
 
     def call_to(self, seat: int) -> int:
         return min(self.current, self._others_reach(seat))
@@ -109,6 +112,7 @@ class ModelHand:
                 if other != seat:
                     self.faced[other] += increase
             self.current = total
+            self.last_aggressor = seat
             self.queue = [s for s in self._seats_from(seat + 1) if s != seat and self._can_bet(s)]
 
     def end_round(self) -> bool:
@@ -123,6 +127,24 @@ class ModelHand:
         self.current = 0
         live = sum(not folded for folded in self.folded)
         return live < 2 or sum(self._can_bet(s) for s in range(self.count)) < 2
+
+    def showdown(self, values: dict[int, int]) -> tuple[set[str], list[str], list[str]]:
+        """Who shows and who mucks: ``(shown at once, shown in turn, mucked)``."""
+        live = [seat for seat in self._seats_from(self.button + 1) if not self.folded[seat]]
+        if len(live) < 2:
+            return set(), [], []
+        if any(self.stack[seat] == 0 for seat in live):
+            return {f"P{seat}" for seat in live}, [], []
+        first = self.last_aggressor if self.last_aggressor is not None else live[0]
+        in_turn, mucked, best = [], [], -1
+        for seat in self._seats_from(first):
+            if seat in live:
+                if values[seat] >= best:
+                    best = values[seat]
+                    in_turn.append(f"P{seat}")
+                else:
+                    mucked.append(f"P{seat}")
+        return set(), in_turn, mucked
 
     def pay_out(self, hole: dict[int, tuple[int, int]], board: list[int]) -> list[int]:
         """Peel pots level by level; split each, odd chips to the first winner left of the button."""
@@ -148,14 +170,15 @@ class ModelHand:
         return final
 
 
-def _play_both(seed: int) -> None:
+def _play_both(seed: int) -> tuple[set[str], list[str], list[str]]:
     rng = random.Random(seed)
+    passive = seed % 2 == 1
     count = rng.randint(2, 6)
     stacks = [rng.choice((rng.randint(1, 45), rng.randint(1, 400), rng.randint(100, 2000))) for _ in range(count)]
     button = rng.randrange(count)
     deck = seeded_deck(f"holdem-reference|{seed}")
     names = [f"P{seat}" for seat in range(count)]
-    state, _ = HOLDEM.start_hand(
+    state, events = HOLDEM.start_hand(
         settings=HOLDEM.settings(), players=list(zip(names, stacks, strict=True)), dealer=button, deck=deck
     )
     model = ModelHand(stacks, button)
@@ -178,9 +201,16 @@ def _play_both(seed: int) -> None:
         raising = legal.get("bet") or legal.get("raise")
         expected = model.raise_range(seat)
         assert (None if raising is None else (raising.min, raising.max)) == expected, (seed, "raise", state)
-        option = rng.choice(list(legal.values()))
-        amount = rng.randint(option.min, option.max) if option.verb in ("bet", "raise") else None
-        state, _ = HOLDEM.apply(state, Action(names[seat], option.verb, amount))
+        # Half the hands play passively (mostly checks, calls and small bets) so that many
+        # reach a river showdown with nobody all in; the others play any legal action.
+        options = list(legal.values())
+        weights = [PASSIVE_WEIGHTS.get(o.verb, 1) if passive else 1 for o in options]
+        option = rng.choices(options, weights)[0]
+        amount = None
+        if option.verb in ("bet", "raise"):
+            amount = option.min if passive else rng.randint(option.min, option.max)
+        state, new_events = HOLDEM.apply(state, Action(names[seat], option.verb, amount))
+        events = [*events, *new_events]
         verb, total = option.verb, amount
         if verb == "allin":
             total = model.bet[seat] + model.stack[seat]
@@ -193,10 +223,25 @@ def _play_both(seed: int) -> None:
     board = [deck[2 * count + offset] for offset in (1, 2, 3, 5, 7)]
     got = HOLDEM.result(state).stacks
     assert [got[name] for name in names] == model.pay_out(hole, board), (seed, stacks, button)
+    values = {seat: hand_value(list(hole[seat]) + board) for seat in range(count)}
+    at_once, in_turn, mucked = model.showdown(values)
+    shows = [(e.data["player"], e.data["reason"]) for e in events if e.kind == "show"]
+    assert {player for player, reason in shows if reason == "all_in"} == at_once, (seed, shows)
+    assert [player for player, reason in shows if reason == "showdown"] == in_turn, (seed, shows)
+    assert [e.data["player"] for e in events if e.kind == "muck"] == mucked, (seed, "muck")
+    return at_once, in_turn, mucked
 
 
 def test_turns_call_costs_raise_rights_and_payouts_agree_with_an_independent_model_short_blinds_included():
     """3,000 random hands, short stacks and short blinds included: the engine and the model
-    agree at every step (turn, call cost, raise allowed and its range) and on the final chips."""
+    agree at every step (turn, call cost, raise allowed and its range), on the showdown
+    (all at once when someone is all in; else in turn from the river's last bettor, hands
+    that cannot win mucked) and on the final chips."""
+    reached = {"all at once": 0, "in turn": 0, "mucked": 0}
     for seed in range(3000):
-        _play_both(seed)
+        at_once, in_turn, mucked = _play_both(seed)
+        reached["all at once"] += bool(at_once)
+        reached["in turn"] += bool(in_turn)
+        reached["mucked"] += bool(mucked)
+    # The random hands must reach each kind of showdown, not only all-ins.
+    assert reached["all at once"] > 1000 and reached["in turn"] > 200 and reached["mucked"] > 100, reached
