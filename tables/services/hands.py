@@ -14,7 +14,7 @@ the players and stacks dealt in, and the hand's settings.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from datetime import timedelta
 from typing import Any
 
@@ -85,7 +85,7 @@ def deal_next_hand(log: TableLog, *, depth: int = 0) -> Hand | None:
         game_end(log, reason="length")
         return None
     seats = list(Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False).order_by("number"))
-    position = TablePosition(**table.position) if table.position else TablePosition()
+    position = position_for_seats(table, seats)
     plan = game.plan_hand(
         settings=table.settings["engine"], seats=[(seat.engine_name, seat.stack) for seat in seats], previous=position
     )
@@ -103,13 +103,15 @@ def deal_next_hand(log: TableLog, *, depth: int = 0) -> Hand | None:
     ]
     players = [[str(name), int(stack)] for name, stack in plan.players]
     by_name = {seat.engine_name: seat for seat in seats}
+    dealer_seat = by_name.get(players[plan.dealer][0])
     hand = Hand.objects.create(
         table=table,
         number=number,
-        dealer=by_name.get(players[plan.dealer][0]),
+        dealer=dealer_seat,
         plan={
             "players": players,
             "dealer": plan.dealer,
+            "dealer_seat_number": dealer_seat.number if dealer_seat is not None else None,
             "settings": dict(plan.settings),
             "position_before": dict(table.position),
         },
@@ -139,6 +141,25 @@ def deal_next_hand(log: TableLog, *, depth: int = 0) -> Hand | None:
         log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
     after_state_change(log, hand=hand, state=state, actor_name=None, verb=None, depth=depth)
     return hand
+
+
+def position_for_seats(table: Table, seats: list[Seat]) -> TablePosition:
+    """The table's position, with the last dealer placed among ``seats``.
+
+    The engines move the deal on from the last dealer's place in the seats they are
+    given. When that player has since left or sat out, the deal must still move one
+    seat on from where they sat (book 000: "the dealer moves on one seat each hand"),
+    so the seated player just before the empty dealer's seat stands in for them.
+    """
+    position = TablePosition(**table.position) if table.position else TablePosition()
+    if position.dealer is None or not seats or any(seat.engine_name == position.dealer for seat in seats):
+        return position
+    last_hand = Hand.objects.filter(table=table).order_by("-number").only("plan").first()
+    dealer_number = last_hand.plan.get("dealer_seat_number") if last_hand is not None else None
+    if dealer_number is None:
+        return position
+    before = [seat for seat in seats if seat.number < dealer_number] or seats
+    return replace(position, dealer=before[-1].engine_name)
 
 
 def schedule_next_hand(log: TableLog, *, depth: int = 0) -> None:

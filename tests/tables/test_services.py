@@ -298,3 +298,27 @@ def test_the_ledger_hears_every_buy_in_and_cash_out():
     assert totals.bought == 300
     assert totals.cashed_out == 300  # the game's end cashed out every chip, the void hand's too
     assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == 0
+
+
+@pytest.mark.parametrize(("game", "fold"), [("faras", "pack"), ("holdem", "fold")])
+def test_the_deal_moves_on_one_seat_when_the_last_dealer_sits_out(game, fold):
+    """Book 000: the dealer moves on one seat each hand, even past an empty seat."""
+    table, seats = open_table(game, players=4)
+
+    def finish_hand():
+        hand = selectors.hand_live(table=table)
+        while selectors.hand_live(table=table) == hand:
+            player, _legal = current_turn(table)
+            hand_act(table_id=table.pk, seat_id=int(player), verb=fold)
+
+    finish_hand()
+    second = selectors.hand_live(table=table)
+    assert second.number == 2
+    dealer = second.dealer
+    assert dealer.number != min(seat.number for seat in seats)
+    seat_sit_out(table_id=table.pk, seat_id=dealer.pk)
+    finish_hand()
+    third = selectors.hand_live(table=table)
+    others = sorted(seat.number for seat in seats if seat.pk != dealer.pk)
+    expected = next((number for number in others if number > dealer.number), others[0])
+    assert third.dealer.number == expected
