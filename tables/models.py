@@ -146,9 +146,6 @@ class Hand(models.Model):
     player_seeds = models.JSONField(_("player seeds"), default=list)
     to_act = models.CharField(_("to act"), max_length=24, blank=True, default="")
     turn_seq = models.PositiveBigIntegerField(_("event number the turn started at"), default=0)
-    # Seq of the hand's last recorded player action (0: none yet): a cached state at this
-    # seq is current, so the replay need not ask the log for more.
-    last_action_seq = models.PositiveBigIntegerField(_("event number of the last action"), default=0)
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)

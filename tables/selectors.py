@@ -3,15 +3,20 @@
 A hand's state is never stored: it is the engine's ``start_hand`` on the recorded
 plan and the deck the table's secret seed derives (``engine.fairness.hand_deck``),
 then every ``action`` event of the hand applied again in order. A small
-per-process cache keeps the last state of recent hands keyed by the seq of the last
-action it includes; each read asks the database for actions after that seq, so the
-cache can never be ahead of or behind the log, and a restart simply starts cold.
+per-process cache keeps each table's live hand and its state as committed, keyed by
+the table and the ``last_seq`` its log had then. An entry is used as it is only while
+the locked table's ``last_seq`` is still that number (nothing has been written since,
+by this process or another); otherwise the hand is read again and only the actions
+after the cached state are asked for. So the cache can never be ahead of or behind
+the log, may be dropped at any moment, and a restart simply starts cold.
 """
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -23,7 +28,19 @@ from tables.models import Event, Hand, Seat, Table
 from tables.services.log import event_frame
 
 _CACHE_SIZE = 4096
-_cache: OrderedDict[tuple[int, str], tuple[int, Any]] = OrderedDict()
+
+
+@dataclass(frozen=True)
+class _Cached:
+    """A table's live hand as it stood when the table's log ended at ``table_seq``."""
+
+    table_seq: int  # the table's ``last_seq`` when stored: the entry is exact while it is unchanged
+    hand: Hand  # the hand row as committed (a copy is handed out, never this object)
+    action_seq: int  # seq of the last player action ``state`` includes (0: none)
+    state: Any  # engine states are immutable values
+
+
+_cache: OrderedDict[tuple[int, str], _Cached] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -33,16 +50,28 @@ def state_cache_clear() -> None:
         _cache.clear()
 
 
-def _cache_key(table: Table, hand: Hand) -> tuple[int, str]:
+def _cache_key(table: Table) -> tuple[int, str]:
     # The table's random commitment makes the key unique even if a test database reuses ids.
-    return (hand.pk, table.seed_commitment)
+    return (table.pk, table.seed_commitment)
 
 
-def state_cache_put(*, table: Table, hand: Hand, seq: int, state: Any) -> None:
-    """Remember ``state`` as the hand after its actions up to ``seq`` (call only after commit)."""
-    key = _cache_key(table, hand)
+def _cache_get(table: Table) -> _Cached | None:
     with _cache_lock:
-        _cache[key] = (seq, state)
+        return _cache.get(_cache_key(table))
+
+
+def live_hand_cache_put(*, table: Table, table_seq: int, hand: Hand | None, action_seq: int, state: Any) -> None:
+    """Remember the table's live hand (or that it has none) as committed at ``table_seq``.
+
+    Call only after the commit. A later write to the table moves its ``last_seq`` on, so
+    an entry that is not current is never trusted (see :func:`live_hand_and_state`).
+    """
+    key = _cache_key(table)
+    with _cache_lock:
+        if hand is None:
+            _cache.pop(key, None)
+            return
+        _cache[key] = _Cached(table_seq=table_seq, hand=copy.copy(hand), action_seq=action_seq, state=state)
         _cache.move_to_end(key)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
@@ -63,16 +92,20 @@ def hand_start_state(*, table: Table, hand: Hand) -> Any:
 
 
 def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
-    """The hand's current state and the seq of the last action it includes (0: none)."""
-    with _cache_lock:
-        cached = _cache.get(_cache_key(table, hand))
-    if cached is None:
-        seq, state = 0, hand_start_state(table=table, hand=hand)
+    """The hand's current state and the seq of the last action it includes (0: none).
+
+    Starts from the cached state of this hand when there is one, and applies the
+    actions the log has after it (none to ask for when the entry is exact at the
+    table's current ``last_seq``).
+    """
+    cached = _cache_get(table)
+    if cached is not None and cached.hand.pk == hand.pk:
+        if cached.table_seq == table.last_seq:
+            return cached.state, cached.action_seq
+        seq, state = cached.action_seq, cached.state
     else:
-        seq, state = cached
+        seq, state = 0, hand_start_state(table=table, hand=hand)
     game = get_game(table.game)
-    if cached is not None and seq == hand.last_action_seq:
-        return state, seq  # the cache holds every action the log has: no query needed
     for event in (
         Event.objects.filter(hand=hand, kind="action", actor__isnull=False, seq__gt=seq)
         .order_by("seq")
@@ -82,6 +115,22 @@ def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
         state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
         seq = event.seq
     return state, seq
+
+
+def live_hand_and_state(*, table: Table) -> tuple[Hand | None, Any, int]:
+    """The live hand (a fresh object the caller may change), its state and last action's seq.
+
+    ``table`` must be locked. When the cache holds the table as it is now (same
+    ``last_seq``), no query is made; otherwise the hand is read and the state rebuilt.
+    """
+    cached = _cache_get(table)
+    if cached is not None and cached.table_seq == table.last_seq:
+        return copy.copy(cached.hand), cached.state, cached.action_seq
+    hand = hand_live(table=table)
+    if hand is None:
+        return None, None, 0
+    state, seq = hand_state(table=table, hand=hand)
+    return hand, state, seq
 
 
 def hand_live(*, table: Table) -> Hand | None:
@@ -137,12 +186,11 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
         table = Table.objects.select_for_update().get(pk=table_id)
         seats = list(Seat.objects.filter(table=table).order_by("pk"))
         you = seat_id if any(seat.pk == seat_id for seat in seats) else None
-        hand = hand_live(table=table)
+        hand, state, _seq = live_hand_and_state(table=table)
         hand_view = None
         turn = None
         if hand is not None:
             game = get_game(table.game)
-            state, _seq = hand_state(table=table, hand=hand)
             viewer = str(you) if you is not None and str(you) in {str(p[0]) for p in hand.plan["players"]} else None
             hand_view = game.view(state, viewer)
             to_act = game.to_act(state)

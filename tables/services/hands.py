@@ -1,8 +1,9 @@
 """Hands: dealing, acting, looking at one's cards, ending, and dealing the next one.
 
 Every service here is one transaction that locks the table row first
-(``select_for_update``; the only lock order is table, then its seats and hands), rebuilds
-the live hand from the log (``tables.selectors.hand_state``), asks the engine to check and
+(``select_for_update``; the only lock order is table, then its seats and hands), takes
+the live hand's state from the cache or rebuilds it from the log
+(``tables.selectors.live_hand_and_state``), asks the engine to check and
 apply, appends the events with the next seq numbers, and broadcasts after the commit.
 
 Each deal uses ``engine.fairness.hand_deck(secret_seed, table code, hand number,
@@ -179,7 +180,14 @@ def schedule_next_hand(log: TableLog, *, depth: int = 0) -> None:
 
 
 def after_state_change(
-    log: TableLog, *, hand: Hand, state: Any, actor_name: str | None, verb: str | None, depth: int = 0
+    log: TableLog,
+    *,
+    hand: Hand,
+    state: Any,
+    actor_name: str | None,
+    verb: str | None,
+    action_seq: int = 0,
+    depth: int = 0,
 ) -> None:
     """Record whose turn it is now (with a reminder) or finish the hand."""
     table = log.table
@@ -205,10 +213,12 @@ def after_state_change(
         },
         hand=hand,
     )
-    if new_turn:
-        hand.turn_seq = log.last_seq
-    hand.save(update_fields=["to_act", "turn_seq", "turn_deadline", "last_action_seq"])
-    if new_turn and timer and table.status == Table.Status.PLAYING:
+    log.hand_now(hand, state, action_seq)
+    if not new_turn:
+        return  # only the legal actions changed: the hand row stays as it is
+    hand.turn_seq = log.last_seq
+    hand.save(update_fields=["to_act", "turn_seq", "turn_deadline"])
+    if timer and table.status == Table.Status.PLAYING:
         queue_reminder(log, hand=hand, countdown=timer)
 
 
@@ -236,7 +246,8 @@ def hand_finish(log: TableLog, *, hand: Hand, state: Any, depth: int = 0) -> Non
     hand.ended_at = timezone.now()
     hand.to_act = ""
     hand.turn_deadline = None
-    hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline", "last_action_seq"])
+    hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline"])
+    log.hand_over()
     log.append("hand_ended", {"number": hand.number, **hand.result}, hand=hand)
     ledger_check(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
     _send_out_the_broke(log, seats=list(seats.values()))
@@ -275,6 +286,7 @@ def game_end(log: TableLog, *, reason: str) -> None:
         hand.to_act = ""
         hand.turn_deadline = None
         hand.save(update_fields=["ended_at", "result", "to_act", "turn_deadline"])
+        log.hand_over()
         log.append("hand_void", {"number": hand.number}, hand=hand)
     final = {}
     for seat in Seat.objects.filter(table=table).order_by("pk"):
@@ -363,7 +375,9 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
             raise ServiceError("paused", _("The host has paused the game."))
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("The game is not being played."))
-        hand = selectors.hand_live(table=table)
+        # The live hand and its state: from the cache, with no query, when nothing was
+        # written to the table since it was stored.
+        hand, state, _seq = selectors.live_hand_and_state(table=table)
         if hand is None:
             raise ServiceError("no_hand", _("No hand is being played right now."))
         # The plan names the seats dealt in, so a seat found there is this table's.
@@ -371,7 +385,6 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
         if name not in players_of(hand):
             seat_at(table, seat_id)  # no_seat for a stranger
             raise ServiceError("not_in_hand", _("You are not dealt in this hand."))
-        state, _seq = selectors.hand_state(table=table, hand=hand)
         game = get_game(table.game)
         action = Action(name, verb, amount)
         try:
@@ -389,12 +402,8 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
         )
         for event in events:
             log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
-        hand.last_action_seq = recorded.seq
-        after_state_change(log, hand=hand, state=new_state, actor_name=name, verb=verb)
         action_seq = recorded.seq
-        if hand.ended_at is None:
-            cache_args = {"table": table, "hand": hand, "seq": action_seq, "state": new_state}
-            log.on_commit(lambda: selectors.state_cache_put(**cache_args))
+        after_state_change(log, hand=hand, state=new_state, actor_name=name, verb=verb, action_seq=action_seq)
         log.flush()
     return action_seq
 

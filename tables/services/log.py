@@ -93,6 +93,22 @@ def remember_loaded_values(table: Table) -> None:
     }
 
 
+_UNTOUCHED = object()
+
+
+def _cache_callback(table: Table, table_seq: int, live: Any) -> Callable[[], None]:
+    hand, state, action_seq = live if live is not None else (None, None, 0)
+    if hand is not None and hand.ended_at is not None:
+        hand = None
+
+    def _put() -> None:
+        from tables.selectors import live_hand_cache_put  # selectors reads this module
+
+        live_hand_cache_put(table=table, table_seq=table_seq, hand=hand, action_seq=action_seq, state=state)
+
+    return _put
+
+
 class TableLog:
     """New events of one transaction, numbered from the locked table's ``last_seq``."""
 
@@ -100,6 +116,9 @@ class TableLog:
         self.table = table
         self.pending: list[Event] = []
         self.after_commit: list[Callable[[], None]] = []
+        # The live hand after this transaction, for the state cache: (hand, state, seq of
+        # its last action), None when no hand is live any more, _UNTOUCHED when not known.
+        self.live_hand: tuple[Hand, Any, int] | None | object = _UNTOUCHED
 
     @property
     def last_seq(self) -> int:
@@ -133,6 +152,14 @@ class TableLog:
         self.pending.append(event)
         return event
 
+    def hand_now(self, hand: Hand, state: Any, action_seq: int) -> None:
+        """Note the live hand's state as this transaction leaves it (cached after the commit)."""
+        self.live_hand = (hand, state, action_seq)
+
+    def hand_over(self) -> None:
+        """Note that no hand is live when this transaction ends (unless another is dealt)."""
+        self.live_hand = None
+
     def on_commit(self, callback: Callable[[], None]) -> None:
         self.after_commit.append(callback)
 
@@ -153,6 +180,9 @@ class TableLog:
         group = self.table.group_name
         self.pending = []
         callbacks, self.after_commit = self.after_commit, []
+        live, self.live_hand = self.live_hand, _UNTOUCHED
+        if live is not _UNTOUCHED:
+            callbacks.append(_cache_callback(self.table, self.table.last_seq, live))
 
         def _after() -> None:
             for callback in callbacks:

@@ -1,0 +1,83 @@
+"""What one action costs the database, and the live-hand cache that keeps it lean.
+
+Rules pinned (docs/live-play.md, "Measured"; issue 5, "Speed"): a player's action on a
+warm table is one short transaction of at most 6 queries (begin, lock the table, the
+hand's new turn, the events, the table's counter, commit); a look at one's cards that
+does not pass the turn does not write the hand row (5). The cache is only news: a write
+this process did not see (another process, a restart) is noticed by the table's seq and
+the hand is rebuilt from the log, so every action is still checked against the truth.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.games import get_game
+from tables import selectors
+from tables.models import Event, Table
+from tables.services import ServiceError, hand_act
+
+from .conftest import current_turn, open_table
+
+pytestmark = pytest.mark.django_db
+
+
+def _chaal_or_first(legal) -> str:
+    verbs = [entry.verb for entry in legal]
+    return "chaal" if "chaal" in verbs else verbs[0]
+
+
+def _warm(table: Table, django_capture_on_commit_callbacks) -> None:
+    """One action with its after-commit work run, as a server does: the cache now holds the hand."""
+    player, legal = current_turn(table)
+    with django_capture_on_commit_callbacks(execute=True):
+        hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+
+
+def test_an_action_on_a_warm_table_takes_at_most_six_queries(
+    django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    table, _seats = open_table("faras", players=4)
+    _warm(table, django_capture_on_commit_callbacks)
+    for _ in range(3):
+        player, legal = current_turn(table)
+        with django_capture_on_commit_callbacks(execute=True), django_assert_max_num_queries(6):
+            hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+
+
+def test_seeing_ones_cards_without_passing_the_turn_does_not_write_the_hand(
+    django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    table, _seats = open_table("faras", players=4)
+    _warm(table, django_capture_on_commit_callbacks)
+    player, _legal = current_turn(table)
+    hand = selectors.hand_live(table=table)
+    before = (hand.to_act, hand.turn_seq)
+    with django_capture_on_commit_callbacks(execute=True), django_assert_max_num_queries(5) as captured:
+        hand_act(table_id=table.pk, seat_id=int(player), verb="see")
+    assert not [query for query in captured.captured_queries if "tables_hand" in query["sql"]]
+    hand.refresh_from_db()
+    assert (hand.to_act, hand.turn_seq) == before
+    turn = Event.objects.filter(table=table, kind="turn").order_by("-seq").first()
+    assert turn.payload["player"] == player and turn.payload["new"] is False
+
+
+def test_a_write_this_process_did_not_see_is_read_from_the_log(django_capture_on_commit_callbacks):
+    table, _seats = open_table("faras", players=4)
+    _warm(table, django_capture_on_commit_callbacks)
+    # Another process acts: its commit never reaches this process's cache.
+    player, legal = current_turn(table)
+    with django_capture_on_commit_callbacks(execute=False):
+        hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+    # The player who just acted may not act again; the next one may, against the new state.
+    with pytest.raises(ServiceError) as refused:
+        hand_act(table_id=table.pk, seat_id=int(player), verb="chaal")
+    assert refused.value.code == "not_your_turn"
+    table.refresh_from_db()
+    hand, state, _seq = selectors.live_hand_and_state(table=table)
+    selectors.state_cache_clear()
+    fresh_hand, fresh_state, _fresh_seq = selectors.live_hand_and_state(table=table)
+    game = get_game("faras")
+    assert game.to_act(state) == game.to_act(fresh_state) != player
+    assert game.view(state, None) == game.view(fresh_state, None)
+    assert hand.pk == fresh_hand.pk
