@@ -49,8 +49,9 @@ def _env() -> dict[str, str]:
 def _ensure_database(url: str) -> None:
     import psycopg
 
-    name = url.rsplit("/", 1)[1]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
+    base, _, _options = url.partition("?")  # e.g. ?conn_max_age=600
+    name = base.rsplit("/", 1)[1]
+    admin = base.rsplit("/", 1)[0] + "/postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
         if not conn.execute("select 1 from pg_database where datname = %s", (name,)).fetchone():
             conn.execute(f'create database "{name}"')
@@ -160,6 +161,10 @@ class Player:
                 connected.set()
             await go.wait()
             if turn and turn["player"] == self.me:
+                # The first move waits its think time too: without it every table acts at the
+                # same instant and the start's burst, not the steady load, makes the tail.
+                if self.stats["think"]:
+                    await asyncio.sleep(self.rng.uniform(0, 2 * self.stats["think"]))
                 await self.act(socket, turn)
             while not stop.is_set():
                 try:
@@ -172,10 +177,9 @@ class Player:
                 if kind == "events":
                     latest_turn = None
                     for event in frame["events"]:
-                        key = (self.table["id"], event["seq"])
-                        sent = self.stats["sent"].get(key)
-                        if sent is not None:
-                            self.stats["heard"].setdefault(key, []).append(now - sent)
+                        # When each player heard of it; matched with the action's send time at
+                        # the end (the news may reach a player before the actor's ack does).
+                        self.stats["heard"].setdefault((self.table["id"], event["seq"]), []).append(now)
                         if event.get("kind") == "turn":
                             latest_turn = event["data"]
                     if latest_turn and latest_turn["player"] == self.me and not stop.is_set():
@@ -246,14 +250,15 @@ async def _drive(
     elapsed = time.perf_counter() - started
     actions = stats["actions"]
     await asyncio.gather(*tasks, return_exceptions=True)
-    delays = [max(heard) for key, heard in stats["heard"].items() if len(heard) == players]
+    sent, heard = stats["sent"], stats["heard"]
+    delays = [max(heard[key]) - at for key, at in sent.items() if len(heard.get(key, ())) == players]
     return {
         "rss_connected": stats["rss_connected"],
         "elapsed": elapsed,
         "actions": actions,
         "delays": delays,
         "errors": stats["errors"],
-        "incomplete": sum(1 for heard in stats["heard"].values() if len(heard) != players),
+        "incomplete": sum(1 for key in sent if len(heard.get(key, ())) != players),
     }
 
 
