@@ -32,6 +32,10 @@ def _hammer(table_id: int, seat_ids: dict[str, int], seed: int, rounds: int, err
             if player is None:
                 break
             verb, amount = random_action(rng, legal)
+            if amount is not None:
+                # The least raise: a stake raised to everything would send players broke
+                # and end the game after a number of actions that depends on the race.
+                amount = next(option.min for option in legal if option.verb == verb)
             # Two threads often send the same id for the same seat: it must apply once.
             client_id = f"shared-{index}" if rng.random() < 0.5 else f"t{seed}-{index}"
             try:
