@@ -265,14 +265,21 @@ def _send_out_the_broke(log: TableLog, *, seats: list[Seat]) -> None:
             continue
         if limit is None or seat.buy_backs_used < limit:
             continue  # may buy back between hands
-        left = seat.stack
-        if left:
-            ledger_cash_out(table=table, seat=seat, chips=left)
-        seat.stack = 0
-        seat.number = None
-        seat.status = Seat.Status.WATCHING
-        seat.save(update_fields=["stack", "number", "status"])
-        log.append("seat_out", {"seat": seat.pk, "cashed_out": left})
+        seat_cash_out_and_unseat(log, seat=seat, kind="seat_out")
+
+
+def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: str) -> int:
+    """Cash out the seat's chips to the ledger, free its place (it watches now), and record
+    ``kind`` (``seat_left``, ``seat_removed``, ``seat_out``) with what was cashed out."""
+    chips = seat.stack
+    if chips:
+        ledger_cash_out(table=log.table, seat=seat, chips=chips)
+    seat.stack = 0
+    seat.number = None
+    seat.status = Seat.Status.WATCHING
+    seat.save(update_fields=["stack", "number", "status"])
+    log.append(kind, {"seat": seat.pk, "cashed_out": chips})
+    return chips
 
 
 def game_end(log: TableLog, *, reason: str) -> None:

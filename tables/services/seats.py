@@ -18,8 +18,8 @@ from django.utils.translation import gettext_lazy as _
 from tables import selectors
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
-from tables.services.hands import lock_table, players_of, schedule_next_hand, seat_at
-from tables.services.ledger_link import ledger_buy_in, ledger_cash_out
+from tables.services.hands import lock_table, players_of, schedule_next_hand, seat_at, seat_cash_out_and_unseat
+from tables.services.ledger_link import ledger_buy_in
 from tables.services.log import TableLog
 
 _SEED_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -110,15 +110,8 @@ def seat_leave(*, table_id: int, seat_id: int) -> Seat:
             raise ServiceError("not_seated", _("You have no seat."))
         if _in_live_hand(table, seat):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
-        chips = seat.stack
-        if chips:
-            ledger_cash_out(table=table, seat=seat, chips=chips)
-        seat.stack = 0
-        seat.number = None
-        seat.status = Seat.Status.WATCHING
-        seat.save(update_fields=["stack", "number", "status"])
         log = TableLog(table)
-        log.append("seat_left", {"seat": seat.pk, "cashed_out": chips})
+        seat_cash_out_and_unseat(log, seat=seat, kind="seat_left")
         log.flush()
     return seat
 

@@ -28,8 +28,8 @@ from tables.services.hands import (
     players_of,
     queue_reminder,
     seat_at,
+    seat_cash_out_and_unseat,
 )
-from tables.services.ledger_link import ledger_cash_out
 from tables.services.log import TableLog
 from tables.services.settings import table_settings_build
 
@@ -258,14 +258,7 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int) -> Seat:
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
         if target.number is None:
             raise ServiceError("not_seated", _("That player has no seat."))
-        chips = target.stack
-        if chips:
-            ledger_cash_out(table=table, seat=target, chips=chips)
-        target.stack = 0
-        target.number = None
-        target.status = Seat.Status.WATCHING
-        target.save(update_fields=["stack", "number", "status"])
         log = TableLog(table)
-        log.append("seat_removed", {"seat": target.pk, "cashed_out": chips})
+        seat_cash_out_and_unseat(log, seat=target, kind="seat_removed")
         log.flush()
     return target
