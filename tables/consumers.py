@@ -17,12 +17,14 @@ What goes out (the protocol is written down in ``docs/live-play.md``):
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 from typing import Any
 
 from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import close_old_connections
 from django.utils.translation import gettext as _
 
 from tables import selectors, services
@@ -36,7 +38,28 @@ def database_sync_to_async(function: Any) -> Any:
     """Run a service off the event loop. On PostgreSQL, calls for different tables run in
     parallel threads (each service locks its table row, so one table's actions stay one at a
     time); SQLite keeps Channels' default of one thread, as concurrent writers stall it."""
-    return _database_sync_to_async(function, thread_sensitive=not _parallel_database())
+    return _database_sync_to_async(_closing_old_connections(function), thread_sensitive=not _parallel_database())
+
+
+def _closing_old_connections(function: Any) -> Any:
+    """``function`` with Django's end-of-request connection check before and after it.
+
+    Channels runs that check around the call, but outside the context the call runs in;
+    Django keeps a connection in a context-aware local, so the connection the call opened
+    was never seen there, never closed (with ``CONN_MAX_AGE`` 0) and left idle in
+    PostgreSQL after its thread had gone. Checked inside, it is closed or kept by the
+    setting, as for a request.
+    """
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        close_old_connections()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return call
 
 
 def _parallel_database() -> bool:

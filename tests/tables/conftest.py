@@ -79,20 +79,3 @@ def _fast_scripted_clients(monkeypatch):
     monkeypatch.setattr(TableConsumer, "rate_burst", 10_000)
     monkeypatch.setattr(TableConsumer, "rate_per_second", 10_000.0)
     yield
-
-
-@pytest.fixture(autouse=True)
-def _close_leftover_database_sessions(request, django_db_blocker):
-    """On PostgreSQL, sockets' services run in executor threads whose connections outlive
-    the test's event loop; end the idle ones so the test database can be dropped at the end."""
-    yield
-    from django.db import connection
-
-    marker = request.node.get_closest_marker("django_db")
-    if connection.vendor != "postgresql" or marker is None or not marker.kwargs.get("transaction"):
-        return
-    with django_db_blocker.unblock(), connection.cursor() as cursor:
-        cursor.execute(
-            "select pg_terminate_backend(pid) from pg_stat_activity"
-            " where datname = current_database() and pid <> pg_backend_pid() and state = 'idle'"
-        )
