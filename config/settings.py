@@ -152,14 +152,13 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="dashain@localhost")
 # Channels and reminders: in process without REDIS_URL, Redis with it.
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    # The pub/sub layer: one Redis subscription per process instead of a list per socket
+    # to push to and pop from. It may drop news, like every layer; a socket that misses an
+    # event sees the gap in seq numbers and fills it from the database (docs/live-play.md).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}],
-                "capacity": 1500,
-                "expiry": 30,
-            },
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}]},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
