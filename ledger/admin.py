@@ -3,36 +3,21 @@
 from django.contrib import admin
 
 from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
+from tables.admin import ReadOnlyAdmin
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyAdmin):
+    """Entries come from play; a correction is a reversal made by a service."""
+
     list_display = ("id", "table", "player_name", "kind", "chips", "price", "reverses", "created_at")
     list_filter = ("kind",)
     search_fields = ("player_name", "table__code")
 
-    def has_add_permission(self, request):
-        return False  # entries come from play; a correction is a reversal made by a service
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
 
 @admin.register(TableLedger)
-class TableLedgerAdmin(admin.ModelAdmin):
+class TableLedgerAdmin(ReadOnlyAdmin):
     list_display = ("table", "chips_bought", "chips_cashed_out", "money_paid")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class HomeGameNightInline(admin.TabularInline):

@@ -28,7 +28,7 @@ from tables.services.log import TableLog
 from tables.services.settings import table_settings_build
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyPermissions:
     """Shown, searched and filtered; never added, changed or deleted from the admin."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -41,19 +41,14 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyAdmin(ReadOnlyPermissions, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(ReadOnlyPermissions, admin.TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 # --- tables --------------------------------------------------------------------------------
