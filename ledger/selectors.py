@@ -82,15 +82,20 @@ class TableReport:
         return sum(line.chips_bought for line in self.players) - sum(line.chips_end for line in self.players)
 
 
+def _signed_kind(entry: LedgerEntry) -> tuple[int, str]:
+    """How an entry counts: +1 and its own kind, or -1 and the kind of the entry a reversal cancels."""
+    if entry.kind == LedgerEntry.Kind.REVERSAL:
+        return -1, entry.reverses.kind
+    return 1, entry.kind
+
+
 def ledger_chip_totals(*, table: Any) -> ChipTotals:
     """Chips bought, chips cashed out and money paid at ``table``, reversals subtracted."""
     bought = cashed_out = 0
     paid = Decimal("0.00")
     entries = LedgerEntry.objects.filter(table=table).select_related("reverses")
     for entry in entries:
-        sign, kind = 1, entry.kind
-        if kind == LedgerEntry.Kind.REVERSAL:
-            sign, kind = -1, entry.reverses.kind
+        sign, kind = _signed_kind(entry)
         if kind == LedgerEntry.Kind.CASH_OUT:
             cashed_out += sign * entry.chips
         else:
@@ -125,9 +130,7 @@ def ledger_settlement_input(*, table: Any) -> tuple[list[PlayerEntry], dict[int,
                 "cashed_out": 0,
             },
         )
-        sign, kind = 1, entry.kind
-        if kind == LedgerEntry.Kind.REVERSAL:
-            sign, kind = -1, entry.reverses.kind
+        sign, kind = _signed_kind(entry)
         if kind == LedgerEntry.Kind.CASH_OUT:
             line["cashed_out"] += sign * entry.chips
         else:
