@@ -349,15 +349,11 @@ def hand_act(
     _check_request(verb, amount, client_action_id)
     try:
         return _hand_act(table_id, seat_id, verb, amount, client_action_id)
-    except IntegrityError:
-        # A concurrent request with the same id committed first (the id is unique per table).
-        earlier = _earlier_action(table_id, seat_id, client_action_id)
-        if earlier is None:
-            raise
-        return earlier
-    except ServiceError:
-        # A resend of an action already applied is refused by the rules now (the turn moved
-        # on): answer it as the first time. Looked up only on refusal, to keep actions lean.
+    except (IntegrityError, ServiceError):
+        # IntegrityError: a concurrent request with the same id committed first (the id is
+        # unique per table). ServiceError: a resend of an action already applied is refused
+        # by the rules now (the turn moved on). Either way, answer it as the first time.
+        # Looked up only on refusal, to keep actions lean.
         earlier = _earlier_action(table_id, seat_id, client_action_id)
         if earlier is None:
             raise
