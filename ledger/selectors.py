@@ -77,10 +77,6 @@ class TableReport:
     def chip_value_text(self) -> str:
         return format_chip_value(self.chip_value)
 
-    @property
-    def chips_in_play(self) -> int:
-        return sum(line.chips_bought for line in self.players) - sum(line.chips_end for line in self.players)
-
 
 def _signed_kind(entry: LedgerEntry) -> tuple[int, str]:
     """How an entry counts: +1 and its own kind, or -1 and the kind of the entry a reversal cancels."""
