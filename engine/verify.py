@@ -23,7 +23,6 @@ but its deal can only be checked from the whole game's export, which holds the s
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections.abc import Mapping, Sequence
@@ -32,7 +31,7 @@ from typing import Any, TextIO
 
 from engine.cards import card_text
 from engine.export import ExportError, GameRecord, HandRecord, parse_game, parse_hand
-from engine.fairness import hand_deck
+from engine.fairness import commitment, hand_deck
 
 USAGE = "usage: python -m engine verify [--no-replay] FILE   (FILE may be - for standard input)"
 
@@ -62,7 +61,7 @@ def check_commitment(record: GameRecord) -> list[Finding]:
             Finding(None, "unverifiable", "the secret seed is not in the file: it is revealed when the game ends.")
         )
     else:
-        digest = hashlib.sha256(record.secret_seed).hexdigest()
+        digest = commitment(record.secret_seed)
         if digest != record.commitment:
             findings.append(
                 Finding(
