@@ -107,6 +107,20 @@ def _apply_to_totals(table: Any, *, bought: int = 0, cashed_out: int = 0, paid: 
         raise LedgerError("chips_created", _("More chips would leave the table than were ever bought.")) from error
 
 
+def _write_entry(*, table: Any, seat: Any, kind: str, chips: int, price: Decimal, by: Any, note: str) -> LedgerEntry:
+    """A new buy-in, buy-back or cash-out row, the seat's name kept as it is now."""
+    return LedgerEntry.objects.create(
+        table=table,
+        seat=seat,
+        player_name=seat.display_name[:40],
+        kind=kind,
+        chips=chips,
+        price=price,
+        recorded_by=by,
+        note=note[:200],
+    )
+
+
 @transaction.atomic
 def ledger_record_buy_in(
     *, table: Any, seat: Any, chips: int, price: Decimal, is_buy_back: bool, by: Any = None, note: str = ""
@@ -116,16 +130,8 @@ def ledger_record_buy_in(
     chips = _check_chips(chips, allow_zero=False)
     price = _check_price(price)
     _apply_to_totals(table, bought=chips, paid=price)
-    return LedgerEntry.objects.create(
-        table=table,
-        seat=seat,
-        player_name=seat.display_name[:40],
-        kind=LedgerEntry.Kind.BUY_BACK if is_buy_back else LedgerEntry.Kind.BUY_IN,
-        chips=chips,
-        price=price,
-        recorded_by=by,
-        note=note[:200],
-    )
+    kind = LedgerEntry.Kind.BUY_BACK if is_buy_back else LedgerEntry.Kind.BUY_IN
+    return _write_entry(table=table, seat=seat, kind=kind, chips=chips, price=price, by=by, note=note)
 
 
 @transaction.atomic
@@ -134,15 +140,8 @@ def ledger_record_cash_out(*, table: Any, seat: Any, chips: int, by: Any = None,
     _check_seat(table, seat)
     chips = _check_chips(chips, allow_zero=True)
     _apply_to_totals(table, cashed_out=chips)
-    return LedgerEntry.objects.create(
-        table=table,
-        seat=seat,
-        player_name=seat.display_name[:40],
-        kind=LedgerEntry.Kind.CASH_OUT,
-        chips=chips,
-        price=Decimal("0.00"),
-        recorded_by=by,
-        note=note[:200],
+    return _write_entry(
+        table=table, seat=seat, kind=LedgerEntry.Kind.CASH_OUT, chips=chips, price=Decimal("0.00"), by=by, note=note
     )
 
 
