@@ -192,11 +192,15 @@ def ledger_check_invariant(*, table: Any, chips_at_table: int) -> None:
 # --- Transfers marked paid --------------------------------------------------------------
 
 
+def _check_table_host(table: Any, by: Any) -> None:
+    if table.host_id != by.pk:
+        raise LedgerError("not_host", _("Only the host can mark a transfer paid."))
+
+
 @transaction.atomic
 def transfer_mark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, amount: Decimal, by: Any) -> TransferPaid:
     """The host marks one transfer of the table's settlement as paid (only a transfer it lists)."""
-    if table.host_id != by.pk:
-        raise LedgerError("not_host", _("Only the host can mark a transfer paid."))
+    _check_table_host(table, by)
     report = ledger_report(table=table)
     listed = {(t.payer_seat_id, t.payee_seat_id): t.amount for t in report.transfers}
     key = (payer_seat.pk, payee_seat.pk)
@@ -219,8 +223,7 @@ def transfer_mark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, amount: 
 @transaction.atomic
 def transfer_unmark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, by: Any) -> None:
     """The host takes back a paid mark (a mark is a note, not a ledger entry)."""
-    if table.host_id != by.pk:
-        raise LedgerError("not_host", _("Only the host can mark a transfer paid."))
+    _check_table_host(table, by)
     TransferPaid.objects.filter(table=table, payer_seat=payer_seat, payee_seat=payee_seat).delete()
 
 
