@@ -68,6 +68,18 @@ def players_of(hand: Hand) -> list[str]:
     return [str(name) for name, _stack in hand.plan["players"]]
 
 
+def require_open(table: Table) -> None:
+    """Refuse (``ended``) once the game is over."""
+    if table.status == Table.Status.ENDED:
+        raise ServiceError("ended", _("This game is over."))
+
+
+def in_live_hand(table: Table, seat: Seat) -> bool:
+    """Whether ``seat`` is dealt in the hand being played."""
+    hand = selectors.hand_live(table=table)
+    return hand is not None and seat.engine_name in players_of(hand)
+
+
 # --- dealing -----------------------------------------------------------------------
 
 

@@ -18,21 +18,18 @@ from django.utils.translation import gettext_lazy as _
 from tables import selectors
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
-from tables.services.hands import lock_table, players_of, schedule_next_hand, seat_at, seat_cash_out_and_unseat
+from tables.services.hands import (
+    in_live_hand,
+    lock_table,
+    require_open,
+    schedule_next_hand,
+    seat_at,
+    seat_cash_out_and_unseat,
+)
 from tables.services.ledger_link import ledger_buy_in
 from tables.services.log import TableLog
 
 _SEED_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def _in_live_hand(table: Table, seat: Seat) -> bool:
-    hand = selectors.hand_live(table=table)
-    return hand is not None and seat.engine_name in players_of(hand)
-
-
-def _open_table(table: Table) -> None:
-    if table.status == Table.Status.ENDED:
-        raise ServiceError("ended", _("This game is over."))
 
 
 def _buy_backs_left(table: Table, seat: Seat) -> bool:
@@ -54,7 +51,7 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
         raise ServiceError("bad_seat", _("Choose a seat by its number."))
     with transaction.atomic():
         table = lock_table(table_id)
-        _open_table(table)
+        require_open(table)
         seat = seat_at(table, seat_id)
         if seat.number is not None:
             raise ServiceError("already_seated", _("You already have a seat."))
@@ -108,7 +105,7 @@ def seat_leave(*, table_id: int, seat_id: int) -> Seat:
         seat = seat_at(table, seat_id)
         if seat.number is None:
             raise ServiceError("not_seated", _("You have no seat."))
-        if _in_live_hand(table, seat):
+        if in_live_hand(table, seat):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
         log = TableLog(table)
         seat_cash_out_and_unseat(log, seat=seat, kind="seat_left")
@@ -120,7 +117,7 @@ def seat_sit_out(*, table_id: int, seat_id: int) -> Seat:
     """Sit out from the next hand on (a hand already dealt is played to its end)."""
     with transaction.atomic():
         table = lock_table(table_id)
-        _open_table(table)
+        require_open(table)
         seat = seat_at(table, seat_id)
         if seat.status != Seat.Status.PLAYING or seat.number is None:
             raise ServiceError("not_playing", _("You are not playing."))
@@ -136,7 +133,7 @@ def seat_come_back(*, table_id: int, seat_id: int) -> Seat:
     """Come back from sitting out: dealt in from the next hand."""
     with transaction.atomic():
         table = lock_table(table_id)
-        _open_table(table)
+        require_open(table)
         seat = seat_at(table, seat_id)
         if seat.status != Seat.Status.SITTING_OUT:
             raise ServiceError("not_sitting_out", _("You are not sitting out."))
@@ -153,13 +150,13 @@ def seat_buy_back(*, table_id: int, seat_id: int) -> Seat:
     """Buy another stack between hands, within the table's buy-back limit."""
     with transaction.atomic():
         table = lock_table(table_id)
-        _open_table(table)
+        require_open(table)
         seat = seat_at(table, seat_id)
         if table.game == "holdem":
             raise ServiceError("not_supported", _("Hold'em here has no rebuys."))
         if seat.number is None:
             raise ServiceError("not_seated", _("Take a seat to buy in."))
-        if _in_live_hand(table, seat):
+        if in_live_hand(table, seat):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
         if not _buy_backs_left(table, seat):
             raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
@@ -187,7 +184,7 @@ def seat_seed_submit(*, table_id: int, seat_id: int, seed: str) -> int:
         raise ServiceError("bad_seed", _("A seed is 1 to 64 letters, digits, '-' or '_'."))
     with transaction.atomic():
         table = lock_table(table_id)
-        _open_table(table)
+        require_open(table)
         seat = seat_at(table, seat_id)
         for_hand = table.hands_played + 1
         if Event.objects.filter(table=table, kind="player_seed", actor=seat, payload__for_hand=for_hand).exists():

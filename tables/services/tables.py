@@ -24,9 +24,10 @@ from tables.services.errors import ServiceError
 from tables.services.hands import (
     deal_next_hand,
     game_end,
+    in_live_hand,
     lock_table,
-    players_of,
     queue_reminder,
+    require_open,
     seat_at,
     seat_cash_out_and_unseat,
 )
@@ -130,8 +131,7 @@ def table_join(*, code: str, user: Any = None, guest_name: str | None = None, gu
         )
         if existing is not None:
             return existing
-        if table.status == Table.Status.ENDED:
-            raise ServiceError("ended", _("This game is over."))
+        require_open(table)
         if signed_in:
             seat = Seat.objects.create(table=table, user=user, display_name=user.table_name)
         else:
@@ -206,8 +206,7 @@ def table_end(*, table_id: int, seat_id: int) -> Table:
     with transaction.atomic():
         table = lock_table(table_id)
         _require_host(table, seat_id)
-        if table.status == Table.Status.ENDED:
-            raise ServiceError("ended", _("This game is over."))
+        require_open(table)
         log = TableLog(table)
         game_end(log, reason="host")
         log.flush()
@@ -221,8 +220,7 @@ def table_update_settings(*, table_id: int, seat_id: int, choices: dict[str, Any
     with transaction.atomic():
         table = lock_table(table_id)
         _require_host(table, seat_id)
-        if table.status == Table.Status.ENDED:
-            raise ServiceError("ended", _("This game is over."))
+        require_open(table)
         _require_between_hands(table)
         if table.game == "holdem" and table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("Hold'em settings are fixed once the game starts."))
@@ -253,8 +251,7 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int) -> Seat:
         table = lock_table(table_id)
         _require_host(table, seat_id)
         target = seat_at(table, remove_seat_id)
-        hand = selectors.hand_live(table=table)
-        if hand is not None and target.engine_name in players_of(hand):
+        if in_live_hand(table, target):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
         if target.number is None:
             raise ServiceError("not_seated", _("That player has no seat."))
