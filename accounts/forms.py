@@ -10,6 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
+# Both forms ask for the same optional e-mail and explain it the same way.
+EMAIL_HELP_TEXT = _("Optional. Only used to send you a link if you forget your password.")
+
 
 class SignUpForm(UserCreationForm):
     """Username, display name, an optional e-mail and the password twice.
@@ -21,7 +24,7 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "display_name", "email")
-        help_texts = {"email": _("Optional. Only used to send you a link if you forget your password.")}
+        help_texts = {"email": EMAIL_HELP_TEXT}
 
 
 class ProfileForm(forms.ModelForm):
@@ -30,4 +33,4 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("display_name", "email")
-        help_texts = {"email": _("Optional. Only used to send you a link if you forget your password.")}
+        help_texts = {"email": EMAIL_HELP_TEXT}
