@@ -33,12 +33,16 @@ class AppendOnlyError(Exception):
     """An attempt to change or remove a ledger entry. Correct it with a reversal instead."""
 
 
+NEVER_UPDATED = "Ledger entries are never updated; record a reversal instead."
+NEVER_DELETED = "Ledger entries are never deleted; record a reversal instead."
+
+
 class LedgerEntryQuerySet(models.QuerySet):
     def update(self, **kwargs):
-        raise AppendOnlyError("Ledger entries are never updated; record a reversal instead.")
+        raise AppendOnlyError(NEVER_UPDATED)
 
     def delete(self):
-        raise AppendOnlyError("Ledger entries are never deleted; record a reversal instead.")
+        raise AppendOnlyError(NEVER_DELETED)
 
 
 class LedgerEntry(models.Model):
@@ -113,11 +117,11 @@ class LedgerEntry(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         if not self._state.adding:
-            raise AppendOnlyError("Ledger entries are never updated; record a reversal instead.")
+            raise AppendOnlyError(NEVER_UPDATED)
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
-        raise AppendOnlyError("Ledger entries are never deleted; record a reversal instead.")
+        raise AppendOnlyError(NEVER_DELETED)
 
 
 class TableLedger(models.Model):
