@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.api import Action, Event, Game, RuleError, SettingsError
-from engine.cards import CardError, parse_card
+from engine.cards import DECK_SIZE, CardError, parse_card
 from engine.games import GAME_NAMES, get_game
 
 USAGE = "usage: python -m engine replay FILE   (FILE may be - for standard input)"
@@ -112,11 +112,6 @@ def _read_actions(data: Mapping[str, Any]) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-def _settings_field(error: SettingsError) -> str:
-    """Where a game's setting error points in the file (start_hand errors name their own field)."""
-    return error.field
-
-
 def parse_scenario(data: Any) -> Scenario:
     """Check a scenario's shape and deal its deck; :class:`ScenarioError` names the bad field."""
     if not isinstance(data, dict):
@@ -150,7 +145,7 @@ def parse_scenario(data: Any) -> Scenario:
         raise ScenarioError("hands", 'give either each player\'s cards in "hands" or a 52-card "deck", not both.')
     if has_deck:
         deck = _cards(data["deck"], "deck")
-        if len(deck) != 52 or len(set(deck)) != 52:
+        if len(deck) != DECK_SIZE or len(set(deck)) != DECK_SIZE:
             raise ScenarioError("deck", "must hold each of the 52 cards exactly once, top first.")
     else:
         raw_hands = data["hands"]
@@ -185,10 +180,8 @@ def run_scenario(data: Any) -> tuple[int, dict[str, Any]]:
         state, events = game.start_hand(
             settings=scenario.settings, players=scenario.players, dealer=scenario.dealer, deck=scenario.deck
         )
-    except ScenarioError as error:
+    except (ScenarioError, SettingsError) as error:  # both name the field they point at
         return EXIT_INVALID, _invalid(error.field, error.message)
-    except SettingsError as error:
-        return EXIT_INVALID, _invalid(_settings_field(error), error.message)
     log: list[Event] = list(events)
     for index, action in enumerate(scenario.actions):
         try:
