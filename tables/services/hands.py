@@ -74,6 +74,12 @@ def require_open(table: Table) -> None:
         raise ServiceError("ended", _("This game is over."))
 
 
+def buy_backs_left(table: Table, seat: Seat) -> bool:
+    """Whether the seat may still buy in again within the table's limit (``None``: no limit)."""
+    limit = table.settings.get("buy_backs")
+    return limit is None or seat.buy_backs_used < limit
+
+
 def in_live_hand(table: Table, seat: Seat) -> bool:
     """Whether ``seat`` is dealt in the hand being played."""
     hand = selectors.hand_live(table=table)
@@ -270,12 +276,11 @@ def _send_out_the_broke(log: TableLog, *, seats: list[Seat]) -> None:
     """Rule book 000: with fewer chips than the boot and no buy-backs left, you watch.
     Rule book 001: a player with no chips left after a hand leaves the table."""
     table = log.table
-    limit = table.settings.get("buy_backs")
     boot = int(table.settings["engine"].get("boot", 1)) if table.game != "holdem" else 1
     for seat in seats:
         if seat.number is None or seat.status == Seat.Status.WATCHING or seat.stack >= boot:
             continue
-        if limit is None or seat.buy_backs_used < limit:
+        if buy_backs_left(table, seat):
             continue  # may buy back between hands
         seat_cash_out_and_unseat(log, seat=seat, kind="seat_out")
 

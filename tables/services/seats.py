@@ -19,6 +19,7 @@ from tables import selectors
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.hands import (
+    buy_backs_left,
     in_live_hand,
     lock_table,
     require_open,
@@ -30,11 +31,6 @@ from tables.services.ledger_link import ledger_buy_in
 from tables.services.log import TableLog
 
 _SEED_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def _buy_backs_left(table: Table, seat: Seat) -> bool:
-    limit = table.settings.get("buy_backs")
-    return limit is None or seat.buy_backs_used < limit
 
 
 def _maybe_deal(log: TableLog) -> None:
@@ -58,7 +54,7 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
         if table.game == "holdem" and table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
         is_buy_back = seat.buy_ins > 0
-        if is_buy_back and not _buy_backs_left(table, seat):
+        if is_buy_back and not buy_backs_left(table, seat):
             raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
         taken = set(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True))
         seats = int(table.settings["seats"])
@@ -158,7 +154,7 @@ def seat_buy_back(*, table_id: int, seat_id: int) -> Seat:
             raise ServiceError("not_seated", _("Take a seat to buy in."))
         if in_live_hand(table, seat):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
-        if not _buy_backs_left(table, seat):
+        if not buy_backs_left(table, seat):
             raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
         chips, price = table.buy_in_chips, Decimal(table.buy_in_price)
         seat.stack += chips
