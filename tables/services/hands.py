@@ -257,19 +257,28 @@ def hand_finish(log: TableLog, *, hand: Hand, state: Any, depth: int = 0) -> Non
         seat = seats[str(name)]
         seat.stack = int(stack)
         seat.save(update_fields=["stack"])
-    hand.result = {
-        "stacks": {str(k): int(v) for k, v in result.stacks.items()},
-        "pots": [p.to_json() for p in result.pots],
-    }
+    _close_hand(
+        log,
+        hand=hand,
+        result={
+            "stacks": {str(k): int(v) for k, v in result.stacks.items()},
+            "pots": [p.to_json() for p in result.pots],
+        },
+    )
+    log.append("hand_ended", {"number": hand.number, **hand.result}, hand=hand)
+    ledger_check(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
+    _send_out_the_broke(log, seats=list(seats.values()))
+    schedule_next_hand(log, depth=depth)
+
+
+def _close_hand(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
+    """End ``hand`` with ``result`` (no one to act, no timer) and note that no hand is live."""
+    hand.result = result
     hand.ended_at = timezone.now()
     hand.to_act = ""
     hand.turn_deadline = None
     hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline"])
     log.hand_over()
-    log.append("hand_ended", {"number": hand.number, **hand.result}, hand=hand)
-    ledger_check(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
-    _send_out_the_broke(log, seats=list(seats.values()))
-    schedule_next_hand(log, depth=depth)
 
 
 def _send_out_the_broke(log: TableLog, *, seats: list[Seat]) -> None:
@@ -305,12 +314,7 @@ def game_end(log: TableLog, *, reason: str) -> None:
     table = log.table
     hand = selectors.hand_live(table=table)
     if hand is not None:
-        hand.ended_at = timezone.now()
-        hand.result = {"void": True}
-        hand.to_act = ""
-        hand.turn_deadline = None
-        hand.save(update_fields=["ended_at", "result", "to_act", "turn_deadline"])
-        log.hand_over()
+        _close_hand(log, hand=hand, result={"void": True})
         log.append("hand_void", {"number": hand.number}, hand=hand)
     final = {}
     for seat in Seat.objects.filter(table=table).order_by("pk"):
