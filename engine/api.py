@@ -118,6 +118,21 @@ class TablePosition:
     big_blind: str | None = None  # hold'em: who posted the big blind in the last hand
     hands_played: int = 0
 
+    def next_dealer(self, names: Sequence[str], dealt_in: Sequence[int]) -> int:
+        """Who deals the next hand, as an index into ``dealt_in``: the seats (indices into
+        ``names``, every seat at the table in order) of the players dealt in, in seat order.
+        The deal moves to the first of them after this position's dealer, going round the
+        table; the first of them deals when there was no dealer or the dealer has left."""
+        if self.dealer is None or self.dealer not in names:
+            return 0
+        last = names.index(self.dealer)
+        count = len(names)
+        for step in range(1, count + 1):
+            seat = (last + step) % count
+            if seat in dealt_in:
+                return dealt_in.index(seat)
+        return 0
+
 
 @dataclass(frozen=True, slots=True)
 class HandPlan:

@@ -95,15 +95,8 @@ def plan_hand(
     with_chips = [index for index, (_, stack) in enumerate(seats) if stack > 0]
     if len(with_chips) < 2:
         return None
-    if previous.dealer is None or previous.dealer not in names:
-        button_seat = with_chips[0]
-    else:
-        last = names.index(previous.dealer)
-        button_seat = next(
-            (last + step) % len(seats) for step in range(1, len(seats) + 1) if seats[(last + step) % len(seats)][1] > 0
-        )
     players = tuple((seats[index][0], seats[index][1]) for index in with_chips)
-    button = with_chips.index(button_seat)
+    button = previous.next_dealer(names, with_chips)
     _, big_blind_index = blind_seats(len(players), button)
     if len(players) == 2 and players[big_blind_index][0] == previous.big_blind:
         # Down to two: one seat further, so nobody posts the big blind twice in a row.

@@ -28,21 +28,13 @@ def plan_hand(
     """The next hand: players with at least a boot, in seat order, and the dealer's index."""
     boot = parse_settings(settings).boot
     low, high = player_counts
-    dealt_in = [(name, stack) for name, stack in seats if stack >= boot]
+    dealt_seats = [index for index, (_name, stack) in enumerate(seats) if stack >= boot]
+    dealt_in = [(seats[index][0], seats[index][1]) for index in dealt_seats]
     if len(dealt_in) < low:
         return None
     if len(dealt_in) > high:
         raise SettingsError("seats", f"at most {high} players can be dealt in, not {len(dealt_in)}.")
-    dealer = 0
-    seat_names = [name for name, _stack in seats]
-    if previous.dealer is not None and previous.dealer in seat_names:
-        last = seat_names.index(previous.dealer)
-        dealt_names = {name for name, _stack in dealt_in}
-        for step in range(1, len(seats) + 1):
-            candidate = seat_names[(last + step) % len(seats)]
-            if candidate in dealt_names:
-                dealer = [name for name, _stack in dealt_in].index(candidate)
-                break
+    dealer = previous.next_dealer([name for name, _stack in seats], dealt_seats)
     return HandPlan(
         players=tuple(dealt_in),
         dealer=dealer,
