@@ -177,6 +177,16 @@ def table_public(table: Table) -> dict[str, Any]:
     }
 
 
+def turn_public(*, game: Any, state: Any, player: str, hand: Hand) -> dict[str, Any]:
+    """Whose turn it is, what they may do and until when: the ``turn`` event's data and
+    the snapshot's ``turn``."""
+    return {
+        "player": player,
+        "legal": [legal.to_json() for legal in game.legal_actions(state, player)],
+        "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None,
+    }
+
+
 def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
     """What one viewer may see of the table now, with the seq it is exact at.
 
@@ -195,11 +205,7 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
             hand_view = game.view(state, viewer)
             to_act = game.to_act(state)
             if to_act is not None:
-                turn = {
-                    "player": to_act,
-                    "legal": [legal.to_json() for legal in game.legal_actions(state, to_act)],
-                    "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None,
-                }
+                turn = turn_public(game=game, state=state, player=to_act, hand=hand)
         return {
             "type": "snapshot",
             "seq": table.last_seq,

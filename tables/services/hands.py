@@ -222,14 +222,7 @@ def after_state_change(
     # A turn event after every change: what the player to act may do can change without
     # the turn passing (a blind player who sees pays double from then on).
     log.append(
-        "turn",
-        {
-            "player": to_act,
-            "legal": [legal.to_json() for legal in game.legal_actions(state, to_act)],
-            "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None,
-            "new": new_turn,
-        },
-        hand=hand,
+        "turn", {**selectors.turn_public(game=game, state=state, player=to_act, hand=hand), "new": new_turn}, hand=hand
     )
     log.hand_now(hand, state, action_seq)
     if not new_turn:
