@@ -34,7 +34,7 @@ from engine.export import game_export, hand_export
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.models import Event, Hand, Seat, Table
-from tables.selectors import frame_for_viewer
+from tables.selectors import frame_for_viewer, hand_start_state
 from tables.services.log import event_frame
 
 # Events that only say whose turn it is, or remind: the replay's steps already show that.
@@ -135,19 +135,6 @@ def _action_of(event: Event) -> Action:
     return Action(str(payload["player"]), str(payload["verb"]), None if amount is None else int(amount))
 
 
-def _hand_start(table: Table, hand: Hand, secret_seed: bytes) -> tuple[Any, Any]:
-    game = get_game(table.game)
-    plan = hand.plan
-    deck = hand_deck(secret_seed, table.code, hand.number, list(hand.player_seeds))
-    state, _events = game.start_hand(
-        settings=plan["settings"],
-        players=[(str(name), int(stack)) for name, stack in plan["players"]],
-        dealer=int(plan["dealer"]),
-        deck=deck,
-    )
-    return game, state
-
-
 def _picture(game: Any, state: Any, viewer: str | None) -> dict[str, Any]:
     view = dict(game.view(state, viewer))
     view.pop("legal", None)  # what the viewer could do then is not part of the picture
@@ -163,7 +150,7 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
     names = seat_names(table=table)
     player_names = {str(name) for name, _stack in hand.plan.get("players", [])}
     engine_viewer = viewer if viewer in player_names else None
-    game, state = _hand_start(table, hand, bytes(table.secret_seed))
+    game, state = get_game(table.game), hand_start_state(table=table, hand=hand)
     steps: list[dict[str, Any]] = [{"seq": 0, "words": [], "view": None}]
     request_sentence: str = ""
     for event in _hand_events(hand):
