@@ -509,7 +509,8 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
         new.in_count -= 1
         events.append(Event("pack", {"player": name, "reason": "pack"}))
         if new.in_count == 1:
-            _finish(new, events, "last_player", [_other_in(new, seat)], [_other_in(new, seat)])
+            last = _other_in(new, seat)
+            _finish(new, events, "last_player", [last], [last])
         else:
             new.turn = _next_in(new, seat)
         return new, events
