@@ -65,7 +65,14 @@ def history_may_view(*, table: Table, user: Any, seat: Seat | None) -> bool:
 
 def history_exports_open(*, table: Table) -> bool:
     """Downloads (every card of every hand) open once the game has ended and its seed is revealed."""
-    return table.status == Table.Status.ENDED and revealed_secret_seed(table=table) is not None
+    return _export_seed(table) is not None
+
+
+def _export_seed(table: Table) -> bytes | None:
+    """The revealed secret seed once the game has ended; ``None`` while downloads are closed."""
+    if table.status != Table.Status.ENDED:
+        return None
+    return revealed_secret_seed(table=table)
 
 
 def revealed_secret_seed(*, table: Table) -> bytes | None:
@@ -387,16 +394,16 @@ def hand_export_build(*, table: Table, hand: Hand, secret_seed: bytes, names: Ma
 
 def hand_export_for(*, table: Table, hand: Hand) -> dict[str, Any] | None:
     """One hand's download, or ``None`` while the game runs (see :func:`history_exports_open`)."""
-    secret_seed = revealed_secret_seed(table=table)
-    if table.status != Table.Status.ENDED or secret_seed is None:
+    secret_seed = _export_seed(table)
+    if secret_seed is None:
         return None
     return hand_export_build(table=table, hand=hand, secret_seed=secret_seed, names=seat_names(table=table))
 
 
 def game_export_build(*, table: Table) -> dict[str, Any] | None:
     """The whole game's download, with the secret seed, or ``None`` while the game runs."""
-    secret_seed = revealed_secret_seed(table=table)
-    if table.status != Table.Status.ENDED or secret_seed is None:
+    secret_seed = _export_seed(table)
+    if secret_seed is None:
         return None
     names = seat_names(table=table)
     hands = [
