@@ -9,7 +9,7 @@ followed by the suit, e.g. ``As``, ``Td``, ``10d``, ``2c``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "shdc"
@@ -76,3 +76,11 @@ def parse_cards(texts: Iterable[str]) -> list[Card]:
 def cards_text(cards: Sequence[Card]) -> list[str]:
     """Several cards in the spec's notation."""
     return [card_text(card) for card in cards]
+
+
+def deck_with(placed: Mapping[int, Card]) -> list[Card]:
+    """A 52-card deck (top first) with each card of ``placed`` at its position (0 is the top)
+    and every other card, in new-deck order, in the positions left. The placed cards must differ."""
+    used = set(placed.values())
+    rest = iter(card for card in NEW_DECK if card not in used)
+    return [placed[position] if position in placed else next(rest) for position in range(DECK_SIZE)]

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.api import Action, Event, HandPlan, HandResult, LegalAction, SettingsError, TablePosition
-from engine.cards import DECK_SIZE, NEW_DECK, card_text
+from engine.cards import card_text, deck_with
 from engine.holdem import hand as holdem_hand
 from engine.holdem.hand import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions, pots_of
 from engine.holdem.table import holdem_settings, plan_hand
@@ -89,8 +89,7 @@ class HoldemRules:
         used = list(placed.values())
         if len(set(used)) != len(used):
             raise SettingsError("hands", "The same card appears twice in the hands and board.")
-        spare = iter(card for card in NEW_DECK if card not in placed.values())
-        return [placed[position] if position in placed else next(spare) for position in range(DECK_SIZE)]
+        return deck_with(placed)
 
     def start_hand(
         self,

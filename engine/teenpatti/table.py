@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.api import HandPlan, SettingsError, TablePosition
-from engine.cards import DECK_SIZE, NEW_DECK
+from engine.cards import deck_with
 from engine.teenpatti.hand import deal_order
 from engine.teenpatti.settings import parse_settings
 
@@ -67,9 +67,8 @@ def deck_for_scenario(
             if card in used:
                 raise SettingsError(f"hands.{name}", "repeats a card already dealt to someone.")
             used.add(card)
-    deck = [-1] * DECK_SIZE
+    placed: dict[int, int] = {}
     for k, seat in enumerate(deal_order(count, dealer)):
         for round_number, card in enumerate(hands[players[seat]]):
-            deck[k + round_number * count] = card
-    rest = iter(card for card in NEW_DECK if card not in used)
-    return [card if card >= 0 else next(rest) for card in deck]
+            placed[k + round_number * count] = card
+    return deck_with(placed)
