@@ -43,7 +43,7 @@ def _guest_token(request: HttpRequest, *, create: bool = False) -> str | None:
     return token
 
 
-def _viewer_seat(request: HttpRequest, table: Table) -> Seat | None:
+def viewer_seat(request: HttpRequest, table: Table) -> Seat | None:
     """The seat (playing, sitting out or watching) of whoever makes the request, if any."""
     return selectors.seat_for_viewer(table=table, user=request.user, guest_token=_guest_token(request))
 
@@ -107,7 +107,7 @@ def table_join(request: HttpRequest, code: str | None = None) -> HttpResponse:
             return render(request, "tables/join_code.html", {"code_form": code_form})
         return redirect("table_join", code=table.code)
     table = _table_or_404(code)
-    seat = _viewer_seat(request, table)
+    seat = viewer_seat(request, table)
     if seat is not None:
         return redirect("table_detail", code=table.code)
     guest = not request.user.is_authenticated
@@ -135,7 +135,7 @@ def table_join(request: HttpRequest, code: str | None = None) -> HttpResponse:
 
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
-    seat = _viewer_seat(request, table)
+    seat = viewer_seat(request, table)
     if seat is None:
         return redirect("table_join", code=table.code)
     is_host = request.user.is_authenticated and table.host_id == request.user.pk
@@ -165,7 +165,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def table_settings(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
-    seat = _viewer_seat(request, table)
+    seat = viewer_seat(request, table)
     if seat is None or table.host_id != request.user.pk:
         raise Http404(_("Only the host can change the settings."))
     current = dict(table.settings.get("host", {}))

@@ -16,21 +16,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from engine.export import to_text
-from tables import history, selectors
+from tables import history
 from tables.models import Hand, Seat, Table
-
-
-def _viewer_seat(request: HttpRequest, table: Table) -> Seat | None:
-    """The seat row (playing, sitting out or watching) of whoever asks: a user, or a guest's session,
-    found the same way as the table page finds it."""
-    from tables.views import GUEST_SESSION_KEY
-
-    return selectors.seat_for_viewer(table=table, user=request.user, guest_token=request.session.get(GUEST_SESSION_KEY))
+from tables.views import viewer_seat
 
 
 def _table_for_viewer(request: HttpRequest, code: str) -> tuple[Table, Seat | None]:
     table = get_object_or_404(Table, code__iexact=code)
-    seat = _viewer_seat(request, table)
+    seat = viewer_seat(request, table)  # found as the table page finds it
     if not history.history_may_view(table=table, user=request.user, seat=seat):
         raise PermissionDenied(_("Only the people at this table may see its hands."))
     return table, seat
