@@ -57,6 +57,11 @@ def _optional_int(value: str) -> int | None:
     return None if value in (None, "") else int(value)
 
 
+def _optional_number_choice(**kwargs: Any) -> forms.TypedChoiceField:
+    """A number picked from a list whose ``NO_LIMIT`` entry means ``None`` (no limit)."""
+    return forms.TypedChoiceField(coerce=_optional_int, empty_value=None, required=False, **kwargs)
+
+
 class OpenTableForm(forms.Form):
     """The host settings of one game, with the rule books' defaults filled in.
 
@@ -120,21 +125,15 @@ class OpenTableForm(forms.Form):
             decimal_places=2,
             help_text=_("What a buy-in costs; 0 plays for chips alone. Dashain never handles money."),
         )
-        self.fields["buy_backs"] = forms.TypedChoiceField(
+        self.fields["buy_backs"] = _optional_number_choice(
             label=_("Buy-backs"),
             choices=BUY_BACK_CHOICES,
-            coerce=_optional_int,
-            empty_value=None,
-            required=False,
             initial=NO_LIMIT,
             help_text=_("How many times a player may buy in again."),
         )
-        self.fields["blind_turns"] = forms.TypedChoiceField(
+        self.fields["blind_turns"] = _optional_number_choice(
             label=_("Blind turns"),
             choices=BLIND_TURN_CHOICES,
-            coerce=_optional_int,
-            empty_value=None,
-            required=False,
             initial=NO_LIMIT if defaults["blind_turns"] is None else str(defaults["blind_turns"]),
             help_text=_("Blind bets allowed before a player must look."),
         )
@@ -177,13 +176,8 @@ class OpenTableForm(forms.Form):
                 "Everyone starts with 1,000 play chips."
             ),
         )
-        self.fields["game_length"] = forms.TypedChoiceField(
-            label=_("Length of the game"),
-            choices=GAME_LENGTH_CHOICES,
-            coerce=_optional_int,
-            empty_value=None,
-            required=False,
-            initial=NO_LIMIT,
+        self.fields["game_length"] = _optional_number_choice(
+            label=_("Length of the game"), choices=GAME_LENGTH_CHOICES, initial=NO_LIMIT
         )
 
     def clean(self) -> dict[str, Any]:
