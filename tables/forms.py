@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.games import get_game
 from tables.services.errors import ServiceError
-from tables.services.settings import MAX_SEATS, TEEN_PATTI_GAMES, TURN_TIMER_RANGE, table_settings_build
+from tables.services.settings import TEEN_PATTI_GAMES, TURN_TIMER_RANGE, seat_range, table_settings_build
 
 GAME_CHOICES = [
     ("faras", _("Faras")),
@@ -45,12 +45,6 @@ GAME_LENGTH_CHOICES = [
     ("30", _("30 hands, then the biggest stack wins")),
     ("60", _("60 hands, then the biggest stack wins")),
 ]
-
-
-def seat_range(game_name: str) -> tuple[int, int]:
-    """The fewest and most seats a table of this game may have (the engine's counts, at most MAX_SEATS)."""
-    game = get_game(game_name)
-    return max(2, game.min_players), min(MAX_SEATS, game.max_players)
 
 
 def _optional_int(value: str) -> int | None:

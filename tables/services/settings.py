@@ -86,7 +86,8 @@ def _price(value: Any) -> Decimal:
     return price.quantize(Decimal("0.01"))
 
 
-def _seat_range(game_name: str) -> tuple[int, int]:
+def seat_range(game_name: str) -> tuple[int, int]:
+    """The fewest and most seats a table of this game may have (the engine's counts, at most MAX_SEATS)."""
     game = get_game(game_name)
     return max(2, game.min_players), min(MAX_SEATS, game.max_players)
 
@@ -106,7 +107,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         field = sorted(unknown)[0]
         raise _error(field, _("This game has no such setting."))
 
-    low, high = _seat_range(game)
+    low, high = seat_range(game)
     seats = _int("seats", choices.get("seats", min(high, 6)), low=low, high=high)
     turn_timer = _int(
         "turn_timer", choices.get("turn_timer"), low=TURN_TIMER_RANGE[0], high=TURN_TIMER_RANGE[1], allow_none=True
