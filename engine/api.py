@@ -9,6 +9,7 @@ the events the action caused. Everything a caller needs is here:
 - :class:`Event`: what happened, with ``visible_to`` saying who may see it.
 - :class:`RuleError`: every refusal, with a stable ``code`` and a readable message.
 - :class:`Game`: the protocol each game implements.
+- :func:`is_whole_number`: the one check that a number from JSON is an ``int`` and not ``true``.
 
 Players are named by strings (seat names) that are unique within a hand.
 """
@@ -18,6 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+
+def is_whole_number(value: Any) -> bool:
+    """An ``int`` that is not a ``bool``: JSON's ``true`` is not a number of chips or a seat."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class RuleError(ValueError):

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.api import is_whole_number
 from engine.cards import DECK_SIZE, Card, CardError, cards_text, parse_cards
 
 GAME_FORMAT = "dashain-game-v1"
@@ -199,7 +200,7 @@ def parse_hand(data: Any, *, where: str = "") -> HandRecord:
     result = _require(data, "result", dict, where)
     stacks = _require(result, "stacks", dict, f"{where}result.")
     for name, chips in stacks.items():
-        if not isinstance(chips, int) or isinstance(chips, bool):
+        if not is_whole_number(chips):
             raise ExportError(f"{where}result.stacks.{name}", "expected a whole number of chips.")
     pots = _require(result, "pots", list, f"{where}result.")
     for index, pot in enumerate(pots):

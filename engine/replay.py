@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.api import Action, Event, Game, RuleError, SettingsError
+from engine.api import Action, Event, Game, RuleError, SettingsError, is_whole_number
 from engine.cards import DECK_SIZE, CardError, parse_card
 from engine.games import GAME_NAMES, get_game
 
@@ -55,10 +55,6 @@ class Scenario:
     actions: tuple[Action, ...]
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _card(value: Any, field: str) -> int:
     try:
         return parse_card(value)
@@ -86,7 +82,7 @@ def _read_players(data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
             raise ScenarioError(f"{where}.name", "must be a non-empty text.")
         if any(name == other for other, _ in players):
             raise ScenarioError(f"{where}.name", f"{name!r} appears twice; names must be unique.")
-        if not _is_int(stack) or stack < 0:
+        if not is_whole_number(stack) or stack < 0:
             raise ScenarioError(f"{where}.stack", f"must be a whole number of chips, 0 or more, not {stack!r}.")
         players.append((name, stack))
     return tuple(players)
@@ -106,7 +102,7 @@ def _read_actions(data: Mapping[str, Any]) -> tuple[Action, ...]:
         if not isinstance(entry[1], str):
             raise ScenarioError(f"{where}[1]", 'the verb must be text, such as "chaal".')
         amount = entry[2] if len(entry) == 3 else None
-        if amount is not None and not _is_int(amount):
+        if amount is not None and not is_whole_number(amount):
             raise ScenarioError(f"{where}[2]", f"the amount must be a whole number of chips, not {amount!r}.")
         actions.append(Action(entry[0], entry[1], amount))
     return tuple(actions)
@@ -138,7 +134,7 @@ def parse_scenario(data: Any) -> Scenario:
             "players", f"{name} is played by {game.min_players} to {game.max_players} players, not {len(players)}."
         )
     dealer = data.get("dealer")
-    if not _is_int(dealer) or not 0 <= dealer < len(players):
+    if not is_whole_number(dealer) or not 0 <= dealer < len(players):
         raise ScenarioError("dealer", f"must be a player's index, 0 to {len(players) - 1}, not {dealer!r}.")
     has_hands, has_deck = data.get("hands") is not None, data.get("deck") is not None
     if has_hands == has_deck:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engine.api import SettingsError
+from engine.api import SettingsError, is_whole_number
 from engine.teenpatti.ranking import BEST_RUNS, RANKINGS
 
 RAISE_RULES = ("any", "double")
@@ -110,15 +110,11 @@ class Settings:
         }
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _int_in(values: Mapping[str, Any], key: str, low: int, high: int, *, optional: bool) -> int | None:
     value = values[key]
     if value is None and optional:
         return None
-    if not _is_int(value) or not low <= value <= high:
+    if not is_whole_number(value) or not low <= value <= high:
         allowed = f"a whole number from {low:,} to {high:,}" + (", or null for none" if optional else "")
         raise SettingsError(key, f"must be {allowed}, not {value!r}.")
     return int(value)

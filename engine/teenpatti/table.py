@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.api import HandPlan, SettingsError, TablePosition
+from engine.api import HandPlan, SettingsError, TablePosition, is_whole_number
 from engine.cards import deck_with
 from engine.teenpatti.hand import deal_order
 from engine.teenpatti.settings import parse_settings
@@ -51,7 +51,7 @@ def deck_for_scenario(
     if board:
         raise SettingsError("board", "Teen Patti has no board; give only each player's three cards.")
     count = len(players)
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < count:
+    if not is_whole_number(dealer) or not 0 <= dealer < count:
         raise SettingsError("dealer", f"must be a player's index, 0 to {count - 1}, not {dealer!r}.")
     for name in hands:
         if name not in players:
