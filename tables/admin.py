@@ -22,6 +22,7 @@ from django.http import HttpRequest
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
+from tables import selectors
 from tables.models import Event, Hand, Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
@@ -94,9 +95,7 @@ class TableAdminForm(forms.ModelForm):
         except ServiceError as error:
             self.add_error("host_settings", f"{error.field}: {force_str(error.message)}" if error.field else error)
             return cleaned
-        highest = max(
-            Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True), default=0
-        )
+        highest = selectors.seat_number_highest(table=table)
         if highest > built["seats"]:
             self.add_error(
                 "host_settings", _("seats: seat %(n)s is taken; keep at least that many seats.") % {"n": highest}

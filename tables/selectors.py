@@ -141,6 +141,11 @@ def table_by_code(*, code: str) -> Table | None:
     return Table.objects.filter(code=str(code).strip().upper()).first()
 
 
+def seat_number_highest(*, table: Table) -> int:
+    """The highest seat number taken at the table (0 when no one is seated)."""
+    return max(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True), default=0)
+
+
 def seat_for_viewer(*, table: Table, user: Any = None, guest_token: str | None = None) -> Seat | None:
     """The seat (or watcher's place) of a signed-in user or of a guest's session token."""
     if user is not None and getattr(user, "is_authenticated", False):

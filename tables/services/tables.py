@@ -226,10 +226,7 @@ def table_update_settings(*, table_id: int, seat_id: int, choices: dict[str, Any
             raise ServiceError("already_started", _("Hold'em settings are fixed once the game starts."))
         merged = {**table.settings.get("host", {}), **choices}
         built = table_settings_build(game=table.game, choices=merged)
-        highest = max(
-            (n for n in Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True)),
-            default=0,
-        )
+        highest = selectors.seat_number_highest(table=table)
         if highest > built["seats"]:
             raise ServiceError(
                 "invalid_settings",
