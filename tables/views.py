@@ -180,29 +180,34 @@ def table_settings(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "tables/settings.html", {"form": form, "table": table})
 
 
+def card_strings() -> dict[str, Any]:
+    """The names of the cards, for the labels static/js/cards.js gives them (screen readers)."""
+    return {
+        "ranks": {
+            "A": _("Ace"),
+            "K": _("King"),
+            "Q": _("Queen"),
+            "J": _("Jack"),
+            "T": _("Ten"),
+            "9": _("Nine"),
+            "8": _("Eight"),
+            "7": _("Seven"),
+            "6": _("Six"),
+            "5": _("Five"),
+            "4": _("Four"),
+            "3": _("Three"),
+            "2": _("Two"),
+        },
+        "suits": {"s": _("spades"), "h": _("hearts"), "d": _("diamonds"), "c": _("clubs")},
+        "of": _("%(rank)s of %(suit)s"),
+        "back": _("Face-down card"),
+    }
+
+
 def table_page_strings() -> dict[str, Any]:
     """Every word the table page's script shows, translated for the request's language."""
     return {
-        "cards": {
-            "ranks": {
-                "A": _("Ace"),
-                "K": _("King"),
-                "Q": _("Queen"),
-                "J": _("Jack"),
-                "T": _("Ten"),
-                "9": _("Nine"),
-                "8": _("Eight"),
-                "7": _("Seven"),
-                "6": _("Six"),
-                "5": _("Five"),
-                "4": _("Four"),
-                "3": _("Three"),
-                "2": _("Two"),
-            },
-            "suits": {"s": _("spades"), "h": _("hearts"), "d": _("diamonds"), "c": _("clubs")},
-            "of": _("%(rank)s of %(suit)s"),
-            "back": _("Face-down card"),
-        },
+        "cards": card_strings(),
         "chips": _("%(n)s chips"),
         "connection_open": _("Connected"),
         "connection_connecting": _("Connecting…"),

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from engine.export import to_text
 from tables import history
 from tables.models import Hand, Seat, Table
-from tables.views import viewer_seat
+from tables.views import card_strings, viewer_seat
 
 
 def _table_for_viewer(request: HttpRequest, code: str) -> tuple[Table, Seat | None]:
@@ -95,7 +95,7 @@ def game_export(request: HttpRequest, code: str) -> HttpResponse:
     return _download(export, f"dashain-{table.code}-game.json")
 
 
-def replayer_strings() -> dict[str, str]:
+def replayer_strings() -> dict[str, Any]:
     """The replayer's words, translated here so static/js/replayer.js holds none."""
     return {
         "step": _("Step %(n)s of %(total)s"),
@@ -112,5 +112,5 @@ def replayer_strings() -> dict[str, str]:
         "bet": _("In the pot"),
         "stack": _("Chips"),
         "to_act": _("To act"),
-        "winner": _("Won"),
+        "cards": card_strings(),
     }

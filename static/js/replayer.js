@@ -18,6 +18,7 @@
   var steps = data.steps || [];
   var names = data.names || {};
   var strings = data.strings || {};
+  if (window.DashainCards && strings.cards) window.DashainCards.setLabels(strings.cards);
   var svg = root.querySelector(".replayer__table");
   var seatsBox = root.querySelector(".replayer__seats");
   var wordsBox = root.querySelector(".replayer__words");

@@ -336,3 +336,14 @@ def test_cards_shown_at_a_show_are_seen_by_everyone_and_a_watcher_sees_nothing_e
         else:
             own = set(next(p["cards"] for p in last["view"]["players"] if p["name"] == seat.engine_name))
             assert before_show == own, "before the show a player sees their own cards only"
+
+
+def test_the_replayer_names_its_cards_in_the_page_language(client):
+    """Screen readers hear the replayer's cards in the page's words, as on the table page."""
+    from tables.views import card_strings
+
+    table, seats = played_game("faras", hands=1, seed=3, end=False)
+    hand = Hand.objects.filter(table=table).order_by("number").first()
+    client_for(client, seats[0])
+    page = client.get(reverse("hand_history", kwargs={"code": table.code, "number": hand.number}))
+    assert replay_data(page.content.decode())["strings"]["cards"] == json.loads(json.dumps(card_strings()))
