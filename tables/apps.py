@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = _("Tables")
+
+    def ready(self) -> None:
+        from tables import signals  # noqa: F401  (connects the receivers)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import time
 from typing import Any
@@ -66,9 +67,28 @@ def _parallel_database() -> bool:
     from django.conf import settings
 
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
 MAX_FRAME_BYTES = 4096
 RESYNC_LIMIT = 500
 CLOSE_FORBIDDEN = 4403
+CLOSE_SIGNED_OUT = 4401
+
+
+def session_group(session_key: str) -> str:
+    """The channel-layer group of every socket opened with one session (closed when it signs out).
+
+    A digest, not the key itself, so the session key never travels through the layer."""
+    return "session_" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def sockets_close_for_session(session_key: str | None) -> None:
+    """Close every socket opened with this session, in every process (called at sign-out)."""
+    if not session_key:
+        return
+    from tables.services.log import layer_send
+
+    layer_send(session_group(session_key), {"type": "session.ended"})
 
 
 def _identify(code: str, user: Any, guest_token: str | None) -> tuple[int, int, str] | None:
@@ -111,13 +131,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self.table_id, self.seat_id, self.group = found
         self.viewer = str(self.seat_id)
+        self.signed_out = False
+        session_key = getattr(session, "session_key", None) if session is not None else None
+        self.session_group = session_group(session_key) if session_key else None
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.session_group is not None:
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
         await self.accept()
         await self._send_snapshot()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "table_id", None) is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "session_group", None) is not None:
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+
+    async def session_ended(self, message: dict[str, Any]) -> None:
+        """The session this socket was opened with signed out: it may not act any more."""
+        self.signed_out = True
+        await self.close(code=CLOSE_SIGNED_OUT)
 
     # --- out -------------------------------------------------------------------
 
@@ -166,6 +198,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.signed_out:
+            return  # closing: a frame that arrived after the sign-out does nothing
         if text_data is None:
             await self._error("bad_frame", _("Send JSON text frames."))
             return
@@ -177,7 +211,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deeper than the parser's stack
             await self._error("bad_json", _("That message is not JSON."))
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):

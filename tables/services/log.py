@@ -59,12 +59,15 @@ def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:
 
 def broadcast(group: str, frames: list[dict[str, Any]]) -> None:
     """Send ``frames`` to every socket of the table (each filters what its viewer may see)."""
-    if not frames:
-        return
+    if frames:
+        layer_send(group, {"type": "table.events", "events": frames})
+
+
+def layer_send(group: str, message: dict[str, Any]) -> None:
+    """Send ``message`` to a channel-layer group from any thread; a failure is logged, not raised."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.events", "events": frames}
     loop, loop_thread = _server_loop, _server_loop_thread
     try:
         if (
@@ -78,7 +81,7 @@ def broadcast(group: str, frames: list[dict[str, Any]]) -> None:
         else:
             async_to_sync(layer.group_send)(group, message)
     except Exception:  # the log is the truth; a lost broadcast is caught up by the sockets
-        logger.exception("broadcast to %s failed", group)
+        logger.exception("group send to %s failed", group)
 
 
 def _field_values(table: Table) -> dict[str, Any]:

@@ -151,3 +151,60 @@ async def test_sockets_without_a_seat_session_or_from_another_origin_are_refused
     assert not connected
     connected, _client, _code = await connect("NOSUCH", user=user)
     assert not connected
+
+
+async def test_a_frame_nested_too_deep_is_bad_json_and_the_socket_lives():
+    """3,000 open brackets fit in a frame (3 KB) but not in the parser's stack: refused, not fatal."""
+    table, _seats, clients = await _table_with_clients(2)
+    client = next(iter(clients.values()))
+    before = await _log_length(table)
+    for text in ("[" * 3000, '{"a":' * 800, "[" * 2000 + "]" * 2000):
+        await client.communicator.send_to(text_data=text)
+        frame = await client.read_one()
+        while frame.get("type") != "error":
+            frame = await client.read_one()
+        assert frame["code"] == "bad_json", frame
+    # The socket still answers.
+    assert (await client.request({"type": "ping"}))["type"] == "pong"
+    assert await _log_length(table) == before
+
+
+def _sign_out(session_key: str) -> int:
+    from django.conf import settings
+    from django.test import Client as HttpClient
+    from django.urls import reverse
+
+    browser = HttpClient()
+    browser.cookies[settings.SESSION_COOKIE_NAME] = session_key
+    return browser.post(reverse("logout")).status_code
+
+
+async def test_signing_out_closes_the_sockets_that_session_opened():
+    """A page left open after its user signed out elsewhere can no longer act for them."""
+    table, _seats, clients = await _table_with_clients(2)
+    await sync_all(table.pk, list(clients.values()))
+    actor = clients[next(iter(clients.values())).turn["player"]]
+    other = next(c for c in clients.values() if c is not actor)
+    before = await _log_length(table)
+    assert await database_sync_to_async(_sign_out)(actor.session_key) in (200, 302)
+    closed = await actor.communicator.receive_output(timeout=10)
+    while closed["type"] != "websocket.close":
+        closed = await actor.communicator.receive_output(timeout=10)
+    assert closed["code"] == 4401
+    # Whatever the closed page still sends does nothing.
+    await actor.communicator.send_json_to({"type": "action", "id": "late", "verb": "chaal"})
+    assert await actor.communicator.receive_nothing(timeout=0.5)
+    assert await _log_length(table) == before
+    # The other player's socket, with its own session, still works.
+    assert (await other.request({"type": "ping"}))["type"] == "pong"
+    # And the old session opens no new socket.
+    from tests.tables.ws import TIMEOUT, WebsocketCommunicator, application
+
+    headers = [
+        (b"origin", b"http://localhost"),
+        (b"cookie", f"sessionid={actor.session_key}".encode()),
+        (b"host", b"localhost"),
+    ]
+    again = WebsocketCommunicator(application, f"/ws/table/{table.code}/", headers=headers)
+    connected, code = await again.connect(timeout=TIMEOUT)
+    assert not connected and code == 4403

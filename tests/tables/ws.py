@@ -47,6 +47,7 @@ class Client:
         self.turn: dict[str, Any] | None = None
         self.seat_id: int | None = None
         self.next_id = 0
+        self.session_key: str | None = None
 
     async def read_one(self) -> dict[str, Any]:
         frame = await self.communicator.receive_json_from(timeout=TIMEOUT)
@@ -108,6 +109,7 @@ async def connect(
     communicator = WebsocketCommunicator(application, f"/ws/table/{code}/", headers=headers)
     connected, close_code = await communicator.connect(timeout=TIMEOUT)
     client = Client(communicator, "?")
+    client.session_key = session_key
     if connected:
         await client.read_one()  # the snapshot
         client.name = str(client.seat_id)
