@@ -1,19 +1,23 @@
 """Live play under load: many tables of scripted players over real WebSockets on loopback.
 
-Starts the site the way README runs it (daphne serving ``config.asgi:application``) on
-PostgreSQL and Redis, opens tables through the services, connects every player's socket
-with a real session cookie, and lets scripted players act as soon as their turn event
-arrives. Prints actions per second, the delay from sending an action to the last player
-at the table receiving it (median and 99th percentile), database queries per action, and
-the server's memory per connection.
+Starts the site the way README runs it (daphne serving ``config.asgi:application``, through
+``benchmarks/daphne_counted.py``, which only counts the server's SQL) on PostgreSQL and
+Redis, opens Faras tables through the services, connects every player's socket with a
+real session cookie, and lets scripted players act on their turn after a random think
+time. For each run it prints: actions per second offered (sent) and delivered (seen by
+every player of the table), the delay from sending an action to the last player's screen
+showing it (median and 99th percentile), the server's queries and row locks per action,
+bytes received per socket per action, and the server's memory per socket.
 
-    DATABASE_URL=postgres://dashain:dashain@127.0.0.1:5432/dashain_bench \\
+    DATABASE_URL="postgres://dashain:dashain@127.0.0.1:5432/dashain_bench?conn_max_age=600" \\
     REDIS_URL=redis://127.0.0.1:6379/0 \\
-    .venv/bin/python benchmarks/live_load.py --tables 200 --players 4 --seconds 20 [--processes 2]
+    .venv/bin/python benchmarks/live_load.py --tables 10 100 --seconds 20 --client pull [--processes 2]
 
-With several processes each daphne gets its own port and the tables are spread across
-them (the Redis channel layer joins them). Needs the ``websockets`` package
-(requirements-dev.txt). The database named in DATABASE_URL is created if missing.
+``--tables 10 100`` makes one run per count (fresh tables and servers each time), so their
+figures come from one sitting. ``--client`` says which frames the players send (see
+:class:`Player`). With several processes each daphne gets its own port and the tables
+are spread across them (the Redis channel layer joins them). Needs the ``websockets``
+package (requirements-dev.txt). The database named in DATABASE_URL is created if missing.
 """
 
 from __future__ import annotations
@@ -101,35 +105,6 @@ def _open_tables(count: int, players: int) -> list[dict]:
     return tables
 
 
-def _queries_per_action(samples: int) -> float:
-    """Queries of one ``hand_act`` (warm cache), counted in this process on the same database."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from engine.games import get_game
-    from tables import selectors
-    from tables.models import Seat
-    from tables.services import hand_act
-
-    table = _open_tables(1, 4)[0]
-    from tables.models import Table
-
-    table_row = Table.objects.get(pk=table["id"])
-    game = get_game("faras")
-    counts = []
-    for _ in range(samples):
-        hand = selectors.hand_live(table=table_row)
-        state, _seq = selectors.hand_state(table=table_row, hand=hand)
-        player = game.to_act(state)
-        seat = Seat.objects.get(pk=int(player))
-        verbs = [legal.verb for legal in game.legal_actions(state, player)]
-        verb = "chaal" if "chaal" in verbs else verbs[0]
-        with CaptureQueriesContext(connection) as captured:
-            hand_act(table_id=table_row.pk, seat_id=seat.pk, verb=verb)
-        counts.append(len(captured))
-    return statistics.mean(counts)
-
-
 def _rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -137,13 +112,78 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-class Player:
-    """One scripted player's socket: acts at once when its turn event arrives."""
+CLIENTS = ("bare", "pull")
 
-    def __init__(self, table: dict, index: int, url: str, stats: dict, rng: random.Random) -> None:
+
+class PullingPage:
+    """The frames the table page sent before views were pushed (static/js/table.js up to
+    issue 13): on connect, one ``resync`` for the log in words; after each ``events`` frame
+    with news, a ``snapshot`` (one at a time); it acts on the snapshot's view."""
+
+    LOG_LOOKBACK = 400
+
+    def __init__(self) -> None:
+        self.last_seq = 0
+        self.view_seq = 0  # seq of the newest view this page holds
+        self.first = True
+        self.snapshot_wanted = False
+        self.legal: list[dict] = []
+
+    def on_frame(self, frame: dict) -> tuple[list[dict], list[int], bool]:
+        """(frames to send, seqs whose news this frame brought onto the screen, may act now)."""
+        kind = frame.get("type")
+        out: list[dict] = []
+        if kind == "snapshot":
+            self.snapshot_wanted = False
+            seq = frame.get("seq") or 0
+            shown = list(range(self.view_seq + 1, seq + 1))
+            self.view_seq = max(self.view_seq, seq)
+            self.last_seq = max(self.last_seq, seq)
+            if self.first:
+                out.append({"type": "resync", "after": max(0, seq - self.LOG_LOOKBACK), "id": "hand-log"})
+            self.first = False
+            view = (frame.get("hand") or {}).get("view") or {}
+            # The scripted player acts on its turn only (a Teen Patti view also offers "see" out of turn).
+            self.legal = (view.get("legal") or []) if str(view.get("to_act")) == str(frame.get("you")) else []
+            return out, shown, bool(self.legal)
+        if kind == "events" and frame.get("id") is None:
+            news = gap = False
+            for event in frame.get("events", []):
+                if event["seq"] <= self.last_seq:
+                    continue
+                if event["seq"] != self.last_seq + 1:
+                    gap = True
+                    continue
+                self.last_seq = event["seq"]
+                news = news or "kind" in event
+            if gap:
+                out.append({"type": "resync", "after": self.last_seq})
+            elif news and not self.snapshot_wanted:
+                self.snapshot_wanted = True
+                out.append({"type": "snapshot"})
+            self.legal = []  # the page acts on its fresh view only
+        return out, [], False
+
+
+class Player:
+    """One scripted player's socket, sending the frames its page would send.
+
+    ``client`` is ``bare`` (acts on the ``turn`` event, asks for nothing: the old
+    benchmark) or ``pull`` (:class:`PullingPage`). A player's screen is up to date with
+    an action when the frame that brings it arrives: the events frame (``bare``), the
+    snapshot at or after its seq (``pull``).
+    """
+
+    def __init__(self, table: dict, index: int, url: str, stats: dict, rng: random.Random, client: str) -> None:
         self.table, self.index, self.url, self.stats, self.rng = table, index, url, stats, rng
+        self.client = client
+        self.page = PullingPage() if client == "pull" else None
         self.me: str | None = None
         self.next_id = 0
+        # A player acts once per turn: not while an action of theirs is on its way, and then
+        # only on a screen newer than its ack (a person does not click the same turn twice).
+        self.busy = False
+        self.acted_seq = 0
         self.pending: dict[str, float] = {}  # request id -> send time, until its ack gives the seq
 
     async def run(self, connected: asyncio.Event, go: asyncio.Event, stop: asyncio.Event) -> None:
@@ -155,50 +195,74 @@ class Player:
             snapshot = json.loads(await socket.recv())
         async with socket:
             self.me = str(snapshot["you"])
-            turn = (snapshot.get("hand") or {}).get("turn")
             self.stats["connected"] += 1
             if self.stats["connected"] == self.stats["expected"]:
                 connected.set()
             await go.wait()
-            if turn and turn["player"] == self.me:
-                # The first move waits its think time too: without it every table acts at the
-                # same instant and the start's burst, not the steady load, makes the tail.
-                if self.stats["think"]:
-                    await asyncio.sleep(self.rng.uniform(0, 2 * self.stats["think"]))
-                await self.act(socket, turn)
+            await self.on_frame(socket, snapshot, time.perf_counter(), 0)
             while not stop.is_set():
                 try:
                     raw = await asyncio.wait_for(socket.recv(), timeout=1)
                 except TimeoutError:
                     continue
                 now = time.perf_counter()
-                frame = json.loads(raw)
-                kind = frame.get("type")
-                if kind == "events":
-                    latest_turn = None
-                    for event in frame["events"]:
-                        # When each player heard of it; matched with the action's send time at
-                        # the end (the news may reach a player before the actor's ack does).
-                        self.stats["heard"].setdefault((self.table["id"], event["seq"]), []).append(now)
-                        if event.get("kind") == "turn":
-                            latest_turn = event["data"]
-                    if latest_turn and latest_turn["player"] == self.me and not stop.is_set():
-                        if self.stats["think"]:
-                            asyncio.get_running_loop().call_later(
-                                self.rng.uniform(0, 2 * self.stats["think"]),
-                                lambda turn=latest_turn: asyncio.ensure_future(self.act(socket, turn)),
-                            )
-                        else:
-                            await self.act(socket, latest_turn)
-                elif kind == "ack":
-                    self.stats["sent"][(self.table["id"], frame["seq"])] = self.pending.pop(frame["id"])
-                    self.stats["actions"] += 1
-                elif kind == "error":
-                    self.stats["errors"] += 1
-                    self.pending.pop(frame.get("id"), None)
+                await self.on_frame(socket, json.loads(raw), now, len(raw))
 
-    async def act(self, socket, turn: dict) -> None:
-        verbs = [entry["verb"] for entry in turn["legal"]]
+    async def on_frame(self, socket, frame: dict, now: float, size: int) -> None:
+        stats = self.stats
+        stats["bytes"] += size
+        kind = frame.get("type")
+        if kind == "ack":
+            stats["sent"][(self.table["id"], frame["seq"])] = self.pending.pop(frame["id"])
+            stats["actions"] += 1
+            self.busy, self.acted_seq = False, max(self.acted_seq, frame["seq"])
+            return
+        if kind == "error":
+            stats["errors"] += 1
+            if self.pending.pop(frame.get("id"), None) is not None:
+                self.busy = False
+            return
+        shown: list[int] = []
+        legal: list[dict] | None = None
+        turn_seq = 0
+        if self.page is not None:
+            out, shown, may_act = self.page.on_frame(frame)
+            for message in out:
+                await socket.send(json.dumps(message))
+            if may_act:
+                legal, turn_seq = self.page.legal, self.page.view_seq
+        elif kind == "events":
+            for event in frame["events"]:
+                shown.append(event["seq"])
+                if event.get("kind") == "turn" and event["data"]["player"] == self.me:
+                    legal, turn_seq = event["data"]["legal"], event["seq"]
+                elif event.get("kind") == "turn":
+                    legal = None
+        elif kind == "snapshot":
+            turn = (frame.get("hand") or {}).get("turn")
+            if turn and turn["player"] == self.me:
+                legal, turn_seq = turn["legal"], frame["seq"]
+        for seq in shown:
+            # When each player's screen showed it; matched with the action's send time at the
+            # end (the news may reach a player before the actor's ack does).
+            stats["heard"].setdefault((self.table["id"], seq), []).append(now)
+        if legal and not self.busy and turn_seq > self.acted_seq and not stats["stop"].is_set():
+            self.busy = True
+            if stats["think"]:
+                # The first move waits its think time too: without it every table acts at the
+                # same instant and the start's burst, not the steady load, makes the tail.
+                asyncio.get_running_loop().call_later(
+                    self.rng.uniform(0, 2 * stats["think"]),
+                    lambda legal=legal: asyncio.ensure_future(self.act(socket, legal)),
+                )
+            else:
+                await self.act(socket, legal)
+
+    async def act(self, socket, legal: list[dict]) -> None:
+        if self.stats["stop"].is_set():
+            self.busy = False
+            return
+        verbs = [entry["verb"] for entry in legal]
         roll = self.rng.random()
         if "pack" in verbs and roll < 0.12:
             verb = "pack"
@@ -207,22 +271,35 @@ class Player:
         elif "chaal" in verbs:
             verb = "chaal"
         else:
-            verb = self.rng.choice([v for v in verbs if v not in ("raise",)] or verbs)
-        amount = None
-        if verb == "raise":
-            amount = next(entry["min"] for entry in turn["legal"] if entry["verb"] == "raise")
+            verb = self.rng.choice([v for v in verbs if v not in ("raise", "see")] or verbs)
         self.next_id += 1
         request_id = f"{self.index}-{self.next_id}"
+        frame: dict = (
+            {"type": "see", "id": request_id} if verb == "see" else {"type": "action", "verb": verb, "id": request_id}
+        )
+        if verb == "raise":
+            frame["amount"] = next(entry["min"] for entry in legal if entry["verb"] == "raise")
         self.pending[request_id] = time.perf_counter()
         try:
-            await socket.send(json.dumps({"type": "action", "id": request_id, "verb": verb, "amount": amount}))
+            await socket.send(json.dumps(frame))
+            self.stats["offered"] += 1
         except Exception:  # the run ended and the socket closed while this player was thinking
             self.pending.pop(request_id, None)
+            self.busy = False
 
 
 async def _drive(
-    tables: list[dict], ports: list[int], players: int, seconds: float, seed: int, think: float, rss
+    tables: list[dict],
+    ports: list[int],
+    players: int,
+    seconds: float,
+    seed: int,
+    think: float,
+    client: str,
+    rss,
+    counts,
 ) -> dict:
+    stop = asyncio.Event()
     stats = {
         "connecting": asyncio.Semaphore(8),
         "connected": 0,
@@ -230,66 +307,81 @@ async def _drive(
         "sent": {},
         "heard": {},
         "actions": 0,
+        "offered": 0,
         "errors": 0,
+        "bytes": 0,
         "think": think,
+        "stop": stop,
     }
-    connected, go, stop = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    connected, go = asyncio.Event(), asyncio.Event()
     rng = random.Random(seed)
     tasks = []
     for index, table in enumerate(tables):
         url = f"ws://127.0.0.1:{ports[index % len(ports)]}/ws/table/{table['code']}/"
         for player in range(players):
-            client = Player(table, player, url, stats, random.Random(rng.random()))
-            tasks.append(asyncio.create_task(client.run(connected, go, stop)))
+            player_client = Player(table, player, url, stats, random.Random(rng.random()), client)
+            tasks.append(asyncio.create_task(player_client.run(connected, go, stop)))
     await asyncio.wait_for(connected.wait(), timeout=600)
     stats["rss_connected"] = rss()
+    counts_before = await counts()
     go.set()
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     stop.set()
     elapsed = time.perf_counter() - started
-    actions = stats["actions"]
+    counts_after = await counts()
+    actions, offered, received = stats["actions"], stats["offered"], stats["bytes"]
     await asyncio.gather(*tasks, return_exceptions=True)
     sent, heard = stats["sent"], stats["heard"]
-    delays = [max(heard[key]) - at for key, at in sent.items() if len(heard.get(key, ())) == players]
+    delays = [max(heard[key]) - at for key, at in sent.items() if len(heard.get(key, ())) >= players]
     return {
         "rss_connected": stats["rss_connected"],
         "elapsed": elapsed,
         "actions": actions,
+        "offered": offered,
+        "delivered": len(delays),
         "delays": delays,
         "errors": stats["errors"],
-        "incomplete": sum(1 for key in sent if len(heard.get(key, ())) != players),
+        "bytes": received,
+        "queries": counts_after["queries"] - counts_before["queries"],
+        "locks": counts_after["locks"] - counts_before["locks"],
+        "incomplete": sum(1 for key in sent if len(heard.get(key, ())) < players),
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=100)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--processes", type=int, default=1)
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--profile", help="write each server's cProfile to PROFILE.<port>")
-    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player waits before acting (0: none)")
-    args = parser.parse_args()
-
-    env = _env()
-    _ensure_database(env["DATABASE_URL"])
-    _setup_django(env)
-    print(f"opening {args.tables} Faras tables of {args.players} players ...", flush=True)
-    tables = _open_tables(args.tables, args.players)
-    queries = _queries_per_action(50)
-
+def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client: str) -> dict:
+    """One measurement: fresh tables, fresh servers, ``args.seconds`` of play."""
+    print(f"opening {table_count} Faras tables of {args.players} players ...", flush=True)
+    tables = _open_tables(table_count, args.players)
     ports = [args.port + i for i in range(args.processes)]
     servers = []
-    for port in ports:
-        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    counts_files = [ROOT / "var" / f"live_load_counts_{port}.json" for port in ports]
+    for port, counts_file in zip(ports, counts_files, strict=True):
+        counts_file.unlink(missing_ok=True)
+        command = [sys.executable, "-m", "benchmarks.daphne_counted", str(counts_file)]
+        command += ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
         if args.profile:
             command[1:1] = ["-m", "cProfile", "-o", f"{args.profile}.{port}"]
         log = open(ROOT / "var" / f"live_load_daphne_{port}.log", "w")
         # The server's output goes to a file: a pipe nobody reads would fill and stall the server.
         servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+
+    async def counts() -> dict[str, int]:
+        """Queries and row locks every server has run so far (each writes its counters on SIGUSR1)."""
+        for counts_file in counts_files:
+            counts_file.unlink(missing_ok=True)
+        for server in servers:
+            server.send_signal(signal.SIGUSR1)
+        total = {"queries": 0, "locks": 0}
+        for counts_file in counts_files:
+            for _ in range(100):
+                if counts_file.exists() and counts_file.read_text():
+                    break
+                await asyncio.sleep(0.05)
+            for key, value in json.loads(counts_file.read_text()).items():
+                total[key] += value
+        return total
+
     try:
         _wait_for_ports(ports)
         rss_before = sum(_rss_kib(server.pid) for server in servers)
@@ -301,10 +393,11 @@ def main() -> None:
                 args.seconds,
                 args.seed,
                 args.think,
+                client,
                 lambda: sum(_rss_kib(server.pid) for server in servers),
+                counts,
             )
         )
-        rss_after = result["rss_connected"]
     finally:
         for server in servers:
             server.send_signal(signal.SIGINT)  # a clean stop (writes the profile when asked for one)
@@ -313,29 +406,68 @@ def main() -> None:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
+    result["rss_per_socket"] = (result["rss_connected"] - rss_before) / (table_count * args.players)
+    result["tables"], result["client"] = table_count, client
+    return result
 
+
+def _report(args: argparse.Namespace, result: dict) -> None:
     delays = sorted(result["delays"])
-    connections = args.tables * args.players
+    elapsed = result["elapsed"]
+    offered = result["offered"]
+    sockets = result["tables"] * args.players
+    median = statistics.median(delays) * 1000 if delays else float("nan")
+    p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] * 1000 if delays else float("nan")
+    per_action = max(1, offered)
     print(
-        f"tables {args.tables} x {args.players} players, {args.processes} daphne process(es), "
-        f"PostgreSQL + channels-redis, {result['elapsed']:.1f} s"
+        f"{result['tables']:>4} x {args.players} {result['client']:<5} "
+        f"offered {offered / elapsed:6.1f}/s  delivered {result['delivered'] / elapsed:6.1f}/s "
+        f"({100 * result['delivered'] / per_action:5.1f}%)  "
+        f"median {median:7.1f} ms  p99 {p99:7.1f} ms  "
+        f"queries/action {result['queries'] / per_action:5.1f}  locks/action {result['locks'] / per_action:4.2f}  "
+        f"bytes/socket/action {result['bytes'] / sockets / per_action:6.0f}  "
+        f"memory/socket {result['rss_per_socket']:.0f} KiB  "
+        f"({result['errors']} refused, {result['incomplete']} not seen by all when stopped)",
+        flush=True,
     )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, nargs="+", default=[100], help="one run per count, in this order")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", help="write each server's cProfile to PROFILE.<port>")
+    parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player waits before acting (0: none)")
+    parser.add_argument(
+        "--client",
+        nargs="+",
+        default=[CLIENTS[0]],
+        choices=CLIENTS,
+        help="what each scripted player sends (see Player); one run per choice",
+    )
+    args = parser.parse_args()
+
+    env = _env()
+    _ensure_database(env["DATABASE_URL"])
+    _setup_django(env)
     print(
-        f"actions/s                  {result['actions'] / result['elapsed']:.1f}  "
-        f"({result['actions']} actions, {result['errors']} refused)"
+        f"{args.processes} daphne process(es), PostgreSQL + channels-redis, Faras, think {args.think} s, "
+        f"{args.seconds:.0f} s a run",
+        flush=True,
     )
-    if delays:
-        p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))]
-        print(
-            f"action -> last player      median {statistics.median(delays) * 1000:.1f} ms, "
-            f"p99 {p99 * 1000:.1f} ms  ({len(delays)} actions heard by every player, "
-            f"{result['incomplete']} not by all when stopped)"
-        )
-    print(f"DB queries per action      {queries:.1f}  (hand_act, warm state cache)")
-    print(
-        f"server memory/connection   {(rss_after - rss_before) / connections:.0f} KiB  "
-        f"(RSS {rss_before // 1024} -> {rss_after // 1024} MiB for {connections} sockets)"
-    )
+    results = []
+    for table_count in args.tables:
+        for client in args.client:
+            result = _run(args, env, table_count, client)
+            results.append(result)
+            _report(args, result)
+    print("--- all runs ---")
+    for result in results:
+        _report(args, result)
 
 
 def _wait_for_ports(ports: list[int]) -> None:
