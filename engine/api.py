@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 
-def is_whole_number(value: Any) -> bool:
+def is_whole_number(value: object) -> TypeGuard[int]:
     """An ``int`` that is not a ``bool``: JSON's ``true`` is not a number of chips or a seat."""
     return isinstance(value, int) and not isinstance(value, bool)
 

@@ -365,7 +365,7 @@ def parse_price(text: object, *, digits: int, field: str = "buy_in.price") -> in
         raise SettlementError("bad_price", f"{field}: {error.message}") from error
 
 
-def _require(mapping: dict, key: str, where: str) -> object:
+def _require(mapping: dict[str, object], key: str, where: str) -> object:
     if key not in mapping:
         raise SettlementError("missing_field", f"{where}{key} is missing.")
     return mapping[key]

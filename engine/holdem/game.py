@@ -117,7 +117,7 @@ def game_placings(*, progress: GameProgress) -> list[Placing]:
     for knocked in progress.knocked_out:
         ranked.append(((0, knocked.hand_number, knocked.chips_at_start_of_hand), knocked.name, 0))
     ranked.sort(key=lambda row: row[0], reverse=True)
-    placings = []
+    placings: list[Placing] = []
     for index, (key, name, chips) in enumerate(ranked):
         place = index + 1
         if index and key == ranked[index - 1][0]:

@@ -75,8 +75,8 @@ def holdem_settings(overrides: Mapping[str, Any] | None = None) -> dict[str, Any
 
 def blinds_for_hand(settings: Mapping[str, Any], hands_played: int) -> tuple[int, int]:
     """The small and big blind of the hand after ``hands_played`` hands."""
-    start = (settings["small_blind"], settings["big_blind"])
-    every = settings["blinds_every"]
+    start: tuple[int, int] = (settings["small_blind"], settings["big_blind"])
+    every: int | None = settings["blinds_every"]
     if every is None:
         return start
     levels = [start, *(level for level in BLIND_LEVELS if level[1] > start[1])]

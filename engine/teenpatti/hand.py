@@ -363,7 +363,7 @@ def validate(state: HandState, action: Action) -> tuple[int, int, int]:
     names = state.names
     if state.turn < 0:
         raise RuleError("hand_over", "The hand is over.")
-    seat = state.index.get(action.player, -1)  # type: ignore[call-overload]
+    seat = state.index.get(action.player, -1)
     if seat < 0:
         raise RuleError("unknown_player", f"Nobody called {action.player!r} is playing this hand.")
     verb = action.verb
