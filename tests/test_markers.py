@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-SMALL_SUITE = '''
+SMALL_SUITE = """
 import pytest
 
 @pytest.mark.redis
@@ -32,7 +32,7 @@ def test_unmarked_skip_on_purpose():
 
 def test_plain():
     pass
-'''
+"""
 
 
 def run_small_suite(tmp_path: Path, ci: str | None) -> dict[str, int]:
@@ -57,7 +57,11 @@ def run_small_suite(tmp_path: Path, ci: str | None) -> dict[str, int]:
         environment["CI"] = ci
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path), str(tmp_path)],
-        cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     closing_line = result.stdout.strip().splitlines()[-1]
     counts = {word: int(number) for number, word in re.findall(r"(\d+) (\w+)", closing_line)}

@@ -81,9 +81,7 @@ def test_password_reset_mails_a_link_that_sets_a_new_password(client, player):
 
     form_page = client.get(link, follow=True)
     assert form_page.context["validlink"] is True
-    response = client.post(
-        form_page.redirect_chain[-1][0], {"new_password1": NEW, "new_password2": NEW}
-    )
+    response = client.post(form_page.redirect_chain[-1][0], {"new_password1": NEW, "new_password2": NEW})
 
     assert response.url == reverse("password_reset_complete")
     player.refresh_from_db()

@@ -27,9 +27,21 @@ PRODUCTION = {
 def clean_environment(**variables: str) -> dict[str, str]:
     """The current environment without any of Dashain's settings, plus ``variables``."""
     names = {
-        "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "DATABASE_URL", "REDIS_URL",
-        "HTTPS_ONLY", "SECURE_HSTS_SECONDS", "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
-        "STATIC_ROOT", "EMAIL_URL", "DEFAULT_FROM_EMAIL", "DASHAIN_INPROCESS_WORKER", "DJANGO_SETTINGS_MODULE",
+        "DEBUG",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "CSRF_TRUSTED_ORIGINS",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "HTTPS_ONLY",
+        "SECURE_HSTS_SECONDS",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+        "SECURE_HSTS_PRELOAD",
+        "STATIC_ROOT",
+        "EMAIL_URL",
+        "DEFAULT_FROM_EMAIL",
+        "DASHAIN_INPROCESS_WORKER",
+        "DJANGO_SETTINGS_MODULE",
     }
     environment = {name: value for name, value in os.environ.items() if name not in names}
     return environment | {"DJANGO_SETTINGS_MODULE": "config.settings"} | variables
@@ -38,7 +50,11 @@ def clean_environment(**variables: str) -> dict[str, str]:
 def manage(*arguments: str, environment: dict[str, str]) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "manage.py", *arguments],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
