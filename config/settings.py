@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import warnings
 from pathlib import Path
 
 import environ
@@ -66,6 +67,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files from this process with DEBUG off too (README: "Run it"); see WHITENOISE_* below.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -134,6 +137,12 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.path("STATIC_ROOT", default=str(VAR_DIR / "static"))
+# WhiteNoise serves /static/ from the apps' and STATICFILES_DIRS' folders as they are (no
+# collectstatic needed for scripts/serve), and from STATIC_ROOT when collected. DEBUG off: the
+# file list is read once at start, with a short cache lifetime (the names carry no hash).
+WHITENOISE_USE_FINDERS = True
+# Before any collectstatic STATIC_ROOT does not exist: normal here, since the finders serve.
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
@@ -186,6 +195,8 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=HTTPS_ONLY)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# A form sent with a missing or stale CSRF token gets the site's own page (templates/errors/).
+CSRF_FAILURE_VIEW = "config.views.csrf_failure"
 
 LOGGING = {
     "version": 1,

@@ -15,3 +15,9 @@ urlpatterns = [
     path("ledger/", include("ledger.urls")),
     path("", include("tables.urls")),
 ]
+
+# The site's own error pages (config/views.py), in place of Django's plain or technical ones.
+handler400 = "config.views.bad_request"
+handler403 = "config.views.permission_denied"
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"

@@ -39,7 +39,7 @@ FIXED_SEED = bytes(range(32))
 
 def _prepare_environment(workdir: Path) -> None:
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir / 'browser.sqlite3'}")
-    os.environ["DEBUG"] = "1"
+    os.environ["DEBUG"] = "0"  # as scripts/serve runs: the site's own error pages, static files by WhiteNoise
     os.environ["HTTPS_ONLY"] = "0"
     os.environ["DASHAIN_INPROCESS_WORKER"] = "0" if os.environ.get("REDIS_URL") else "1"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")

@@ -1,0 +1,60 @@
+"""The site's own error pages: not found, forbidden, bad request, server error, expired form.
+
+Django renders a plain or technical page unless a project names its own. These handlers
+render the site's templates instead, so a player who mistypes an invite or opens a
+download too early reads a sentence in the site's look, never a URL pattern list.
+
+A project's own refusal (``Http404(_("There is no table with that code."))``) is shown
+as the page's message; Django's own texts (an unmatched URL, ``get_object_or_404``'s
+"No Table matches the given query.") are not, since they name code, not what happened.
+
+The server-error page does not extend the base layout and is rendered without the
+request: whatever broke (the database, a context processor) must not break it too.
+"""
+
+from __future__ import annotations
+
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseForbidden,
+    HttpResponseNotFound,
+    HttpResponseServerError,
+)
+from django.template import loader
+
+
+def _readable(exception: Exception | None) -> str:
+    """The exception's message if the project wrote it for a player, else ""."""
+    if exception is None or not exception.args or not isinstance(exception.args[0], str):
+        return ""
+    message = exception.args[0]
+    if message.endswith("matches the given query."):  # get_object_or_404 names the model
+        return ""
+    return message
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    body = loader.render_to_string("errors/404.html", {"message": _readable(exception)}, request)
+    return HttpResponseNotFound(body)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    body = loader.render_to_string("errors/403.html", {"message": _readable(exception)}, request)
+    return HttpResponseForbidden(body)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    body = loader.render_to_string("errors/400.html", {}, request)
+    return HttpResponseBadRequest(body)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """An expired or foreign form (CSRF_FAILURE_VIEW): say how to send it again."""
+    body = loader.render_to_string("errors/403_csrf.html", {}, request)
+    return HttpResponseForbidden(body)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return HttpResponseServerError(loader.render_to_string("errors/500.html"))

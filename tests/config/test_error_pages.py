@@ -1,0 +1,91 @@
+"""Error pages with DEBUG off are the site's own: its header, a sentence a player can read,
+links on, and nothing technical (no URL patterns, no traceback, no Django page title).
+
+Rule pinned (issue 16): "a mistyped invite or an early download" must not show Django's
+technical 404 page, and a host's friends never see a technical page.
+"""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client, override_settings
+
+from tests.tables.conftest import make_user, open_table
+
+pytestmark = pytest.mark.django_db
+
+TECHNICAL = ("URLconf", "Traceback", "Using the URLconf", "DEBUG = True", "Django tried", "CSRF verification failed")
+
+
+def assert_site_page(response, status: int, *sentences: str) -> str:
+    assert response.status_code == status
+    page = html.unescape(response.content.decode())
+    assert 'class="site-header"' in page
+    assert 'href="/static/css/site.css"' in page
+    for word in TECHNICAL:
+        assert word not in page, word
+    for sentence in sentences:
+        assert sentence in page, sentence
+    return page
+
+
+@override_settings(DEBUG=False)
+def test_a_mistyped_invite_gets_the_sites_not_found_page_with_the_reason(client):
+    page = assert_site_page(client.get("/t/ZZZZZZ/"), 404, "There is no table with that code.", "six letters")
+    assert 'href="/tables/"' in page  # a way on
+
+
+@override_settings(DEBUG=False)
+def test_an_unknown_address_gets_the_not_found_page_without_djangos_words(client):
+    page = assert_site_page(client.get("/no/such/page/"), 404, "There is nothing here")
+    assert "Resolver404" not in page
+    assert "matches the given query" not in page
+
+
+@override_settings(DEBUG=False)
+def test_a_missing_object_does_not_name_the_model(client):
+    client.force_login(make_user("h"))
+    page = assert_site_page(client.get("/ledger/home-games/999999/"), 404)
+    assert "HomeGame" not in page
+
+
+@override_settings(DEBUG=False)
+def test_forbidden_gets_the_sites_page_with_the_reason(client):
+    table, _seats = open_table("faras", players=2, start=False)
+    client.force_login(make_user("stranger"))
+    response = client.get(f"/tables/{table.code}/history/")
+    assert_site_page(response, 403, "Only the people at this table may see its hands.", "This page is not open to you")
+
+
+@override_settings(DEBUG=False)
+def test_an_early_download_gets_the_not_found_page_with_the_reason(client):
+    table, seats = open_table("faras", players=2, start=False)
+    client.force_login(seats[0].user)
+    assert_site_page(client.get(f"/tables/{table.code}/history/game.json"), 404, "Downloads open when the game ends.")
+
+
+@override_settings(DEBUG=False)
+def test_an_expired_form_gets_the_sites_page_and_changes_nothing():
+    client = Client(enforce_csrf_checks=True)
+    response = client.post("/accounts/signup/", {"username": "x", "password1": "a", "password2": "a"})
+    assert_site_page(response, 403, "That form had expired", "Nothing was changed")
+    assert not get_user_model().objects.filter(username="x").exists()
+
+
+@override_settings(DEBUG=False, ROOT_URLCONF="tests.config.urls_that_fail")
+def test_a_server_error_gets_the_sites_page():
+    client = Client(raise_request_exception=False)
+    page = assert_site_page(client.get("/broken/"), 500, "Something went wrong")
+    assert "a bug in a view" not in page
+
+
+@override_settings(DEBUG=False)
+def test_static_files_are_served_with_debug_off(client):
+    """scripts/serve runs with DEBUG off: the page's CSS and scripts must still load (WhiteNoise)."""
+    for path in ("/static/css/site.css", "/static/js/cards.js", "/static/img/favicon.svg"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert b"".join(response.streaming_content)
