@@ -1,0 +1,175 @@
+"""What a computer player remembers of a game: how loosely each opponent has played so far.
+
+A :class:`History` is a value built only from events a person in the computer's seat
+may see (the page's own event stream): :meth:`History.observe` takes one event in its
+JSON form (``{"kind": ..., **data}``) and returns the history after it. Nothing here
+ever sees a card that was not shown to the seat, because no such event reaches it.
+
+What is counted, per opponent name (book 001's tip: "how loosely each player has
+played so far"; the issue's measures):
+
+- hold'em: hands dealt in; hands where they put chips in voluntarily before the flop
+  (a call, bet or raise: blinds do not count); hands where they raised before the flop;
+  bets and raises, and calls, after the flop.
+- Teen Patti: hands dealt in; hands where they saw their cards; of those, hands where
+  they bet again after seeing (stayed in seen); bets, and raises among them.
+
+Each counter moves at most once per hand where it says "hands". The estimates
+(:meth:`PlayerRecord.vpip` and the rest) start from a prior, an ordinary player, so a
+few hands move them only a little.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.api import Event
+
+PREFLOP = "preflop"
+
+# Priors: what an ordinary home player looks like before any hand is seen, as if
+# ``_PRIOR_HANDS`` hands had already been watched at these rates.
+_PRIOR_HANDS = 6.0
+_PRIOR_VPIP = 0.35
+_PRIOR_PFR = 0.15
+_PRIOR_STAY_SEEN = 0.55
+_PRIOR_RAISE_SHARE = 0.15
+_PRIOR_AGGRESSION = 0.4
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """The counts for one opponent."""
+
+    hands: int = 0
+    voluntary: int = 0  # hold'em: hands with a voluntary call, bet or raise before the flop
+    preflop_raises: int = 0  # hold'em: hands with a raise before the flop
+    postflop_aggressive: int = 0  # hold'em: bets and raises after the flop
+    postflop_passive: int = 0  # hold'em: calls after the flop
+    saw: int = 0  # Teen Patti: hands in which they saw their cards
+    stayed_seen: int = 0  # Teen Patti: of those, hands where they bet again once seen
+    bets: int = 0  # Teen Patti: chaals and raises
+    raises: int = 0  # Teen Patti: raises
+
+    def vpip(self) -> float:
+        """Share of hands with chips put in voluntarily before the flop (hold'em)."""
+        return (self.voluntary + _PRIOR_VPIP * _PRIOR_HANDS) / (self.hands + _PRIOR_HANDS)
+
+    def pfr(self) -> float:
+        """Share of hands raised before the flop (hold'em)."""
+        return (self.preflop_raises + _PRIOR_PFR * _PRIOR_HANDS) / (self.hands + _PRIOR_HANDS)
+
+    def aggression(self) -> float:
+        """Share of bets and raises among their bets, raises and calls after the flop (hold'em)."""
+        total = self.postflop_aggressive + self.postflop_passive
+        return (self.postflop_aggressive + _PRIOR_AGGRESSION * _PRIOR_HANDS) / (total + _PRIOR_HANDS)
+
+    def stay_seen(self) -> float:
+        """Share of seen hands in which they bet again after looking (Teen Patti)."""
+        return (self.stayed_seen + _PRIOR_STAY_SEEN * _PRIOR_HANDS) / (self.saw + _PRIOR_HANDS)
+
+    def raise_share(self) -> float:
+        """Share of their bets that were raises (Teen Patti)."""
+        return (self.raises + _PRIOR_RAISE_SHARE * _PRIOR_HANDS) / (self.bets + _PRIOR_HANDS)
+
+
+_NOBODY = PlayerRecord()
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """Everything a seat has watched this game, as counts per player.
+
+    ``street`` and the ``this_hand_*`` fields follow the hand in play so that a counter
+    moves once per hand.
+    """
+
+    players: Mapping[str, PlayerRecord] = field(default_factory=dict)
+    street: str = PREFLOP
+    this_hand_voluntary: tuple[str, ...] = ()
+    this_hand_raised: tuple[str, ...] = ()
+    this_hand_seen: tuple[str, ...] = ()
+    this_hand_stayed: tuple[str, ...] = ()
+    this_hand_aggressive: tuple[str, ...] = ()  # hold'em: bet or raised after the flop this hand
+
+    def record(self, name: str) -> PlayerRecord:
+        """The counts for ``name`` (an empty record for someone never seen)."""
+        return self.players.get(name, _NOBODY)
+
+    def hands_watched(self) -> int:
+        return max((record.hands for record in self.players.values()), default=0)
+
+    def _with(self, name: str, **changes: int) -> dict[str, PlayerRecord]:
+        players = dict(self.players)
+        record = players.get(name, _NOBODY)
+        players[name] = replace(record, **{key: getattr(record, key) + step for key, step in changes.items()})
+        return players
+
+    def observe(self, event: Mapping[str, Any]) -> History:
+        """The history after one event (its JSON form: ``{"kind": ..., **data}``)."""
+        kind = event.get("kind")
+        if kind == "hand_started":
+            players = dict(self.players)
+            for entry in event.get("players", ()):
+                name = str(entry["name"])
+                record = players.get(name, _NOBODY)
+                players[name] = replace(record, hands=record.hands + 1)
+            return History(players=players)
+        if kind == "board":
+            return replace(self, street=str(event.get("street", "")))
+        player = event.get("player")
+        if not isinstance(player, str):
+            return self
+        if kind == "action":
+            return self._holdem_action(player, str(event.get("verb", "")))
+        if kind == "see":
+            if player in self.this_hand_seen:
+                return self
+            return replace(self, players=self._with(player, saw=1), this_hand_seen=(*self.this_hand_seen, player))
+        if kind in ("chaal", "raise", "show", "sideshow"):
+            return self._teenpatti_bet(player, kind, bool(event.get("blind", False)))
+        return self
+
+    def _holdem_action(self, player: str, verb: str) -> History:
+        if verb not in ("call", "bet", "raise"):
+            return self
+        if self.street != PREFLOP:
+            if verb == "call":
+                return replace(self, players=self._with(player, postflop_passive=1))
+            aggressive = self.this_hand_aggressive
+            if player not in aggressive:
+                aggressive = (*aggressive, player)
+            return replace(self, players=self._with(player, postflop_aggressive=1), this_hand_aggressive=aggressive)
+        out = self
+        if player not in out.this_hand_voluntary:
+            out = replace(
+                out, players=out._with(player, voluntary=1), this_hand_voluntary=(*out.this_hand_voluntary, player)
+            )
+        if verb != "call" and player not in out.this_hand_raised:
+            out = replace(
+                out, players=out._with(player, preflop_raises=1), this_hand_raised=(*out.this_hand_raised, player)
+            )
+        return out
+
+    def _teenpatti_bet(self, player: str, kind: str, blind: bool) -> History:
+        changes = {"bets": 1, "raises": 1} if kind == "raise" else {"bets": 1}
+        out = replace(self, players=self._with(player, **changes))
+        if not blind and player in out.this_hand_seen and player not in out.this_hand_stayed:
+            out = replace(
+                out, players=out._with(player, stayed_seen=1), this_hand_stayed=(*out.this_hand_stayed, player)
+            )
+        return out
+
+    def observe_all(self, events: Iterable[Mapping[str, Any]]) -> History:
+        """The history after several events, in order."""
+        out = self
+        for event in events:
+            out = out.observe(event)
+        return out
+
+    def observe_engine_events(self, events: Iterable[Event], viewer: str) -> History:
+        """The history after the engine's events that ``viewer`` may see (the others are skipped,
+        as the page never gets their data)."""
+        return self.observe_all(event.to_json() for event in events if event.visible(viewer))

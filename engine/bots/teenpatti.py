@@ -1,0 +1,330 @@
+"""Teen Patti computer players (Faras, Classic, 999), from the seat's view only.
+
+:func:`choose` reads the view a person in the seat gets (``game.view(state, seat)``: a
+blind player's own cards are hidden from it too, so it must ``see`` first) and the seat's
+:class:`~engine.bots.history.History`, and returns one legal action. ``see`` does not
+use the turn: a caller applies it and asks again.
+
+A seen hand's strength is its place among all 22,100 three-card hands under the
+table's ranking (standard or 999's digits, and the table's best run): :func:`hand_place`.
+Against an opponent put on the top share ``f`` of hands, a hand at place ``p`` wins
+with probability ``(p - (1 - f)) / f`` (between 0 and 1): a blind opponent holds any
+hand (``f = 1``); one who bet again after seeing holds a better one.
+
+- **easy**, a loose, passive friend: looks early, stays in with almost anything, seldom
+  raises, and asks for a show when the pot has grown.
+- **normal**, book 000's tips: stays blind while the stake is small ("a few blind turns
+  save chips"; book 004: look once half the stake is real money), packs a weak seen hand
+  early, bets by its chance of winning against the price, asks for a show when it is
+  worth its cost, and for a sideshow when it would likely beat the player before it.
+- **hard**, normal with a model of each opponent: how often each has stayed in after
+  seeing and how often each raises set the range it puts them on; it raises weak hands
+  as a bluff against players who pack too often and never against those who stay.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.api import Action
+from engine.bots.history import History
+from engine.cards import parse_card
+from engine.teenpatti.ranking import HAND_COUNT, hand_score, score_table
+
+# What "normal" assumes of an opponent who bet again after seeing: the top half of hands.
+NORMAL_SEEN_SHARE = 0.5
+# A bet now is followed by more bets: it pays to continue only with a margin over the price.
+FUTURE_BETS = 1.6
+
+_PLACES: dict[tuple[str, str], list[int]] = {}
+
+
+def hand_place(cards: list[str], settings: Mapping[str, Any]) -> float:
+    """Where three cards stand among all 22,100 hands under these settings: the share of
+    hands they beat, counting a tie as half (0 to 1).
+
+    >>> settings = {"ranking": "standard", "best_run": "AKQ"}
+    >>> round(hand_place(["As", "Ah", "Ad"], settings), 4)
+    0.9999
+    >>> hand_place(["2s", "3h", "5d"], settings) < 0.01
+    True
+    """
+    ranking = str(settings["ranking"])
+    best_run = str(settings["best_run"])
+    key = (ranking, "-" if ranking == "digits" else best_run)
+    scores = _PLACES.get(key)
+    if scores is None:
+        scores = sorted(score_table(ranking, best_run).values())
+        _PLACES[key] = scores
+    score = hand_score([parse_card(card) for card in cards], ranking=ranking, best_run=best_run)
+    below = bisect.bisect_left(scores, score)
+    equal = bisect.bisect_right(scores, score) - below
+    return (below + 0.5 * (equal - 1)) / (HAND_COUNT - 1)
+
+
+def beat_chance(place: float, share: float) -> float:
+    """The chance a hand at ``place`` beats one drawn from the top ``share`` of hands."""
+    share = min(1.0, max(0.02, share))
+    return min(1.0, max(0.0, (place - (1.0 - share)) / share))
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: str
+    stack: int
+    bet: int
+    seen: bool
+    packed: bool
+    blind_turns_used: int
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    me: Player
+    my_index: int
+    players: tuple[Player, ...]
+    pot: int
+    stake: int
+    boot: int
+    settings: Mapping[str, Any]
+    cards: list[str] | None
+    legal: Mapping[str, Mapping[str, Any]]
+    pending: Mapping[str, str] | None
+
+    @property
+    def others_in(self) -> list[Player]:
+        return [p for index, p in enumerate(self.players) if index != self.my_index and not p.packed]
+
+    @property
+    def in_count(self) -> int:
+        return sum(1 for p in self.players if not p.packed)
+
+    def cost(self, verb: str) -> int:
+        entry = self.legal.get(verb)
+        return int(entry.get("cost") or 0) if entry is not None else 0
+
+    def previous_in(self) -> Player | None:
+        """The nearest player still in before this seat (the sideshow partner under ``previous``)."""
+        count = len(self.players)
+        for step in range(1, count):
+            other = self.players[(self.my_index - step) % count]
+            if not other.packed:
+                if self.settings.get("sideshow") == "previous_seen" and not other.seen:
+                    continue
+                return other
+        return None
+
+
+def read_table(view: Mapping[str, Any], player: str) -> Table:
+    players = []
+    my_index = -1
+    for index, entry in enumerate(view["players"]):
+        players.append(
+            Player(
+                name=str(entry["name"]),
+                stack=int(entry["stack"]),
+                bet=int(entry["bet"]),
+                seen=bool(entry["seen"]),
+                packed=bool(entry["packed"]),
+                blind_turns_used=int(entry["blind_turns_used"]),
+            )
+        )
+        if entry["name"] == player:
+            my_index = index
+    if my_index < 0:
+        raise ValueError(f"{player!r} is not in this hand.")
+    return Table(
+        me=players[my_index],
+        my_index=my_index,
+        players=tuple(players),
+        pot=int(view["pot"]),
+        stake=int(view["stake"]),
+        boot=int(view["boot"]),
+        settings=view["settings"],
+        cards=view.get("your_cards"),
+        legal={str(entry["verb"]): entry for entry in view["legal"]},
+        pending=view.get("sideshow"),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The numbers that make a strength."""
+
+    see_at_boots: float  # look once the stake reaches this many boots
+    seen_share: float  # the top share of hands put on an opponent who stays in seen
+    modelled: bool  # read each opponent's own habits (hard)
+
+
+NORMAL = Style(see_at_boots=4.0, seen_share=NORMAL_SEEN_SHARE, modelled=False)
+HARD = Style(see_at_boots=4.0, seen_share=NORMAL_SEEN_SHARE, modelled=True)
+
+
+def choose(
+    *, view: Mapping[str, Any], player: str, strength: str, rng: random.Random, history: History | None
+) -> Action:
+    """One legal action for ``player``: the one to act, or the partner asked for a sideshow."""
+    table = read_table(view, player)
+    if strength == "easy":
+        return _easy(table, player, rng)
+    return _thinking(table, player, rng, history, HARD if strength == "hard" else NORMAL)
+
+
+# --- shared moves ------------------------------------------------------------------------------
+
+
+def _raise(table: Table, player: str, stake: int) -> Action:
+    entry = table.legal.get("raise")
+    if entry is None:
+        return _stay(table, player)
+    boot = table.boot
+    low, high = int(entry["min"]), int(entry["max"])
+    amount = min(max(stake // boot * boot, low), high)
+    return Action(player, "raise", amount)
+
+
+def _stay(table: Table, player: str) -> Action:
+    """Chaal if it can; with two left, a show for what is left; else look or pack."""
+    if "chaal" in table.legal:
+        return Action(player, "chaal")
+    if "show" in table.legal:
+        return Action(player, "show")
+    if "see" in table.legal:
+        return Action(player, "see")
+    return Action(player, "pack")
+
+
+def _must_see(table: Table) -> bool:
+    return "see" in table.legal and not any(verb in table.legal for verb in ("chaal", "raise", "show"))
+
+
+# --- easy --------------------------------------------------------------------------------------
+
+
+def _easy(table: Table, player: str, rng: random.Random) -> Action:
+    if table.pending is not None and "accept" in table.legal:
+        place = hand_place(table.cards or [], table.settings)
+        return Action(player, "accept" if place > 0.5 else "refuse")
+    if table.cards is None:
+        if _must_see(table) or rng.random() < 0.35 or "chaal" not in table.legal:
+            return Action(player, "see")
+        return Action(player, "chaal")
+    place = hand_place(table.cards, table.settings)
+    if place < 0.12 and rng.random() < 0.7:
+        return Action(player, "pack")
+    if "show" in table.legal and ((table.pot >= 15 * table.boot and rng.random() < 0.5) or place < 0.4):
+        return Action(player, "show")
+    if place > 0.9 and rng.random() < 0.3:
+        return _raise(table, player, 2 * table.stake)
+    return _stay(table, player)
+
+
+# --- normal and hard ---------------------------------------------------------------------------
+
+
+def _share(opponent: Player, table: Table, history: History | None, style: Style) -> float:
+    """The top share of hands ``opponent`` is put on."""
+    if not opponent.seen:
+        return 1.0
+    stayed = history.this_hand_stayed if history is not None else ()
+    if history is not None and opponent.name not in stayed:
+        return 1.0  # looked, and has not bet since: any hand yet
+    if not style.modelled or history is None:
+        return style.seen_share
+    record = history.record(opponent.name)
+    # Those who raise a lot raise with less: their range is wider than their stay rate says.
+    return min(1.0, max(0.1, record.stay_seen() * (1.0 + record.raise_share())))
+
+
+def _win_chance(place: float, table: Table, history: History | None, style: Style) -> float:
+    chance = 1.0
+    for opponent in table.others_in:
+        chance *= beat_chance(place, _share(opponent, table, history, style))
+    return chance
+
+
+def _looseness(table: Table, history: History | None) -> float:
+    """The average stay-seen rate of the opponents still in (hard only)."""
+    if history is None:
+        return 0.55
+    rates = [history.record(p.name).stay_seen() for p in table.others_in]
+    return sum(rates) / len(rates) if rates else 0.55
+
+
+def _thinking(table: Table, player: str, rng: random.Random, history: History | None, style: Style) -> Action:
+    if table.pending is not None and "accept" in table.legal:
+        asker = next(p for p in table.players if p.name == table.pending["asker"])
+        place = hand_place(table.cards or [], table.settings)
+        asker_share = _share(asker, table, history, style) * 0.8  # an asker expects to win
+        return Action(player, "accept" if beat_chance(place, asker_share) >= 0.5 else "refuse")
+    if table.cards is None:
+        return _blind(table, player, rng, history, style)
+    return _seen(table, player, rng, history, style)
+
+
+def _blind(table: Table, player: str, rng: random.Random, history: History | None, style: Style) -> Action:
+    if _must_see(table) or "chaal" not in table.legal:
+        return Action(player, "see")
+    see_at = style.see_at_boots
+    tight = style.modelled and _looseness(table, history) < 0.45
+    if tight:
+        see_at += 2  # against players who pack often, cheap blind bets win pots on their own
+    if table.stake >= see_at * table.boot or table.pot >= 6 * see_at * table.boot:
+        return Action(player, "see")
+    others = table.others_in
+    if len(others) == 1 and "show" in table.legal and not others[0].seen:
+        # Both blind, two left (a blind show is allowed here): a coin flip for the pot at one stake.
+        if table.pot >= 12 * table.stake:
+            return Action(player, "show")
+    if tight and len(others) <= 2 and rng.random() < 0.3:
+        return _raise(table, player, 2 * table.stake)
+    return Action(player, "chaal")
+
+
+def _seen(table: Table, player: str, rng: random.Random, history: History | None, style: Style) -> Action:
+    assert table.cards is not None
+    place = hand_place(table.cards, table.settings)
+    win = _win_chance(place, table, history, style)
+    others = table.others_in
+    cost = table.cost("chaal") or 2 * table.stake
+    pot = table.pot
+    stack = table.me.stack
+    looseness = _looseness(table, history) if style.modelled else 0.55
+    bluffing = style.modelled and looseness < 0.45 and len(others) <= 2 and rng.random() < 0.35
+    value_line = 0.72 if not (style.modelled and looseness > 0.7) else 0.62
+    room = stack >= 6 * cost  # deep enough to raise without tying itself to the pot
+
+    if len(others) == 1:
+        opponent = others[0]
+        if "show" in table.legal and opponent.seen:
+            if win > value_line and room and rng.random() < 0.7:
+                return _raise(table, player, 2 * table.stake)
+            if bluffing and room:
+                return _raise(table, player, 2 * table.stake)
+            show_cost = table.cost("show")
+            if win * (pot + show_cost) - show_cost > 0 and (win > 0.3 or pot > 10 * show_cost):
+                return Action(player, "show")
+            return Action(player, "pack")
+        # The opponent is still blind: nobody can ask for a show; count their blind turns.
+        if win > value_line and room and rng.random() < 0.5:
+            return _raise(table, player, 2 * table.stake)
+        if win * (pot + cost * FUTURE_BETS) >= cost * FUTURE_BETS or bluffing:
+            return _stay(table, player)
+        return Action(player, "pack")
+
+    if win > value_line - 0.1 and room and rng.random() < 0.6:
+        return _raise(table, player, 2 * table.stake)
+    if bluffing and room:
+        return _raise(table, player, 2 * table.stake)
+    partner = table.previous_in()
+    if "sideshow" in table.legal and partner is not None:
+        partner_win = beat_chance(place, _share(partner, table, history, style))
+        if partner_win > 0.6 and win < 0.5:
+            return Action(player, "sideshow")
+    if win * (pot + cost * FUTURE_BETS) >= cost * FUTURE_BETS:
+        return _stay(table, player)
+    return Action(player, "pack")

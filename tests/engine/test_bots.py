@@ -1,0 +1,337 @@
+"""Computer players (issue 15): every decision is legal, decisions are seeded and
+repeatable, and a computer decides from its seat's view alone (no peeking)."""
+
+from __future__ import annotations
+
+import doctest
+import random
+
+import pytest
+
+import engine.bots.holdem_odds
+import engine.bots.teenpatti
+from engine.api import Action, Event
+from engine.bots import STRENGTHS, BotError, History, choose_action, wants_to_act
+from engine.bots.selfplay import Computer, play_hand
+from engine.fairness import seeded_deck
+from engine.games import GAME_NAMES, get_game
+
+# Settings a host may choose, drawn at random so the computers meet every rule.
+TEEN_PATTI_CHOICES = {
+    "boot": [1, 5, 10, 25],
+    "blind_turns": [None, 2, 4, 6],
+    "stake_limit": [None],
+    "pot_limit_boots": [None, 16, 64, 1024],
+    "sideshow": ["previous", "previous_seen", "off"],
+    "blind_show": [True, False],
+    "raise": ["any", "double"],
+}
+
+
+def random_hand(game_name: str, rng: random.Random) -> dict:
+    """A random table: players, stacks, dealer, settings and a mix of strengths."""
+    game = get_game(game_name)
+    count = rng.randint(game.min_players, min(game.max_players, 9))
+    names = [f"P{index}" for index in range(count)]
+    if game_name == "holdem":
+        big = rng.choice([2, 20, 100])
+        settings = {"small_blind": big // 2, "big_blind": big}
+        stacks = [rng.choice([big // 2 + 1, 3 * big, 9 * big, 40 * big, 200 * big]) for _ in names]
+    else:
+        settings = game.settings({key: rng.choice(values) for key, values in TEEN_PATTI_CHOICES.items()})
+        boot = settings["boot"]
+        stacks = [rng.choice([boot, 3 * boot, 20 * boot, 100 * boot]) for _ in names]
+    return {
+        "game_name": game_name,
+        "settings": settings,
+        "players": list(zip(names, stacks, strict=True)),
+        "dealer": rng.randrange(count),
+        "deck": seeded_deck(rng.randrange(10**9)),
+        "strategies": {name: Computer(rng.choice(STRENGTHS)) for name in names},
+        "rngs": {name: random.Random(rng.randrange(10**9)) for name in names},
+    }
+
+
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_every_decision_is_legal_over_many_random_hands(game_name):
+    # play_hand checks each action with game.check before applying it: one illegal
+    # choice fails here with the engine's RuleError.
+    rng = random.Random(f"legal-{game_name}")
+    decisions = 0
+    for _ in range(40 if game_name == "holdem" else 80):
+        hand = random_hand(game_name, rng)
+        played = play_hand(**hand)
+        game = get_game(game_name)
+        assert game.is_finished(played.state)
+        stacks = game.result(played.state).stacks
+        assert sum(stacks.values()) == sum(stack for _, stack in hand["players"])
+        decisions += played.decisions
+    assert decisions > 200
+
+
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_a_hand_replays_action_for_action_with_the_same_seeds(game_name):
+    for number in range(8):
+        first = play_hand(**random_hand(game_name, random.Random(number)))
+        second = play_hand(**random_hand(game_name, random.Random(number)))
+        assert [event.to_json() for event in first.events] == [event.to_json() for event in second.events]
+
+
+def test_different_seeds_give_different_play():
+    outcomes = set()
+    for seed in range(6):
+        hand = random_hand("faras", random.Random(1))
+        hand["rngs"] = {name: random.Random(seed) for name in hand["rngs"]}
+        hand["strategies"] = {name: Computer("easy") for name in hand["strategies"]}
+        outcomes.add(tuple(event.kind for event in play_hand(**hand).events))
+    assert len(outcomes) > 1
+
+
+# --- no peeking ----------------------------------------------------------------------------------
+
+
+def _swap_hidden_cards(game_name: str, state, viewer: str, rng: random.Random):
+    """A copy of ``state`` where every card ``viewer`` has not been shown is dealt anew:
+    the other players' hidden cards (and, in hold'em, the cards still to come)."""
+    game = get_game(game_name)
+    view = game.view(state, viewer)
+    shown = {entry["name"] for entry in view["players"] if entry["cards"] is not None}
+    new = state.copy()
+    if game_name == "holdem":
+        from engine.holdem.hand import board_positions, hole_card_positions
+
+        visible = set(state.board)
+        for seat, name in enumerate(state.names):
+            if name in shown:
+                visible.update(state.hole[seat])
+        hidden = [card for card in range(52) if card not in visible]
+        rng.shuffle(hidden)
+        holes = [
+            state.hole[seat] if name in shown else (hidden.pop(), hidden.pop()) for seat, name in enumerate(state.names)
+        ]
+        # The deck deals the same seen cards and new hidden ones: hole cards, the board so far, the rest.
+        deck: list = [None] * 52
+        for seat, positions in hole_card_positions(len(state.names), state.button).items():
+            deck[positions[0]], deck[positions[1]] = holes[seat]
+        for position, card in zip(board_positions(len(state.names)), state.board, strict=False):
+            deck[position] = card
+        deck = [card if card is not None else hidden.pop() for card in deck]
+        new.hole, new.deck = tuple(holes), tuple(deck)
+        return new
+    from engine.teenpatti.ranking import score_table
+
+    visible = set()
+    for seat, name in enumerate(state.names):
+        if name in shown:
+            visible.update(state.cards[seat])
+    hidden = [card for card in range(52) if card not in visible]
+    rng.shuffle(hidden)
+    cards = []
+    for seat, name in enumerate(state.names):
+        cards.append(state.cards[seat] if name in shown else (hidden.pop(), hidden.pop(), hidden.pop()))
+    table = score_table(state.settings.ranking, state.settings.best_run)
+    new.cards = tuple(cards)
+    new.scores = tuple(table[1 << a | 1 << b | 1 << c] for a, b, c in cards)
+    return new
+
+
+@pytest.mark.parametrize("game_name", GAME_NAMES)
+def test_a_computer_decides_the_same_whatever_the_cards_it_cannot_see(game_name):
+    game = get_game(game_name)
+    rng = random.Random(f"peek-{game_name}")
+    compared = changed = 0
+    for _ in range(12):
+        hand = random_hand(game_name, rng)
+        state, events = game.start_hand(
+            settings=hand["settings"], players=hand["players"], dealer=hand["dealer"], deck=hand["deck"]
+        )
+        histories = {name: History().observe_engine_events(events, name) for name, _ in hand["players"]}
+        while not game.is_finished(state):
+            player = game.to_act(state)
+            view = game.view(state, player)
+            other = _swap_hidden_cards(game_name, state, player, rng)
+            changed += other != state if game_name != "holdem" else other.hole != state.hole
+            assert game.view(other, player) == view
+            for strength in STRENGTHS:
+                seed = rng.randrange(10**9)
+                decided = [
+                    choose_action(
+                        game=game_name,
+                        view=game.view(each, player),
+                        player=player,
+                        strength=strength,
+                        rng=random.Random(seed),
+                        history=histories[player],
+                    )
+                    for each in (state, other)
+                ]
+                assert decided[0] == decided[1]
+                compared += 1
+            action = hand["strategies"][player](
+                game=game_name, view=view, player=player, rng=hand["rngs"][player], history=histories[player]
+            )
+            state, events = game.apply(state, action)
+            histories = {name: h.observe_engine_events(events, name) for name, h in histories.items()}
+    assert compared > 30
+    assert changed > 10  # the hidden cards really did differ
+
+
+def test_the_history_never_takes_in_an_event_the_seat_may_not_see():
+    secret = Event("cards", {"player": "Asha", "cards": ["As", "Ad", "Ah"]}, frozenset({"Asha"}))
+    seen = Event("see", {"player": "Asha"})
+    history = History().observe_engine_events([seen, secret], "Bikash")
+    assert history == History().observe_engine_events([seen], "Bikash")
+
+
+# --- the opponent model --------------------------------------------------------------------------
+
+
+def test_holdem_history_counts_voluntary_and_raised_hands_once_per_hand():
+    events = [
+        {"kind": "hand_started", "players": [{"name": "Asha", "stack": 1000}, {"name": "Bikash", "stack": 1000}]},
+        {"kind": "blind", "player": "Asha", "blind": "small", "amount": 10, "all_in": False},
+        {"kind": "action", "player": "Asha", "verb": "raise", "amount": 50},
+        {"kind": "action", "player": "Bikash", "verb": "raise", "amount": 120},
+        {"kind": "action", "player": "Asha", "verb": "raise", "amount": 240},
+        {"kind": "action", "player": "Bikash", "verb": "call", "amount": 120},
+        {"kind": "board", "street": "flop", "cards": ["2c", "7h", "Td"]},
+        {"kind": "action", "player": "Asha", "verb": "bet", "amount": 100},
+        {"kind": "action", "player": "Bikash", "verb": "call", "amount": 100},
+    ]
+    history = History().observe_all(events)
+    asha, bikash = history.record("Asha"), history.record("Bikash")
+    assert (asha.hands, asha.voluntary, asha.preflop_raises, asha.postflop_aggressive) == (1, 1, 1, 1)
+    assert (bikash.voluntary, bikash.preflop_raises, bikash.postflop_passive) == (1, 1, 1)
+    folded = (
+        History()
+        .observe_all([events[0], {"kind": "action", "player": "Asha", "verb": "fold", "amount": 0}])
+        .record("Asha")
+    )
+    assert folded.voluntary == 0
+    assert folded.vpip() < asha.vpip()
+
+
+def test_teenpatti_history_counts_staying_in_after_seeing():
+    start = {"kind": "hand_started", "players": [{"name": "Asha", "stack": 100}, {"name": "Bikash", "stack": 100}]}
+    history = History().observe_all(
+        [
+            start,
+            {"kind": "chaal", "player": "Asha", "blind": True},
+            {"kind": "see", "player": "Asha"},
+            {"kind": "chaal", "player": "Asha", "blind": False},
+            {"kind": "raise", "player": "Asha", "blind": False},
+            {"kind": "see", "player": "Bikash"},
+            {"kind": "pack", "player": "Bikash", "reason": "pack"},
+        ]
+    )
+    asha, bikash = history.record("Asha"), history.record("Bikash")
+    assert (asha.saw, asha.stayed_seen, asha.bets, asha.raises) == (1, 1, 3, 1)
+    assert (bikash.saw, bikash.stayed_seen) == (1, 0)
+    assert asha.stay_seen() > bikash.stay_seen()
+
+
+# --- the strategies' rules of thumb --------------------------------------------------------------
+
+
+def test_a_short_stack_goes_all_in_or_folds_before_the_flop():
+    # Book 001's tip: under about ten big blinds, all in or fold is better than calling.
+    rng = random.Random("short")
+    game = get_game("holdem")
+    verbs = set()
+    for number in range(150):
+        count = rng.randint(2, 6)
+        players = [(f"P{k}", rng.randint(60, 190)) for k in range(count)]
+        state, _ = game.start_hand(
+            settings={"small_blind": 10, "big_blind": 20}, players=players, dealer=0, deck=seeded_deck(number)
+        )
+        player = game.to_act(state)
+        if player is None:
+            continue
+        for strength in ("normal", "hard"):
+            action = choose_action(
+                game="holdem",
+                view=game.view(state, player),
+                player=player,
+                strength=strength,
+                rng=random.Random(number),
+            )
+            verbs.add(action.verb)
+    assert verbs <= {"allin", "fold", "check"}
+    assert {"allin", "fold"} <= verbs
+
+
+def test_a_blind_teen_patti_player_looks_once_the_stake_has_grown():
+    game = get_game("faras")
+    state, _ = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000), ("C", 1000)], dealer=0, deck=seeded_deck(3)
+    )
+    state, _ = game.apply(state, Action("B", "raise", 40))
+    state, _ = game.apply(state, Action("C", "chaal"))
+    action = choose_action(
+        game="faras", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1)
+    )
+    assert action == Action("A", "see")
+    cheap, _ = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000), ("C", 1000)], dealer=0, deck=seeded_deck(3)
+    )
+    action = choose_action(
+        game="faras", view=game.view(cheap, "B"), player="B", strength="normal", rng=random.Random(1)
+    )
+    assert action == Action("B", "chaal")  # a blind chaal at the boot
+
+
+def test_asking_a_computer_out_of_turn_or_at_an_unknown_strength_is_refused():
+    game = get_game("holdem")
+    state, _ = game.start_hand(
+        settings={"small_blind": 10, "big_blind": 20}, players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(1)
+    )
+    waiting = "B" if game.to_act(state) == "A" else "A"
+    assert not wants_to_act(game.view(state, waiting), waiting)
+    with pytest.raises(BotError) as refused:
+        choose_action(
+            game="holdem", view=game.view(state, waiting), player=waiting, strength="easy", rng=random.Random()
+        )
+    assert refused.value.code == "not_your_turn"
+    player = game.to_act(state)
+    with pytest.raises(BotError) as refused:
+        choose_action(game="holdem", view=game.view(state, player), player=player, strength="wild", rng=random.Random())
+    assert refused.value.code == "unknown_strength"
+
+
+# --- odds ----------------------------------------------------------------------------------------
+
+
+def test_equity_by_simulation_is_close_to_the_known_figures():
+    from engine.bots.holdem_odds import Opponent, equity
+    from engine.cards import parse_card, parse_cards
+
+    rng = random.Random(5)
+    aces = equity(hole=parse_cards(["As", "Ah"]), board=(), opponents=[Opponent(1.0)], rng=rng, trials=3000)
+    assert 0.82 < aces < 0.88  # a pair of aces against any hand: about 85%
+    flush_draw = equity(
+        hole=parse_cards(["Ks", "Qs"]),
+        board=parse_cards(["2s", "7s", "4d"]),
+        opponents=[Opponent(1.0, cards=(parse_card("Ac"), parse_card("Ah")))],
+        rng=rng,
+        trials=3000,
+    )
+    assert 0.30 < flush_draw < 0.40  # nine outs twice, against a set: about a third (book 001's tip)
+
+
+def test_teen_patti_hand_place_follows_the_ranking():
+    from engine.bots.teenpatti import beat_chance, hand_place
+
+    faras = {"ranking": "standard", "best_run": "AKQ"}
+    places = [hand_place(cards, faras) for cards in (["2s", "3h", "5d"], ["8s", "8h", "2d"], ["As", "Ks", "Qs"])]
+    assert places == sorted(places)
+    assert hand_place(["9s", "Ah", "Kd"], {"ranking": "digits", "best_run": "A23"}) > hand_place(
+        ["5s", "4h", "3d"], {"ranking": "digits", "best_run": "A23"}
+    )
+    assert beat_chance(0.9, 1.0) == pytest.approx(0.9)
+    assert beat_chance(0.4, 0.5) == 0.0
+
+
+@pytest.mark.parametrize("module", [engine.bots.holdem_odds, engine.bots.teenpatti], ids=lambda m: m.__name__)
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0
