@@ -12,7 +12,8 @@ played so far"; the issue's measures):
   (a call, bet or raise: blinds do not count); hands where they raised before the flop;
   bets and raises, and calls, after the flop.
 - Teen Patti: hands dealt in; hands where they saw their cards; of those, hands where
-  they bet again after seeing (stayed in seen); bets, and raises among them.
+  they bet again after seeing (stayed in seen); bets, and raises among them; the place
+  among all hands of each hand they turned up at a show after betting seen.
 
 Each counter moves at most once per hand where it says "hands". The estimates
 (:meth:`PlayerRecord.vpip` and the rest) start from a prior, an ordinary player, so a
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.api import Event
+from engine.bots.teenpatti_odds import hand_place
 
 PREFLOP = "preflop"
 
@@ -34,7 +36,7 @@ PREFLOP = "preflop"
 _PRIOR_HANDS = 6.0
 _PRIOR_VPIP = 0.35
 _PRIOR_PFR = 0.15
-_PRIOR_STAY_SEEN = 0.55
+_PRIOR_STAY_SEEN = 0.7
 _PRIOR_RAISE_SHARE = 0.15
 _PRIOR_AGGRESSION = 0.4
 
@@ -52,6 +54,10 @@ class PlayerRecord:
     stayed_seen: int = 0  # Teen Patti: of those, hands where they bet again once seen
     bets: int = 0  # Teen Patti: chaals and raises
     raises: int = 0  # Teen Patti: raises
+    shown: int = 0  # Teen Patti: hands turned up at a show after betting seen
+    shown_places: float = 0.0  # Teen Patti: the sum of those hands' places among all hands
+    raised_shown: int = 0  # Teen Patti: of those, hands in which they had raised seen
+    raised_shown_places: float = 0.0  # Teen Patti: the sum of those hands' places
 
     def vpip(self) -> float:
         """Share of hands with chips put in voluntarily before the flop (hold'em)."""
@@ -89,10 +95,11 @@ class History:
     players: Mapping[str, PlayerRecord] = field(default_factory=dict)
     street: str = PREFLOP
     this_hand_voluntary: tuple[str, ...] = ()
-    this_hand_raised: tuple[str, ...] = ()
+    this_hand_raised: tuple[str, ...] = ()  # hold'em: raised before the flop; Teen Patti: raised seen
     this_hand_seen: tuple[str, ...] = ()
     this_hand_stayed: tuple[str, ...] = ()
     this_hand_aggressive: tuple[str, ...] = ()  # hold'em: bet or raised after the flop this hand
+    ranking: tuple[str, str] | None = None  # Teen Patti: the hand's ranking and best run
 
     def record(self, name: str) -> PlayerRecord:
         """The counts for ``name`` (an empty record for someone never seen)."""
@@ -116,7 +123,13 @@ class History:
                 name = str(entry["name"])
                 record = players.get(name, _NOBODY)
                 players[name] = replace(record, hands=record.hands + 1)
-            return History(players=players)
+            settings = event.get("settings")
+            ranking = None
+            if isinstance(settings, Mapping) and "ranking" in settings:
+                ranking = (str(settings["ranking"]), str(settings.get("best_run", "AKQ")))
+            return History(players=players, ranking=ranking)
+        if kind == "showdown":
+            return self._teenpatti_showdown(event)
         if kind == "board":
             return replace(self, street=str(event.get("street", "")))
         player = event.get("player")
@@ -156,11 +169,34 @@ class History:
     def _teenpatti_bet(self, player: str, kind: str, blind: bool) -> History:
         changes = {"bets": 1, "raises": 1} if kind == "raise" else {"bets": 1}
         out = replace(self, players=self._with(player, **changes))
+        if kind == "raise" and not blind and player not in out.this_hand_raised:
+            out = replace(out, this_hand_raised=(*out.this_hand_raised, player))
         if not blind and player in out.this_hand_seen and player not in out.this_hand_stayed:
             out = replace(
                 out, players=out._with(player, stayed_seen=1), this_hand_stayed=(*out.this_hand_stayed, player)
             )
         return out
+
+    def _teenpatti_showdown(self, event: Mapping[str, Any]) -> History:
+        cards = event.get("cards")
+        if self.ranking is None or not isinstance(cards, Mapping):
+            return self
+        settings = {"ranking": self.ranking[0], "best_run": self.ranking[1]}
+        players = dict(self.players)
+        for name, shown in cards.items():
+            if name not in self.this_hand_stayed:
+                continue  # turned up at the pot limit while blind, or never bet seen: no read
+            record = players.get(name, _NOBODY)
+            place = hand_place(shown, settings)
+            record = replace(record, shown=record.shown + 1, shown_places=record.shown_places + place)
+            if name in self.this_hand_raised:
+                record = replace(
+                    record,
+                    raised_shown=record.raised_shown + 1,
+                    raised_shown_places=record.raised_shown_places + place,
+                )
+            players[name] = record
+        return replace(self, players=players)
 
     def observe_all(self, events: Iterable[Mapping[str, Any]]) -> History:
         """The history after several events, in order."""

@@ -5,11 +5,9 @@ blind player's own cards are hidden from it too, so it must ``see`` first) and t
 :class:`~engine.bots.history.History`, and returns one legal action. ``see`` does not
 use the turn: a caller applies it and asks again.
 
-A seen hand's strength is its place among all 22,100 three-card hands under the
-table's ranking (standard or 999's digits, and the table's best run): :func:`hand_place`.
-Against an opponent put on the top share ``f`` of hands, a hand at place ``p`` wins
-with probability ``(p - (1 - f)) / f`` (between 0 and 1): a blind opponent holds any
-hand (``f = 1``); one who bet again after seeing holds a better one.
+A seen hand is judged by its place among all 22,100 three-card hands and its chance
+against each opponent's range (:mod:`engine.bots.teenpatti_odds`): a blind opponent
+holds any hand; one who bet again after seeing holds a better one.
 
 - **easy**, a loose, passive friend: looks early, stays in with almost anything, seldom
   raises, and asks for a show when the pot has grown.
@@ -18,13 +16,13 @@ hand (``f = 1``); one who bet again after seeing holds a better one.
   early, bets by its chance of winning against the price, asks for a show when it is
   worth its cost, and for a sideshow when it would likely beat the player before it.
 - **hard**, normal with a model of each opponent: how often each has stayed in after
-  seeing and how often each raises set the range it puts them on; it raises weak hands
-  as a bluff against players who pack too often and never against those who stay.
+  seeing, the hands each has turned up at a show, and how often each raises set the
+  range it puts them on; it raises weak hands as a bluff against players who pack too
+  often and never against those who stay.
 """
 
 from __future__ import annotations
 
-import bisect
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,44 +30,13 @@ from typing import Any
 
 from engine.api import Action
 from engine.bots.history import History
-from engine.cards import parse_card
-from engine.teenpatti.ranking import HAND_COUNT, hand_score, score_table
+from engine.bots.teenpatti_odds import beat_chance, hand_place
 
-# What "normal" assumes of an opponent who bet again after seeing: the top half of hands.
-NORMAL_SEEN_SHARE = 0.5
+# What "normal" assumes of an opponent who bet again after seeing: the top 70% of hands
+# (at home most people who look stay in unless their cards are poor).
+NORMAL_SEEN_SHARE = 0.7
 # A bet now is followed by more bets: it pays to continue only with a margin over the price.
 FUTURE_BETS = 1.6
-
-_PLACES: dict[tuple[str, str], list[int]] = {}
-
-
-def hand_place(cards: list[str], settings: Mapping[str, Any]) -> float:
-    """Where three cards stand among all 22,100 hands under these settings: the share of
-    hands they beat, counting a tie as half (0 to 1).
-
-    >>> settings = {"ranking": "standard", "best_run": "AKQ"}
-    >>> round(hand_place(["As", "Ah", "Ad"], settings), 4)
-    0.9999
-    >>> hand_place(["2s", "3h", "5d"], settings) < 0.01
-    True
-    """
-    ranking = str(settings["ranking"])
-    best_run = str(settings["best_run"])
-    key = (ranking, "-" if ranking == "digits" else best_run)
-    scores = _PLACES.get(key)
-    if scores is None:
-        scores = sorted(score_table(ranking, best_run).values())
-        _PLACES[key] = scores
-    score = hand_score([parse_card(card) for card in cards], ranking=ranking, best_run=best_run)
-    below = bisect.bisect_left(scores, score)
-    equal = bisect.bisect_right(scores, score) - below
-    return (below + 0.5 * (equal - 1)) / (HAND_COUNT - 1)
-
-
-def beat_chance(place: float, share: float) -> float:
-    """The chance a hand at ``place`` beats one drawn from the top ``share`` of hands."""
-    share = min(1.0, max(0.02, share))
-    return min(1.0, max(0.0, (place - (1.0 - share)) / share))
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,14 +177,17 @@ def _easy(table: Table, player: str, rng: random.Random) -> Action:
         place = hand_place(table.cards or [], table.settings)
         return Action(player, "accept" if place > 0.5 else "refuse")
     if table.cards is None:
-        if _must_see(table) or rng.random() < 0.35 or "chaal" not in table.legal:
+        if _must_see(table) or rng.random() < 0.3 or "chaal" not in table.legal:
             return Action(player, "see")
         return Action(player, "chaal")
     place = hand_place(table.cards, table.settings)
-    if place < 0.12 and rng.random() < 0.7:
+    if place < 0.2 and rng.random() < 0.8:
         return Action(player, "pack")
-    if "show" in table.legal and ((table.pot >= 15 * table.boot and rng.random() < 0.5) or place < 0.4):
-        return Action(player, "show")
+    if "show" in table.legal:
+        if place < 0.4 and rng.random() < 0.5:
+            return Action(player, "pack")
+        if table.pot >= 12 * table.boot or place < 0.4:
+            return Action(player, "show")
     if place > 0.9 and rng.random() < 0.3:
         return _raise(table, player, 2 * table.stake)
     return _stay(table, player)
@@ -236,8 +206,21 @@ def _share(opponent: Player, table: Table, history: History | None, style: Style
     if not style.modelled or history is None:
         return style.seen_share
     record = history.record(opponent.name)
-    # Those who raise a lot raise with less: their range is wider than their stay rate says.
-    return min(1.0, max(0.1, record.stay_seen() * (1.0 + record.raise_share())))
+    share = record.stay_seen()
+    if record.shown:
+        # The hands they turned up at shows: a range of the top f has an average place of
+        # 1 - f/2. Weighed against the stay rate as if that were four shows.
+        shown_share = 2.0 * (1.0 - record.shown_places / record.shown)
+        share = (4.0 * share + record.shown * shown_share) / (4.0 + record.shown)
+    if opponent.name in history.this_hand_raised:
+        # A seen raise from someone who seldom raises means a strong hand; from someone
+        # who raises often it means less; the hands they raised with and turned up say best.
+        raised_share = share * min(1.0, max(0.25, 3.0 * record.raise_share()))
+        if record.raised_shown:
+            shown_share = 2.0 * (1.0 - record.raised_shown_places / record.raised_shown)
+            raised_share = (2.0 * raised_share + record.raised_shown * shown_share) / (2.0 + record.raised_shown)
+        share = raised_share
+    return min(1.0, max(0.05, share))
 
 
 def _win_chance(place: float, table: Table, history: History | None, style: Style) -> float:
@@ -250,9 +233,9 @@ def _win_chance(place: float, table: Table, history: History | None, style: Styl
 def _looseness(table: Table, history: History | None) -> float:
     """The average stay-seen rate of the opponents still in (hard only)."""
     if history is None:
-        return 0.55
+        return 0.7
     rates = [history.record(p.name).stay_seen() for p in table.others_in]
-    return sum(rates) / len(rates) if rates else 0.55
+    return sum(rates) / len(rates) if rates else 0.7
 
 
 def _thinking(table: Table, player: str, rng: random.Random, history: History | None, style: Style) -> Action:
@@ -280,8 +263,10 @@ def _blind(table: Table, player: str, rng: random.Random, history: History | Non
         # Both blind, two left (a blind show is allowed here): a coin flip for the pot at one stake.
         if table.pot >= 12 * table.stake:
             return Action(player, "show")
-    if tight and len(others) <= 2 and rng.random() < 0.3:
-        return _raise(table, player, 2 * table.stake)
+    stayed = history.this_hand_stayed if history is not None else ()
+    if tight and len(others) <= 2 and all(p.name not in stayed for p in others) and rng.random() < 0.5:
+        # A steal: raise the price before tight players look, so that only their best hands stay.
+        return _raise(table, player, max(2 * table.stake, 3 * table.boot))
     return Action(player, "chaal")
 
 
@@ -293,9 +278,17 @@ def _seen(table: Table, player: str, rng: random.Random, history: History | None
     cost = table.cost("chaal") or 2 * table.stake
     pot = table.pot
     stack = table.me.stack
-    looseness = _looseness(table, history) if style.modelled else 0.55
-    bluffing = style.modelled and looseness < 0.45 and len(others) <= 2 and rng.random() < 0.35
-    value_line = 0.72 if not (style.modelled and looseness > 0.7) else 0.62
+    looseness = _looseness(table, history) if style.modelled else 0.7
+    # A bluff: raise the price for tight players who have not yet shown they hold a hand.
+    stayed = history.this_hand_stayed if history is not None else ()
+    bluffing = (
+        style.modelled
+        and looseness < 0.45
+        and len(others) <= 2
+        and all(other.name not in stayed for other in others)
+        and rng.random() < 0.5
+    )
+    value_line = 0.72 if not (style.modelled and looseness > 0.8) else 0.62
     room = stack >= 6 * cost  # deep enough to raise without tying itself to the pot
 
     if len(others) == 1:
@@ -304,7 +297,7 @@ def _seen(table: Table, player: str, rng: random.Random, history: History | None
             if win > value_line and room and rng.random() < 0.7:
                 return _raise(table, player, 2 * table.stake)
             if bluffing and room:
-                return _raise(table, player, 2 * table.stake)
+                return _raise(table, player, max(2 * table.stake, 3 * table.boot))
             show_cost = table.cost("show")
             if win * (pot + show_cost) - show_cost > 0 and (win > 0.3 or pot > 10 * show_cost):
                 return Action(player, "show")
@@ -319,7 +312,7 @@ def _seen(table: Table, player: str, rng: random.Random, history: History | None
     if win > value_line - 0.1 and room and rng.random() < 0.6:
         return _raise(table, player, 2 * table.stake)
     if bluffing and room:
-        return _raise(table, player, 2 * table.stake)
+        return _raise(table, player, max(2 * table.stake, 3 * table.boot))
     partner = table.previous_in()
     if "sideshow" in table.legal and partner is not None:
         partner_win = beat_chance(place, _share(partner, table, history, style))

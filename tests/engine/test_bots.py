@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engine.bots.holdem_odds
-import engine.bots.teenpatti
+import engine.bots.teenpatti_odds
 from engine.api import Action, Event
 from engine.bots import STRENGTHS, BotError, History, choose_action, wants_to_act
 from engine.bots.selfplay import Computer, play_hand
@@ -230,6 +230,27 @@ def test_teenpatti_history_counts_staying_in_after_seeing():
     assert asha.stay_seen() > bikash.stay_seen()
 
 
+def test_teenpatti_history_reads_the_hands_turned_up_at_a_show_by_those_who_bet_seen():
+    players = [{"name": "Asha", "stack": 100}, {"name": "Bikash", "stack": 100}]
+    settings = {"ranking": "standard", "best_run": "AKQ"}
+    history = History().observe_all(
+        [
+            {"kind": "hand_started", "players": players, "settings": settings},
+            {"kind": "see", "player": "Asha"},
+            {"kind": "chaal", "player": "Asha", "blind": False},
+            {"kind": "chaal", "player": "Bikash", "blind": True},
+            {
+                "kind": "showdown",
+                "reason": "pot_limit",
+                "cards": {"Asha": ["As", "Ad", "Ah"], "Bikash": ["2s", "3d", "5h"]},
+            },
+        ]
+    )
+    asha, bikash = history.record("Asha"), history.record("Bikash")
+    assert asha.shown == 1 and asha.shown_places > 0.99
+    assert bikash.shown == 0  # blind: turned up by the pot limit, which says nothing of how they bet
+
+
 # --- the strategies' rules of thumb --------------------------------------------------------------
 
 
@@ -319,7 +340,7 @@ def test_equity_by_simulation_is_close_to_the_known_figures():
 
 
 def test_teen_patti_hand_place_follows_the_ranking():
-    from engine.bots.teenpatti import beat_chance, hand_place
+    from engine.bots.teenpatti_odds import beat_chance, hand_place
 
     faras = {"ranking": "standard", "best_run": "AKQ"}
     places = [hand_place(cards, faras) for cards in (["2s", "3h", "5d"], ["8s", "8h", "2d"], ["As", "Ks", "Qs"])]
@@ -331,7 +352,7 @@ def test_teen_patti_hand_place_follows_the_ranking():
     assert beat_chance(0.4, 0.5) == 0.0
 
 
-@pytest.mark.parametrize("module", [engine.bots.holdem_odds, engine.bots.teenpatti], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [engine.bots.holdem_odds, engine.bots.teenpatti_odds], ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
