@@ -177,6 +177,19 @@ else:
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery set up for loss (docs/operations.md says why each is what it is). Every task is
+# the idempotent "do what is due at this table", and the clock's sweep redoes whatever a
+# queue loses, so a task may run twice or never without harm.
+CELERY_TASK_ACKS_LATE = True  # acknowledged after it ran: a worker killed mid-task leaves it queued
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # ...and requeued at once when the pool loses the worker
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a worker holds one task beyond those waiting for their countdown
+# Redis gives an unacknowledged task to another worker after this many seconds. Longer than
+# the longest countdown ever queued (clock.MAX_COUNTDOWN, 20 minutes), else a task waiting
+# for its countdown would be handed out again while it waits.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 1800, "socket_connect_timeout": 2}
+# Queueing never retries: a committed action must not wait on a broker that is down; the
+# sweep does what the lost task would have done.
+CELERY_TASK_PUBLISH_RETRY = False
 # Start a Celery worker thread in the web process (default setup without Redis).
 DASHAIN_INPROCESS_WORKER = env.bool("DASHAIN_INPROCESS_WORKER", default=not REDIS_URL)
 # Seconds between one hand and the next (live play; tests use 0, which deals at once).

@@ -57,6 +57,12 @@ class Table(models.Model):
     seed_commitment = models.CharField(_("seed commitment"), max_length=64)
     last_seq = models.PositiveBigIntegerField(_("last event number"), default=0)
     hands_played = models.PositiveIntegerField(_("hands played"), default=0)
+    # The table clock (tables.services.clock). ``due_at`` is the earliest moment something
+    # may be due here; the sweep finds overdue tables by it (indexed). It may be early
+    # (the clock then finds nothing due and sets it again), never late.
+    due_at = models.DateTimeField(_("clock due"), null=True, blank=True, db_index=True)
+    # Between hands: when the next hand is dealt (null while a hand is live or none is due).
+    next_deal_at = models.DateTimeField(_("next deal"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
@@ -115,9 +121,7 @@ class Seat(models.Model):
             models.UniqueConstraint(
                 fields=["table", "guest_token"], condition=~Q(guest_token=""), name="seat_guest_unique_per_table"
             ),
-            models.CheckConstraint(
-                condition=Q(user__isnull=False) | ~Q(guest_token=""), name="seat_is_user_or_guest"
-            ),
+            models.CheckConstraint(condition=Q(user__isnull=False) | ~Q(guest_token=""), name="seat_is_user_or_guest"),
         ]
 
     def __str__(self) -> str:
@@ -147,6 +151,11 @@ class Hand(models.Model):
     to_act = models.CharField(_("to act"), max_length=24, blank=True, default="")
     turn_seq = models.PositiveBigIntegerField(_("event number the turn started at"), default=0)
     turn_deadline = models.DateTimeField(_("turn deadline"), null=True, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    # When the turn's clock fires next (a reminder, or the time-out action), and how many
+    # times it has fired for this turn; null when nothing more is due for it.
+    turn_alarm_at = models.DateTimeField(_("turn clock due"), null=True, blank=True)
+    turn_alarms = models.PositiveSmallIntegerField(_("turn clock fired"), default=0)
     result = models.JSONField(_("result"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)

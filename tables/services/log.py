@@ -188,8 +188,13 @@ class TableLog:
             callbacks.append(_cache_callback(self.table, self.table.last_seq, live))
 
         def _after() -> None:
+            # What is committed is done: a callback that fails (a broker that is down) is
+            # logged, and the news still goes out. The clock's sweep redoes lost work.
             for callback in callbacks:
-                callback()
+                try:
+                    callback()
+                except Exception:
+                    logger.exception("an after-commit step of %s failed", group)
             broadcast(group, frames)
 
         transaction.on_commit(_after)
