@@ -12,14 +12,25 @@ What goes out (the protocol is written down in ``docs/live-play.md``):
   an event the viewer may not see arrives as ``{"seq": n}`` only. Visibility is
   applied in one place, ``tables.selectors.frame_for_viewer``;
 - ``ack`` for a request done, ``error`` (code + message) for one refused, which changed nothing.
+
+No news is lost for good: the channel layer may drop a broadcast, and a gap is seen only
+when a later one arrives. So a socket that has heard nothing for ``quiet_seconds`` reads
+the table's latest seq (one indexed read, no lock) and sends what it missed from the log;
+a ``ping`` does the same at once, and its ``pong`` carries the table's latest seq.
+
+When the channel layer is down (Redis stopped) a new socket is accepted, told
+``{"type": "error", "code": "unavailable"}`` and closed with 1013 (try again later), never
+an HTTP 500.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import json
+import logging
 import time
 from typing import Any
 
@@ -33,6 +44,8 @@ from tables.services import ServiceError
 from tables.services.log import remember_server_loop
 
 GUEST_TOKEN_SESSION_KEY = "dashain_guest_token"
+
+logger = logging.getLogger(__name__)
 
 
 def database_sync_to_async(function: Any) -> Any:
@@ -73,6 +86,7 @@ MAX_FRAME_BYTES = 4096
 RESYNC_LIMIT = 500
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
+CLOSE_TRY_AGAIN_LATER = 1013  # RFC 6455: the server cannot serve the socket now
 
 
 def session_group(session_key: str) -> str:
@@ -114,6 +128,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # A token bucket per connection: a burst, then a steady rate (messages per second).
     rate_burst = 20
     rate_per_second = 10.0
+    # A socket with no news for this long checks the table's latest seq in the log.
+    quiet_seconds = 5.0
 
     async def connect(self) -> None:
         remember_server_loop(asyncio.get_running_loop())
@@ -122,6 +138,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.last_seq = 0
         self.tokens = float(self.rate_burst)
         self.tokens_at = time.monotonic()
+        # Held while sending news, so the watcher's catch-up and the layer's news never interleave.
+        self.sending = asyncio.Lock()
+        self.news_at = time.monotonic()
         code = str(self.scope.get("url_route", {}).get("kwargs", {}).get("code", ""))
         session = self.scope.get("session")
         guest_token = session.get(GUEST_TOKEN_SESSION_KEY) if session is not None else None
@@ -134,17 +153,35 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.signed_out = False
         session_key = getattr(session, "session_key", None) if session is not None else None
         self.session_group = session_group(session_key) if session_key else None
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        if self.session_group is not None:
-            await self.channel_layer.group_add(self.session_group, self.channel_name)
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            if self.session_group is not None:
+                await self.channel_layer.group_add(self.session_group, self.channel_name)
+        except Exception:
+            logger.warning("channel layer unavailable; socket to %s refused", self.group, exc_info=True)
+            self.table_id = None
+            self.session_group = None
+            await self.accept()
+            await self._error("unavailable", _("The server cannot reach the table right now; retrying."))
+            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+            return
         await self.accept()
         await self._send_snapshot()
+        self.watcher = asyncio.ensure_future(self._watch())
 
     async def disconnect(self, code: int) -> None:
+        watcher = getattr(self, "watcher", None)
+        if watcher is not None:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await watcher
         if getattr(self, "table_id", None) is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        if getattr(self, "session_group", None) is not None:
-            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(self.group, self.channel_name)
+                if getattr(self, "session_group", None) is not None:
+                    await self.channel_layer.group_discard(self.session_group, self.channel_name)
+            except Exception:
+                logger.warning("channel layer unavailable; could not leave %s", self.group, exc_info=True)
 
     async def session_ended(self, message: dict[str, Any]) -> None:
         """The session this socket was opened with signed out: it may not act any more."""
@@ -158,9 +195,42 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.last_seq = snapshot["seq"]
         await self.send_json(snapshot)
 
+    async def _watch(self) -> None:
+        """Catch up from the log whenever no news came for ``quiet_seconds``."""
+        while True:
+            wait = self.quiet_seconds - (time.monotonic() - self.news_at)
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            try:
+                await self._catch_up()
+            except Exception:  # the database is away: try again after the next quiet spell
+                logger.warning("catching up %s failed", self.group, exc_info=True)
+            self.news_at = time.monotonic()
+
+    async def _catch_up(self) -> int:
+        """Send what the log has after this socket's seq; returns the table's latest seq."""
+        latest = await database_sync_to_async(selectors.table_last_seq)(table_id=self.table_id)
+        async with self.sending:
+            if latest <= self.last_seq:
+                return latest
+            missed = await database_sync_to_async(selectors.events_after)(
+                table_id=self.table_id, after=self.last_seq, viewer=self.viewer, limit=RESYNC_LIMIT + 1
+            )
+            if len(missed) > RESYNC_LIMIT:
+                await self._send_snapshot()
+            elif missed:
+                self.last_seq = missed[-1]["seq"]
+                await self.send_json({"type": "events", "events": missed})
+        return max(latest, self.last_seq)
+
     async def table_events(self, message: dict[str, Any]) -> None:
         """News from the channel layer: send it in seq order, filling any gap from the log."""
-        frames = message["events"]
+        self.news_at = time.monotonic()
+        async with self.sending:
+            await self._send_news(message["events"])
+
+    async def _send_news(self, frames: list[dict[str, Any]]) -> None:
         out: list[dict[str, Any]] = []
         if frames and frames[0]["seq"] > self.last_seq + 1:
             missed = await database_sync_to_async(selectors.events_after)(
@@ -260,22 +330,28 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         )
         return {"type": "ack", "seq": seq}
 
-    async def _on_resync(self, message: dict[str, Any]) -> dict[str, Any] | None:
+    async def _on_resync(self, message: dict[str, Any]) -> None:
         after = message.get("after")
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
             raise ServiceError("bad_after", _("Give the last seq you have."))
-        events = await database_sync_to_async(selectors.events_after)(
-            table_id=self.table_id, after=after, viewer=self.viewer, limit=RESYNC_LIMIT + 1
-        )
-        if len(events) > RESYNC_LIMIT:
-            await self._send_snapshot()
-            return None
-        if events:
-            self.last_seq = max(self.last_seq, events[-1]["seq"])
-        return {"type": "events", "events": events}
+        async with self.sending:  # the reply goes out before any later news
+            events = await database_sync_to_async(selectors.events_after)(
+                table_id=self.table_id, after=after, viewer=self.viewer, limit=RESYNC_LIMIT + 1
+            )
+            if len(events) > RESYNC_LIMIT:
+                await self._send_snapshot()
+                return None
+            if events:
+                self.last_seq = max(self.last_seq, events[-1]["seq"])
+            reply: dict[str, Any] = {"type": "events", "events": events}
+            if message.get("id") is not None:
+                reply["id"] = message["id"]
+            await self.send_json(reply)
+        return None
 
     async def _on_snapshot(self, message: dict[str, Any]) -> None:
-        await self._send_snapshot()
+        async with self.sending:
+            await self._send_snapshot()
         return None
 
     async def _on_seat(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -322,7 +398,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return {"type": "ack", "for_hand": for_hand}
 
     async def _on_ping(self, message: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "pong", "seq": self.last_seq}
+        # The table's latest seq, after sending this socket whatever it had missed of it.
+        return {"type": "pong", "seq": await self._catch_up()}
 
     HANDLERS = {
         "action": _on_action,

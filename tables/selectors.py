@@ -234,6 +234,11 @@ def frame_for_viewer(frame: dict[str, Any], viewer: str | None) -> dict[str, Any
     return out
 
 
+def table_last_seq(*, table_id: int) -> int:
+    """The seq of the table's latest event (0 for no table): one indexed read, no lock."""
+    return Table.objects.filter(pk=table_id).values_list("last_seq", flat=True).first() or 0
+
+
 def events_after(*, table_id: int, after: int, viewer: str | None, limit: int = 500) -> list[dict[str, Any]]:
     """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first."""
     rows = Event.objects.filter(table_id=table_id, seq__gt=after).order_by("seq")[:limit]
