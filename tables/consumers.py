@@ -19,7 +19,7 @@ the table's latest seq (one indexed read, no lock) and sends what it missed from
 a ``ping`` does the same at once, and its ``pong`` carries the table's latest seq.
 
 When the channel layer is down (Redis stopped) a new socket is accepted, told
-``{"type": "error", "code": "unavailable"}`` and closed with 1013 (try again later), never
+``{"type": "error", "code": "unavailable"}`` and closed with 4503 (try again later), never
 an HTTP 500.
 """
 
@@ -38,6 +38,7 @@ from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import close_old_connections
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tables import selectors, services
 from tables.services import ServiceError
@@ -86,7 +87,8 @@ MAX_FRAME_BYTES = 4096
 RESYNC_LIMIT = 500
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
-CLOSE_TRY_AGAIN_LATER = 1013  # RFC 6455: the server cannot serve the socket now
+CLOSE_UNAVAILABLE = 4503  # like HTTP 503, try again later (daphne sends only 1000 and 3000-4999)
+UNAVAILABLE = gettext_lazy("The server cannot reach the table right now; retrying.")
 
 
 def session_group(session_key: str) -> str:
@@ -131,6 +133,23 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # A socket with no news for this long checks the table's latest seq in the log.
     quiet_seconds = 5.0
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except Exception:
+            # The layer could not even give this socket a channel (Redis is down): Channels
+            # raised before the handshake, which daphne answers with an HTTP 500. Answer it
+            # as the consumer does once the layer fails later: accept, say why, close 4503.
+            if hasattr(self, "channel_name") or scope.get("type") != "websocket":
+                raise
+            logger.warning("channel layer unavailable; socket refused", exc_info=True)
+            if (await receive()).get("type") != "websocket.connect":
+                return
+            message = {"type": "error", "code": "unavailable", "message": str(UNAVAILABLE)}
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": json.dumps(message)})
+            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+
     async def connect(self) -> None:
         remember_server_loop(asyncio.get_running_loop())
         self.table_id: int | None = None
@@ -162,8 +181,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.table_id = None
             self.session_group = None
             await self.accept()
-            await self._error("unavailable", _("The server cannot reach the table right now; retrying."))
-            await self.close(code=CLOSE_TRY_AGAIN_LATER)
+            await self._error("unavailable", UNAVAILABLE)
+            await self.close(code=CLOSE_UNAVAILABLE)
             return
         await self.accept()
         await self._send_snapshot()

@@ -4,7 +4,7 @@ Rules pinned (DESIGN.md: the channel layer is news that may be lost, the log is 
 record): a socket that hears nothing for ``quiet_seconds`` reads the table's latest seq
 and sends what it missed from the log, in order, once; ``ping`` does it at once and its
 ``pong`` carries the table's latest seq. A socket that connects while the channel layer
-is down is told ``unavailable`` and closed with 1013, not failed with a 500.
+is down is told ``unavailable`` and closed with 4503, not failed with a 500.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables.consumers import CLOSE_TRY_AGAIN_LATER, TableConsumer
+from tables.consumers import CLOSE_UNAVAILABLE, TableConsumer
 from tables.models import Event
 from tables.services import hand_act
 from tests.tables.conftest import current_turn, open_table
@@ -102,7 +102,15 @@ async def test_a_resend_after_catching_up_is_applied_once(monkeypatch):
         await client.close()
 
 
-async def test_a_socket_connecting_while_the_layer_is_down_gets_a_clear_refusal(monkeypatch):
+@pytest.mark.parametrize("failing", ["new_channel", "group_add"])
+async def test_a_socket_connecting_while_the_layer_is_down_gets_a_clear_refusal(monkeypatch, failing):
+    """Redis down: the layer fails to give the socket a channel (before the handshake) or
+    to add it to the table's group; either way the socket hears why and is closed with 4503."""
+    from channels.testing import WebsocketCommunicator
+
+    from config.asgi import application
+    from tests.tables.ws import _session_cookie
+
     table, seats = await database_sync_to_async(open_table)("faras", 2)
     users = await users_of(seats)
     layer = get_channel_layer()
@@ -110,13 +118,8 @@ async def test_a_socket_connecting_while_the_layer_is_down_gets_a_clear_refusal(
     async def down(*args, **kwargs):
         raise ConnectionError("Redis is down")
 
-    monkeypatch.setattr(layer, "group_add", down)
+    monkeypatch.setattr(layer, failing, down)
     seq_before = await last_seq(table.pk)
-    from channels.testing import WebsocketCommunicator
-
-    from config.asgi import application
-    from tests.tables.ws import _session_cookie
-
     session_key = await database_sync_to_async(_session_cookie)(users[0], None)
     headers = [
         (b"origin", b"http://localhost"),
@@ -129,6 +132,6 @@ async def test_a_socket_connecting_while_the_layer_is_down_gets_a_clear_refusal(
     frame = await communicator.receive_json_from(timeout=TIMEOUT)
     assert frame["type"] == "error" and frame["code"] == "unavailable" and frame["message"]
     closed = await communicator.receive_output(timeout=TIMEOUT)
-    assert closed == {"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER}
+    assert closed == {"type": "websocket.close", "code": CLOSE_UNAVAILABLE}
     await communicator.wait()
     assert await last_seq(table.pk) == seq_before  # nothing written
