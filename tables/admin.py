@@ -1,10 +1,12 @@
 """Live play in Django's admin, for the people who run a site.
 
 - Tables: listed with their game, status and host, filtered and searched by code and
-  host. Their settings are edited only through the same validation as the lobby and the
-  host's own controls (``tables.services.settings.table_settings_build``, called from the
-  form's ``clean``), between hands, and the change is written to the table's event log
-  (``settings_changed``) like any other. Tables are opened in the lobby (which draws the
+  host. Their settings are changed only by the host's own service
+  (``tables.services.table_update_settings(by_admin=True)``, called from the form's
+  ``clean`` so that its refusal is shown on the form): the same validation, the same
+  rules (between hands, checked under the table's lock; hold'em's settings fixed once
+  it starts; never once the game is over), and the change written to the table's event
+  log (``settings_changed``) like any other. Tables are opened in the lobby (which draws the
   secret seed), never here, and never deleted here: their event log is the record.
 - Seats, hands and the event log are read-only: chips, deals and events come from play
   alone. The secret seed is never shown.
@@ -17,16 +19,12 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.db import transaction
 from django.http import HttpRequest
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
-from tables import selectors
 from tables.models import Event, Hand, Seat, Table
-from tables.services.errors import ServiceError
-from tables.services.log import TableLog
-from tables.services.settings import table_settings_build
+from tables.services import ServiceError, table_update_settings
 
 
 class ReadOnlyPermissions:
@@ -73,35 +71,26 @@ class TableAdminForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.built_settings: dict[str, Any] | None = None
         if self.instance.pk is not None:
             self.fields["host_settings"].initial = self.instance.settings.get("host", {})
 
     def clean(self) -> dict[str, Any]:
+        """Change the settings through the service; its refusal becomes the form's error.
+
+        The change is made here, not in ``save_model``, because only here can a refusal
+        (decided under the table's lock) still be shown on the form."""
         cleaned = super().clean()
-        table = self.instance
         choices = cleaned.get("host_settings")
         if "host_settings" in self.errors:
             return cleaned
         if not isinstance(choices, dict):
             self.add_error("host_settings", _("Give the settings as a JSON object of names and values."))
             return cleaned
-        if table.status == Table.Status.ENDED:
-            raise forms.ValidationError(_("This game is over; its settings can no longer change."))
-        if Hand.objects.filter(table=table, ended_at__isnull=True).exists():
-            raise forms.ValidationError(_("A hand is being played; change the settings between hands."))
         try:
-            built = table_settings_build(game=table.game, choices=choices)
+            table_update_settings(table_id=self.instance.pk, choices=choices, by_admin=True)
         except ServiceError as error:
-            self.add_error("host_settings", f"{error.field}: {force_str(error.message)}" if error.field else error)
-            return cleaned
-        highest = selectors.seat_number_highest(table=table)
-        if highest > built["seats"]:
-            self.add_error(
-                "host_settings", _("seats: seat %(n)s is taken; keep at least that many seats.") % {"n": highest}
-            )
-            return cleaned
-        self.built_settings = built
+            message = force_str(error.message)
+            self.add_error("host_settings", f"{error.field}: {message}" if error.field else message)
         return cleaned
 
 
@@ -148,23 +137,7 @@ class TableAdmin(admin.ModelAdmin):
         return False  # its event log is the record of every hand
 
     def save_model(self, request: HttpRequest, obj: Table, form: TableAdminForm, change: bool) -> None:
-        """Store the checked settings and log the change, in one transaction with the table locked."""
-        built = form.built_settings
-        if built is None:
-            return
-        with transaction.atomic():
-            table = Table.objects.select_for_update().get(pk=obj.pk)
-            if table.settings == built:
-                return
-            table.settings = built
-            table.buy_in_chips = built["buy_in_chips"]
-            table.buy_in_price = built["buy_in_price"]
-            log = TableLog(table)
-            log.append(
-                "settings_changed",
-                {"settings": {key: value for key, value in built.items() if key != "host"}, "by": "admin"},
-            )
-            log.flush()
+        """Nothing to store: the form's ``clean`` changed the settings through the service."""
         obj.refresh_from_db()
 
 

@@ -33,9 +33,9 @@ from engine.api import Action
 from engine.export import game_export, hand_export
 from engine.fairness import hand_deck
 from engine.games import get_game
+from tables.events import event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.selectors import frame_for_viewer, hand_start_state
-from tables.services.log import event_frame
 
 # Events that only say whose turn it is, or remind: the replay's steps already show that.
 QUIET_KINDS = frozenset({"turn", "reminder"})

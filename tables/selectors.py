@@ -2,21 +2,17 @@
 
 A hand's state is never stored: it is the engine's ``start_hand`` on the recorded
 plan and the deck the table's secret seed derives (``engine.fairness.hand_deck``),
-then every ``action`` event of the hand applied again in order. A small
-per-process cache keeps each table's live hand and its state as committed, keyed by
-the table and the ``last_seq`` its log had then. An entry is used as it is only while
-the locked table's ``last_seq`` is still that number (nothing has been written since,
-by this process or another); otherwise the hand is read again and only the actions
-after the cached state are asked for. So the cache can never be ahead of or behind
-the log, may be dropped at any moment, and a restart simply starts cold.
+then every ``action`` event of the hand applied again in order. The per-process
+cache of each table's live hand (``tables.state_cache``) lets a read skip that replay
+while the table's log has not moved since the entry was stored; otherwise the hand is
+read again and only the actions after the cached state are asked for.
+
+Selectors never import ``tables.services`` (services import selectors).
 """
 
 from __future__ import annotations
 
 import copy
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -24,57 +20,9 @@ from django.db import transaction
 from engine.api import Action
 from engine.fairness import hand_deck
 from engine.games import get_game
+from tables.events import event_frame
 from tables.models import Event, Hand, Seat, Table
-from tables.services.log import event_frame
-
-_CACHE_SIZE = 4096
-
-
-@dataclass(frozen=True)
-class _Cached:
-    """A table's live hand as it stood when the table's log ended at ``table_seq``."""
-
-    table_seq: int  # the table's ``last_seq`` when stored: the entry is exact while it is unchanged
-    hand: Hand  # the hand row as committed (a copy is handed out, never this object)
-    action_seq: int  # seq of the last player action ``state`` includes (0: none)
-    state: Any  # engine states are immutable values
-
-
-_cache: OrderedDict[tuple[int, str], _Cached] = OrderedDict()
-_cache_lock = threading.Lock()
-
-
-def state_cache_clear() -> None:
-    """Forget every cached state (as a restart would)."""
-    with _cache_lock:
-        _cache.clear()
-
-
-def _cache_key(table: Table) -> tuple[int, str]:
-    # The table's random commitment makes the key unique even if a test database reuses ids.
-    return (table.pk, table.seed_commitment)
-
-
-def _cache_get(table: Table) -> _Cached | None:
-    with _cache_lock:
-        return _cache.get(_cache_key(table))
-
-
-def live_hand_cache_put(*, table: Table, table_seq: int, hand: Hand | None, action_seq: int, state: Any) -> None:
-    """Remember the table's live hand (or that it has none) as committed at ``table_seq``.
-
-    Call only after the commit. A later write to the table moves its ``last_seq`` on, so
-    an entry that is not current is never trusted (see :func:`live_hand_and_state`).
-    """
-    key = _cache_key(table)
-    with _cache_lock:
-        if hand is None:
-            _cache.pop(key, None)
-            return
-        _cache[key] = _Cached(table_seq=table_seq, hand=copy.copy(hand), action_seq=action_seq, state=state)
-        _cache.move_to_end(key)
-        while len(_cache) > _CACHE_SIZE:
-            _cache.popitem(last=False)
+from tables.state_cache import state_cache_get
 
 
 def hand_start_state(*, table: Table, hand: Hand) -> Any:
@@ -98,7 +46,7 @@ def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
     actions the log has after it (none to ask for when the entry is exact at the
     table's current ``last_seq``).
     """
-    cached = _cache_get(table)
+    cached = state_cache_get(table)
     if cached is not None and cached.hand.pk == hand.pk:
         if cached.table_seq == table.last_seq:
             return cached.state, cached.action_seq
@@ -123,7 +71,7 @@ def live_hand_and_state(*, table: Table) -> tuple[Hand | None, Any, int]:
     ``table`` must be locked. When the cache holds the table as it is now (same
     ``last_seq``), no query is made; otherwise the hand is read and the state rebuilt.
     """
-    cached = _cache_get(table)
+    cached = state_cache_get(table)
     if cached is not None and cached.table_seq == table.last_seq:
         return copy.copy(cached.hand), cached.state, cached.action_seq
     hand = hand_live(table=table)

@@ -1,11 +1,13 @@
 """Services of live play (every write to a table goes through one of these).
 
 All are keyword-only and raise :class:`ServiceError` (code + translated message),
-changing nothing when they do. See ``docs/live-play.md``.
+changing nothing when they do. Each writes through ``tables.services.write.table_write``.
+See ``docs/architecture.md`` for the module map and ``docs/live-play.md`` for the rules.
 """
 
+from tables.services.acting import hand_act, hand_see
+from tables.services.between_hands import hand_remind, hand_start_next
 from tables.services.errors import ServiceError
-from tables.services.hands import hand_act, hand_remind, hand_see, hand_start_next
 from tables.services.seats import (
     seat_buy_back,
     seat_come_back,

@@ -22,7 +22,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
+from tables.events import event_frame
 from tables.models import Event, Hand, Seat, Table
+from tables.state_cache import state_cache_put
 
 logger = logging.getLogger(__name__)
 
@@ -42,19 +44,6 @@ def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
     with _server_loop_lock:
         _server_loop = loop
         _server_loop_thread = threading.get_ident()
-
-
-def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:
-    """The message sent through the channel layer for one event (visibility still attached)."""
-    if isinstance(event, dict):
-        return event
-    return {
-        "seq": event.seq,
-        "kind": event.kind,
-        "hand": event.payload.get("_hand"),
-        "data": {k: v for k, v in event.payload.items() if k != "_hand"},
-        "visible_to": event.visible_to,
-    }
 
 
 def broadcast(group: str, frames: list[dict[str, Any]]) -> None:
@@ -105,9 +94,7 @@ def _cache_callback(table: Table, table_seq: int, live: Any) -> Callable[[], Non
         hand = None
 
     def _put() -> None:
-        from tables.selectors import live_hand_cache_put  # selectors reads this module
-
-        live_hand_cache_put(table=table, table_seq=table_seq, hand=hand, action_seq=action_seq, state=state)
+        state_cache_put(table=table, table_seq=table_seq, hand=hand, action_seq=action_seq, state=state)
 
     return _put
 
@@ -122,6 +109,7 @@ class TableLog:
         # The live hand after this transaction, for the state cache: (hand, state, seq of
         # its last action), None when no hand is live any more, _UNTOUCHED when not known.
         self.live_hand: tuple[Hand, Any, int] | None | object = _UNTOUCHED
+        self.game_ended = False
 
     @property
     def last_seq(self) -> int:
@@ -138,6 +126,11 @@ class TableLog:
         actor_id: int | None = None,
         client_action_id: str | None = None,
     ) -> Event:
+        if self.game_ended:
+            # The log of a game ends with ``game_ended``: a service that got here has a bug.
+            raise RuntimeError(f"{kind!r} appended after game_ended")
+        if kind == "game_ended":
+            self.game_ended = True
         self.table.last_seq += 1
         body = dict(payload or {})
         if hand is not None:

@@ -12,30 +12,17 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from tables import selectors
 from tables.models import Event, Seat, Table
+from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
-from tables.services.hands import (
-    buy_backs_left,
-    in_live_hand,
-    lock_table,
-    require_open,
-    schedule_next_hand,
-    seat_at,
-    seat_cash_out_and_unseat,
-)
+from tables.services.hand_end import seat_cash_out_and_unseat
 from tables.services.ledger_link import ledger_buy_in
-from tables.services.log import TableLog
+from tables.services.seat_state import buy_backs_left, in_live_hand
+from tables.services.write import seat_at, table_write
 
 _SEED_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-
-
-def _maybe_deal(log: TableLog) -> None:
-    if log.table.status == Table.Status.PLAYING and selectors.hand_live(table=log.table) is None:
-        schedule_next_hand(log)
 
 
 def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat:
@@ -45,9 +32,7 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
     """
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise ServiceError("bad_seat", _("Choose a seat by its number."))
-    with transaction.atomic():
-        table = lock_table(table_id)
-        require_open(table)
+    with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
         if seat.number is not None:
             raise ServiceError("already_seated", _("You already have a seat."))
@@ -76,7 +61,6 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
             seat.buy_backs_used += 1
         seat.save(update_fields=["number", "status", "stack", "buy_ins", "buy_backs_used"])
         ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=is_buy_back)
-        log = TableLog(table)
         log.append(
             "seat_taken",
             {
@@ -89,64 +73,50 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
                 "buy_back": is_buy_back,
             },
         )
-        _maybe_deal(log)
-        log.flush()
+        deal_when_ready(log)
     return seat
 
 
 def seat_leave(*, table_id: int, seat_id: int) -> Seat:
     """Leave one's seat and cash out, unless dealt in the hand being played; then watch."""
-    with transaction.atomic():
-        table = lock_table(table_id)
+    with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
         if seat.number is None:
             raise ServiceError("not_seated", _("You have no seat."))
         if in_live_hand(table, seat):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
-        log = TableLog(table)
         seat_cash_out_and_unseat(log, seat=seat, kind="seat_left")
-        log.flush()
     return seat
 
 
 def seat_sit_out(*, table_id: int, seat_id: int) -> Seat:
     """Sit out from the next hand on (a hand already dealt is played to its end)."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        require_open(table)
+    with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
         if seat.status != Seat.Status.PLAYING or seat.number is None:
             raise ServiceError("not_playing", _("You are not playing."))
         seat.status = Seat.Status.SITTING_OUT
         seat.save(update_fields=["status"])
-        log = TableLog(table)
         log.append("seat_sat_out", {"seat": seat.pk})
-        log.flush()
     return seat
 
 
 def seat_come_back(*, table_id: int, seat_id: int) -> Seat:
     """Come back from sitting out: dealt in from the next hand."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        require_open(table)
+    with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
         if seat.status != Seat.Status.SITTING_OUT:
             raise ServiceError("not_sitting_out", _("You are not sitting out."))
         seat.status = Seat.Status.PLAYING
         seat.save(update_fields=["status"])
-        log = TableLog(table)
         log.append("seat_came_back", {"seat": seat.pk})
-        _maybe_deal(log)
-        log.flush()
+        deal_when_ready(log)
     return seat
 
 
 def seat_buy_back(*, table_id: int, seat_id: int) -> Seat:
     """Buy another stack between hands, within the table's buy-back limit."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        require_open(table)
+    with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
         if table.game == "holdem":
             raise ServiceError("not_supported", _("Hold'em here has no rebuys."))
@@ -164,10 +134,8 @@ def seat_buy_back(*, table_id: int, seat_id: int) -> Seat:
             seat.status = Seat.Status.PLAYING
         seat.save(update_fields=["stack", "buy_ins", "buy_backs_used", "status"])
         ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
-        log = TableLog(table)
         log.append("seat_bought_back", {"seat": seat.pk, "chips": chips, "price": str(price), "stack": seat.stack})
-        _maybe_deal(log)
-        log.flush()
+        deal_when_ready(log)
     return seat
 
 
@@ -178,14 +146,10 @@ def seat_seed_submit(*, table_id: int, seat_id: int, seed: str) -> int:
     """
     if not isinstance(seed, str) or not _SEED_PATTERN.match(seed):
         raise ServiceError("bad_seed", _("A seed is 1 to 64 letters, digits, '-' or '_'."))
-    with transaction.atomic():
-        table = lock_table(table_id)
-        require_open(table)
+    with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
         for_hand = table.hands_played + 1
         if Event.objects.filter(table=table, kind="player_seed", actor=seat, payload__for_hand=for_hand).exists():
             raise ServiceError("seed_given", _("You have already added a seed for the next hand."))
-        log = TableLog(table)
         log.append("player_seed", {"seat": seat.pk, "seed": seed, "for_hand": for_hand}, actor=seat)
-        log.flush()
     return for_hand

@@ -12,7 +12,7 @@ from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -20,19 +20,13 @@ from engine.fairness import commitment
 from engine.games import get_game
 from tables import selectors
 from tables.models import Seat, Table
+from tables.services.between_hands import hand_deal_now
 from tables.services.errors import ServiceError
-from tables.services.hands import (
-    deal_next_hand,
-    game_end,
-    in_live_hand,
-    lock_table,
-    queue_reminder,
-    require_open,
-    seat_at,
-    seat_cash_out_and_unseat,
-)
-from tables.services.log import TableLog
+from tables.services.hand_end import game_end, seat_cash_out_and_unseat
+from tables.services.seat_state import in_live_hand
 from tables.services.settings import table_settings_build
+from tables.services.turns import queue_reminder
+from tables.services.write import seat_at, table_write, table_write_new
 
 # Codes avoid letters and digits that are easy to confuse when read aloud (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -83,8 +77,8 @@ def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None)
     seed = secrets.token_bytes(32)
     for _attempt in range(10):
         try:
-            with transaction.atomic():
-                table = Table.objects.create(
+            with table_write_new(
+                lambda: Table.objects.create(
                     code=_new_code(),
                     game=game,
                     settings=built,
@@ -94,8 +88,8 @@ def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None)
                     secret_seed=seed,
                     seed_commitment=commitment(seed),
                 )
+            ) as (table, log):
                 seat = Seat.objects.create(table=table, user=host, display_name=host.table_name)
-                log = TableLog(table)
                 log.append(
                     "table_created",
                     {
@@ -106,8 +100,7 @@ def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None)
                     },
                 )
                 log.append("seat_joined", {"seat": seat.pk, "name": seat.display_name, "guest": False})
-                log.flush()
-                return table
+            return table
         except IntegrityError:
             continue  # a code already taken: draw another
     raise ServiceError("busy", _("Could not open a table; please try again."))
@@ -124,28 +117,25 @@ def table_join(*, code: str, user: Any = None, guest_name: str | None = None, gu
         if not isinstance(guest_token, str) or not 20 <= len(guest_token) <= 64:
             raise ServiceError("no_session", _("Your session has expired; open the link again."))
         name = _clean_name(guest_name)
-    with transaction.atomic():
-        table = lock_table(table.pk)
-        existing = selectors.seat_for_viewer(
-            table=table, user=user if signed_in else None, guest_token=None if signed_in else guest_token
-        )
+    viewer = {"user": user if signed_in else None, "guest_token": None if signed_in else guest_token}
+    existing = selectors.seat_for_viewer(table=table, **viewer)
+    if existing is not None:
+        return existing  # joining again (even once the game is over) writes nothing
+    with table_write(table.pk) as (table, log):
+        existing = selectors.seat_for_viewer(table=table, **viewer)  # again, under the lock
         if existing is not None:
             return existing
-        require_open(table)
         if signed_in:
             seat = Seat.objects.create(table=table, user=user, display_name=user.table_name)
         else:
             seat = Seat.objects.create(table=table, guest_token=guest_token, display_name=name)
-        log = TableLog(table)
         log.append("seat_joined", {"seat": seat.pk, "name": seat.display_name, "guest": seat.is_guest})
-        log.flush()
     return seat
 
 
 def table_start(*, table_id: int, seat_id: int) -> Table:
     """The host starts the game: the first hand is dealt at once."""
-    with transaction.atomic():
-        table = lock_table(table_id)
+    with table_write(table_id) as (table, log):
         _require_host(table, seat_id)
         if table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("The game has already started."))
@@ -154,42 +144,35 @@ def table_start(*, table_id: int, seat_id: int) -> Table:
             raise ServiceError("too_few_players", _("More players must take a seat first."))
         table.status = Table.Status.PLAYING
         table.started_at = timezone.now()
-        log = TableLog(table)
         log.append("game_started", {"seed_commitment": table.seed_commitment})
-        hand = deal_next_hand(log)
+        hand = hand_deal_now(log)
         if hand is None and table.status == Table.Status.PLAYING:
             raise ServiceError("too_few_players", _("Not enough players have chips to be dealt in."))
-        log.flush()
     return table
 
 
 def table_pause(*, table_id: int, seat_id: int) -> Table:
     """The host pauses: no one may act and no hand is dealt until the game resumes."""
-    with transaction.atomic():
-        table = lock_table(table_id)
+    with table_write(table_id) as (table, log):
         _require_host(table, seat_id)
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("The game is not being played."))
         table.status = Table.Status.PAUSED
-        log = TableLog(table)
         log.append("game_paused", {})
-        log.flush()
     return table
 
 
 def table_resume(*, table_id: int, seat_id: int) -> Table:
     """The host resumes: the waiting player's turn starts again (with its timer), or a hand is dealt."""
-    with transaction.atomic():
-        table = lock_table(table_id)
+    with table_write(table_id) as (table, log):
         _require_host(table, seat_id)
         if table.status != Table.Status.PAUSED:
             raise ServiceError("not_paused", _("The game is not paused."))
         table.status = Table.Status.PLAYING
-        log = TableLog(table)
         log.append("game_resumed", {})
         hand = selectors.hand_live(table=table)
         if hand is None:
-            deal_next_hand(log)
+            hand_deal_now(log)
         elif hand.to_act:
             timer = table.settings.get("turn_timer")
             hand.turn_seq = log.last_seq
@@ -197,34 +180,38 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             hand.save(update_fields=["turn_seq", "turn_deadline"])
             if timer:
                 queue_reminder(log, hand=hand, countdown=timer)
-        log.flush()
     return table
 
 
 def table_end(*, table_id: int, seat_id: int) -> Table:
     """The host ends the game. A hand in progress is called off and its chips go back."""
-    with transaction.atomic():
-        table = lock_table(table_id)
+    with table_write(table_id) as (table, log):
         _require_host(table, seat_id)
-        require_open(table)
-        log = TableLog(table)
         game_end(log, reason="host")
-        log.flush()
     return table
 
 
-def table_update_settings(*, table_id: int, seat_id: int, choices: dict[str, Any]) -> Table:
-    """The host changes settings between hands (the game itself cannot change)."""
+def table_update_settings(
+    *, table_id: int, choices: dict[str, Any], seat_id: int | None = None, by_admin: bool = False
+) -> Table:
+    """The host (``seat_id``) or the site's admin (``by_admin``) changes settings between hands.
+
+    The game itself cannot change, and hold'em's settings are fixed once it starts (book
+    001: everyone plays the same game from the first deal). The host's ``choices`` are
+    merged into their earlier ones (the page sends what it changes); the admin's form
+    shows all of them, so its ``choices`` replace them, and a save that changes nothing
+    writes nothing. The change is logged as ``settings_changed`` (with ``"by": "admin"``
+    for the admin's).
+    """
     if not isinstance(choices, dict):
         raise ServiceError("invalid_settings", _("Settings must be given as names and values."))
-    with transaction.atomic():
-        table = lock_table(table_id)
-        _require_host(table, seat_id)
-        require_open(table)
+    with table_write(table_id) as (table, log):
+        if not by_admin:
+            _require_host(table, seat_id)
         _require_between_hands(table)
         if table.game == "holdem" and table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("Hold'em settings are fixed once the game starts."))
-        merged = {**table.settings.get("host", {}), **choices}
+        merged = dict(choices) if by_admin else {**table.settings.get("host", {}), **choices}
         built = table_settings_build(game=table.game, choices=merged)
         highest = selectors.seat_number_highest(table=table)
         if highest > built["seats"]:
@@ -233,26 +220,26 @@ def table_update_settings(*, table_id: int, seat_id: int, choices: dict[str, Any
                 _("Seat %(n)s is taken; keep at least that many seats.") % {"n": highest},
                 field="seats",
             )
+        if by_admin and built == table.settings:
+            return table
         table.settings = built
         table.buy_in_chips = built["buy_in_chips"]
         table.buy_in_price = Decimal(built["buy_in_price"])
-        log = TableLog(table)
-        log.append("settings_changed", {"settings": {k: v for k, v in built.items() if k != "host"}})
-        log.flush()
+        payload: dict[str, Any] = {"settings": {k: v for k, v in built.items() if k != "host"}}
+        if by_admin:
+            payload["by"] = "admin"
+        log.append("settings_changed", payload)
     return table
 
 
 def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int) -> Seat:
     """The host sends a player from their seat between hands; their chips are cashed out."""
-    with transaction.atomic():
-        table = lock_table(table_id)
+    with table_write(table_id) as (table, log):
         _require_host(table, seat_id)
         target = seat_at(table, remove_seat_id)
         if in_live_hand(table, target):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
         if target.number is None:
             raise ServiceError("not_seated", _("That player has no seat."))
-        log = TableLog(table)
         seat_cash_out_and_unseat(log, seat=target, kind="seat_removed")
-        log.flush()
     return target

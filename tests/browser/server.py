@@ -119,7 +119,7 @@ def _control_next_hand_delay(workdir: Path, *, reset: bool = True) -> None:
     for the test to read; a test that plays on writes a shorter pause first. (The worker
     reads the same file: a hand it deals may end at once.)
     """
-    from tables.services import hands
+    from tables.services import between_hands as hands
 
     delay_file = workdir / "next_hand_delay"
     if reset or not delay_file.exists():

@@ -12,18 +12,18 @@ from django.test import override_settings
 
 from ledger.models import LedgerEntry
 from ledger.selectors import ledger_chip_totals, ledger_report
-from tables import selectors as table_selectors
 from tables.models import Event, Seat
 from tables.services import hand_act, seat_buy_back, seat_leave, table_end
+from tables.state_cache import state_cache_clear
 from tests.tables.conftest import current_turn, open_table, random_action
 
 
 @pytest.fixture(autouse=True)
 def _hands_follow_at_once():
-    table_selectors.state_cache_clear()
+    state_cache_clear()
     with override_settings(DASHAIN_NEXT_HAND_DELAY=0):
         yield
-    table_selectors.state_cache_clear()
+    state_cache_clear()
 
 
 def _buy_back_the_broke(table, boot: int) -> int:

@@ -11,6 +11,7 @@ from engine.games import get_game
 from tables import selectors
 from tables.models import Seat, Table
 from tables.services import seat_take, table_create, table_join, table_start
+from tables.state_cache import state_cache_clear
 
 
 @pytest.fixture(autouse=True)
@@ -22,9 +23,9 @@ def _no_pause_between_hands():
 
 @pytest.fixture(autouse=True)
 def _cold_state_cache():
-    selectors.state_cache_clear()
+    state_cache_clear()
     yield
-    selectors.state_cache_clear()
+    state_cache_clear()
 
 
 def make_user(username: str):

@@ -149,3 +149,47 @@ def test_ledger_entries_are_read_only_in_the_admin(admin_client):
     ledger_models = pytest.importorskip("ledger.models")
     assert admin_client.get(reverse("admin:ledger_ledgerentry_add")).status_code == 403
     assert ledger_models.LedgerEntry is not None
+
+
+def test_admin_cannot_change_holdem_settings_once_the_game_started(admin_client, settings):
+    """Book 001: hold'em's settings are fixed from the first deal. The admin's form goes through
+    the host's service, so it keeps that rule (it used to skip it) and shows the refusal."""
+    from tables.services import hand_act
+    from tests.tables.conftest import current_turn
+
+    settings.DASHAIN_NEXT_HAND_DELAY = 3600  # the next hand waits: the table is between hands
+    table, _seats = open_table("holdem", players=2, start=True)
+    player, _legal = current_turn(table)
+    hand_act(table_id=table.pk, seat_id=int(player), verb="fold")
+    assert not Hand.objects.filter(table=table, ended_at__isnull=True).exists()
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING
+    before, events_before = table.settings, Event.objects.filter(table=table).count()
+    response = admin_client.post(table_change_url(table), change_data(table, '{"blind_speed": 5}'))
+    assert response.status_code == 200
+    assert "Hold&#x27;em settings are fixed once the game starts." in response.content.decode()
+    table.refresh_from_db()
+    assert table.settings == before and Event.objects.filter(table=table).count() == events_before
+
+
+def test_admin_cannot_change_settings_of_an_ended_game(admin_client):
+    table, seats = open_table("faras", players=2, start=True)
+    from tables.services import table_end
+
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    events_before = Event.objects.filter(table=table).count()
+    response = admin_client.post(table_change_url(table), change_data(table, '{"boot": 20}'))
+    assert response.status_code == 200
+    assert "This game is over." in response.content.decode()
+    assert Event.objects.filter(table=table).count() == events_before
+
+
+def test_admin_change_is_logged_as_the_admins_and_a_save_without_change_writes_nothing(admin_client):
+    table, _seats = open_table("faras", players=2, start=False)
+    admin_client.post(table_change_url(table), change_data(table, '{"boot": 30}'))
+    logged = Event.objects.filter(table=table, kind="settings_changed").get()
+    assert logged.payload["by"] == "admin"
+    table.refresh_from_db()
+    response = admin_client.post(table_change_url(table), change_data(table, '{"boot": 30}'))
+    assert response.status_code == 302
+    assert Event.objects.filter(table=table, kind="settings_changed").count() == 1

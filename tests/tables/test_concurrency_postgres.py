@@ -17,6 +17,7 @@ from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Seat, Table
 from tables.services import ServiceError, hand_act
+from tables.state_cache import state_cache_clear
 from tests.tables.conftest import current_turn, open_table, random_action
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -27,7 +28,7 @@ def _hammer(table_id: int, seat_ids: dict[str, int], seed: int, rounds: int, err
     table = Table.objects.get(pk=table_id)
     try:
         for index in range(rounds):
-            selectors.state_cache_clear() if rng.random() < 0.1 else None
+            state_cache_clear() if rng.random() < 0.1 else None
             player, legal = current_turn(table)
             if player is None:
                 break

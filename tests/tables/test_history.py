@@ -17,10 +17,10 @@ from django.urls import reverse
 from engine import verify
 from engine.replay import run_scenario
 from tables import history
+from tables.events import event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.selectors import frame_for_viewer
 from tables.services import hand_act, table_end
-from tables.services.log import event_frame
 from tests.tables.conftest import current_turn, make_user, open_table
 
 pytestmark = pytest.mark.django_db

@@ -10,10 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tables.events import event_frame
 from tables.models import Event, Hand
 from tables.selectors import frame_for_viewer
 from tables.services import hand_act
-from tables.services.log import event_frame
 from tests.tables.conftest import current_turn, open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,6 +16,7 @@ from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Table
 from tables.services import ServiceError, hand_act
+from tables.state_cache import state_cache_clear
 
 from .conftest import current_turn, open_table
 
@@ -75,7 +76,7 @@ def test_a_write_this_process_did_not_see_is_read_from_the_log(django_capture_on
     assert refused.value.code == "not_your_turn"
     table.refresh_from_db()
     hand, state, _seq = selectors.live_hand_and_state(table=table)
-    selectors.state_cache_clear()
+    state_cache_clear()
     fresh_hand, fresh_state, _fresh_seq = selectors.live_hand_and_state(table=table)
     game = get_game("faras")
     assert game.to_act(state) == game.to_act(fresh_state) != player

@@ -17,6 +17,7 @@ from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Hand
 from tables.services import hand_act, hand_remind
+from tables.state_cache import state_cache_clear
 from tables.tasks import remind_turn
 from tests.tables.conftest import current_turn, open_table, random_action
 from tests.tables.ws import connect, play_random_hands, sync_all, users_of
@@ -41,7 +42,7 @@ def test_rebuilding_from_the_log_at_every_point_gives_the_same_state():
         if player is None:
             break
         warm = _views(table)
-        selectors.state_cache_clear()  # a restart: nothing in memory
+        state_cache_clear()  # a restart: nothing in memory
         assert _views(table) == warm
         checked += 1
         verb, amount = random_action(rng, legal)
@@ -62,7 +63,7 @@ async def test_clients_carry_on_after_a_restart():
     before = {name: client.last_seq for name, client in clients.items()}
     for client in clients.values():
         await client.close()
-    selectors.state_cache_clear()  # the process stops; a new one starts with nothing in memory
+    state_cache_clear()  # the process stops; a new one starts with nothing in memory
     again = {}
     for user in users:
         _ok, client, _ = await connect(table.code, user=user)

@@ -1,0 +1,130 @@
+"""Acting in a hand: a player's action checked and applied by the engine, and looking at one's cards.
+
+The live hand's state comes from the state cache or is rebuilt from the log
+(``tables.selectors.live_hand_and_state``); the engine checks and applies the action;
+its events are appended after the ``action`` event; then the turn moves on or the hand
+ends and the next is dealt (``tables.services.between_hands``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError
+from django.utils.translation import gettext_lazy as _
+
+from engine.api import Action, RuleError
+from engine.games import get_game
+from tables import selectors
+from tables.models import Event, Table
+from tables.services.between_hands import next_hand_schedule
+from tables.services.errors import ServiceError
+from tables.services.seat_state import players_of
+from tables.services.turns import after_state_change
+from tables.services.write import seat_at, table_write
+
+MAX_VERB_LENGTH = 20
+MAX_AMOUNT = 10**9
+MAX_CLIENT_ACTION_ID = 64
+
+
+def _check_request(verb: Any, amount: Any, client_action_id: Any) -> None:
+    if not isinstance(verb, str) or not verb or len(verb) > MAX_VERB_LENGTH:
+        raise ServiceError("bad_verb", _("That is not an action."))
+    if amount is not None and (
+        isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_AMOUNT
+    ):
+        raise ServiceError("bad_amount", _("The amount must be a whole number of chips."))
+    if client_action_id is not None and (
+        not isinstance(client_action_id, str) or not client_action_id or len(client_action_id) > MAX_CLIENT_ACTION_ID
+    ):
+        raise ServiceError("bad_id", _("An action's id must be a short text."))
+
+
+def hand_act(
+    *,
+    table_id: int,
+    seat_id: int,
+    verb: str,
+    amount: int | None = None,
+    client_action_id: str | None = None,
+) -> int:
+    """Play ``verb`` (and ``amount``) for the seat; returns the seq of the action's event.
+
+    A ``client_action_id`` already in the log is not applied again: the seq of the
+    first time is returned. Raises :class:`ServiceError` (the engine's refusals keep
+    the engine's code, e.g. ``not_your_turn``) and changes nothing when it does.
+    """
+    _check_request(verb, amount, client_action_id)
+    try:
+        return _hand_act(table_id, seat_id, verb, amount, client_action_id)
+    except (IntegrityError, ServiceError):
+        # IntegrityError: a concurrent request with the same id committed first (the id is
+        # unique per table). ServiceError: a resend of an action already applied is refused
+        # by the rules now (the turn moved on). Either way, answer it as the first time.
+        # Looked up only on refusal, to keep actions lean.
+        earlier = _earlier_action(table_id, seat_id, client_action_id)
+        if earlier is None:
+            raise
+        return earlier
+
+
+def _earlier_action(table_id: int, seat_id: int, client_action_id: str | None) -> int | None:
+    if client_action_id is None:
+        return None
+    earlier = Event.objects.filter(table_id=table_id, client_action_id=client_action_id).first()
+    if earlier is None:
+        return None
+    if earlier.actor_id != seat_id:
+        raise ServiceError("bad_id", _("That action id is already used."))
+    return earlier.seq
+
+
+def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client_action_id: str | None) -> int:
+    with table_write(table_id) as (table, log):
+        if table.status == Table.Status.PAUSED:
+            raise ServiceError("paused", _("The host has paused the game."))
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("not_playing", _("The game is not being played."))
+        # The live hand and its state: from the cache, with no query, when nothing was
+        # written to the table since it was stored.
+        hand, state, _seq = selectors.live_hand_and_state(table=table)
+        if hand is None:
+            raise ServiceError("no_hand", _("No hand is being played right now."))
+        # The plan names the seats dealt in, so a seat found there is this table's.
+        name = str(seat_id)
+        if name not in players_of(hand):
+            seat_at(table, seat_id)  # no_seat for a stranger
+            raise ServiceError("not_in_hand", _("You are not dealt in this hand."))
+        game = get_game(table.game)
+        action = Action(name, verb, amount)
+        try:
+            game.check(state, action)
+            new_state, events = game.apply(state, action)
+        except RuleError as error:
+            raise ServiceError(error.code, error.message) from None
+        recorded = log.append(
+            "action",
+            {"player": name, "verb": verb, "amount": amount},
+            hand=hand,
+            actor_id=seat_id,
+            client_action_id=client_action_id,
+        )
+        for event in events:
+            log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
+        action_seq = recorded.seq
+        if after_state_change(log, hand=hand, state=new_state, actor_name=name, verb=verb, action_seq=action_seq):
+            next_hand_schedule(log)
+    return action_seq
+
+
+def hand_see(*, table_id: int, seat_id: int, client_action_id: str | None = None) -> int:
+    """Look at one's own cards (Teen Patti), in turn or out of it."""
+    game_name = (
+        Table.objects.filter(pk=table_id).values_list("game", flat=True).first() if isinstance(table_id, int) else None
+    )
+    if game_name is None:
+        raise ServiceError("no_table", _("There is no such table."))
+    if game_name == "holdem":
+        raise ServiceError("not_supported", _("In hold'em your cards are face up to you from the deal."))
+    return hand_act(table_id=table_id, seat_id=seat_id, verb="see", client_action_id=client_action_id)

@@ -1,0 +1,114 @@
+"""Dealing a hand: who is dealt in, the dealer, the verifiable deck and the ``hand_started`` event.
+
+Each deal uses ``engine.fairness.hand_deck(secret_seed, table code, hand number,
+player seeds)``; the ``hand_started`` event records everything a verifier needs:
+the table code, the hand number, the seed commitment, the player seeds, the dealer,
+the players and stacks dealt in, and the hand's settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+
+from engine.api import TablePosition
+from engine.fairness import hand_deck
+from engine.games import get_game
+from tables import selectors
+from tables.models import Event, Hand, Seat, Table
+from tables.services.hand_end import game_end
+from tables.services.log import TableLog
+from tables.services.turns import after_state_change
+
+
+def deal_next_hand(log: TableLog) -> Hand | None:
+    """Deal a hand if the table is playing and no hand is live; returns it, or ``None``.
+
+    The hand returned may already be over (everyone all in at the deal): its
+    ``ended_at`` is set, and the caller runs the between-hands flow.
+    Hold'em ends the game when too few players have chips or its length is reached;
+    Teen Patti waits for players to buy in again.
+    """
+    table = log.table
+    if table.status != Table.Status.PLAYING or selectors.hand_live(table=table) is not None:
+        return None
+    game = get_game(table.game)
+    game_length = table.settings.get("game_length")
+    if table.game == "holdem" and game_length and table.hands_played >= game_length:
+        game_end(log, reason="length")
+        return None
+    seats = list(Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False).order_by("number"))
+    position = position_for_seats(table, seats)
+    plan = game.plan_hand(
+        settings=table.settings["engine"], seats=[(seat.engine_name, seat.stack) for seat in seats], previous=position
+    )
+    if plan is None:
+        if table.game == "holdem":
+            game_end(log, reason="one_left")
+        else:
+            log.append("waiting", {"reason": "too_few_players"})
+        return None
+
+    number = table.hands_played + 1
+    seeds = [
+        str(event.payload["seed"])
+        for event in Event.objects.filter(table=table, kind="player_seed", payload__for_hand=number).order_by("seq")
+    ]
+    players = [[str(name), int(stack)] for name, stack in plan.players]
+    by_name = {seat.engine_name: seat for seat in seats}
+    dealer_seat = by_name.get(players[plan.dealer][0])
+    hand = Hand.objects.create(
+        table=table,
+        number=number,
+        dealer=dealer_seat,
+        plan={
+            "players": players,
+            "dealer": plan.dealer,
+            "dealer_seat_number": dealer_seat.number if dealer_seat is not None else None,
+            "settings": dict(plan.settings),
+            "position_before": dict(table.position),
+        },
+        player_seeds=seeds,
+    )
+    table.hands_played = number
+    table.position = asdict(plan.position)
+    deck = hand_deck(bytes(table.secret_seed), table.code, number, seeds)
+    state, events = game.start_hand(
+        settings=plan.settings, players=[(n, s) for n, s in players], dealer=plan.dealer, deck=deck
+    )
+    log.append(
+        "hand_started",
+        {
+            "number": number,
+            "table": table.code,
+            "seed_commitment": table.seed_commitment,
+            "player_seeds": seeds,
+            "dealer": players[plan.dealer][0],
+            "dealer_index": plan.dealer,
+            "players": players,
+            "settings": dict(plan.settings),
+        },
+        hand=hand,
+    )
+    for event in events:
+        log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
+    after_state_change(log, hand=hand, state=state, actor_name=None, verb=None)
+    return hand
+
+
+def position_for_seats(table: Table, seats: list[Seat]) -> TablePosition:
+    """The table's position, with the last dealer placed among ``seats``.
+
+    The engines move the deal on from the last dealer's place in the seats they are
+    given. When that player has since left or sat out, the deal must still move one
+    seat on from where they sat (book 000: "the dealer moves on one seat each hand"),
+    so the seated player just before the empty dealer's seat stands in for them.
+    """
+    position = TablePosition(**table.position) if table.position else TablePosition()
+    if position.dealer is None or not seats or any(seat.engine_name == position.dealer for seat in seats):
+        return position
+    last_hand = Hand.objects.filter(table=table).order_by("-number").only("plan").first()
+    dealer_number = last_hand.plan.get("dealer_seat_number") if last_hand is not None else None
+    if dealer_number is None:
+        return position
+    before = [seat for seat in seats if seat.number < dealer_number] or seats
+    return replace(position, dealer=before[-1].engine_name)

@@ -1,0 +1,109 @@
+"""The end of a hand and of a game: paying the pots, cashing out, the broke leaving.
+
+Called inside a service's :func:`~tables.services.write.table_write` block with the
+table locked. Nothing here deals the next hand: that is the between-hands flow's job
+(``tables.services.between_hands``), which the caller runs after a hand ends.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from engine.games import get_game
+from tables import selectors
+from tables.models import Hand, Seat, Table
+from tables.services.ledger_link import ledger_cash_out, ledger_check
+from tables.services.log import TableLog
+from tables.services.seat_state import buy_backs_left
+
+
+def hand_finish(log: TableLog, *, hand: Hand, state: Any) -> None:
+    """Pay the pots into the seats, check the chips, send out the broke."""
+    table = log.table
+    game = get_game(table.game)
+    result = game.result(state)
+    seats = {seat.engine_name: seat for seat in Seat.objects.filter(table=table)}
+    for name, stack in result.stacks.items():
+        seat = seats[str(name)]
+        seat.stack = int(stack)
+        seat.save(update_fields=["stack"])
+    hand_close(
+        log,
+        hand=hand,
+        result={
+            "stacks": {str(k): int(v) for k, v in result.stacks.items()},
+            "pots": [p.to_json() for p in result.pots],
+        },
+    )
+    log.append("hand_ended", {"number": hand.number, **hand.result}, hand=hand)
+    ledger_check(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
+    _send_out_the_broke(log, seats=list(seats.values()))
+
+
+def hand_close(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
+    """End ``hand`` with ``result`` (no one to act, no timer) and note that no hand is live."""
+    hand.result = result
+    hand.ended_at = timezone.now()
+    hand.to_act = ""
+    hand.turn_deadline = None
+    hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline"])
+    log.hand_over()
+
+
+def _send_out_the_broke(log: TableLog, *, seats: list[Seat]) -> None:
+    """Rule book 000: with fewer chips than the boot and no buy-backs left, you watch.
+    Rule book 001: a player with no chips left after a hand leaves the table."""
+    table = log.table
+    boot = int(table.settings["engine"].get("boot", 1)) if table.game != "holdem" else 1
+    for seat in seats:
+        if seat.number is None or seat.status == Seat.Status.WATCHING or seat.stack >= boot:
+            continue
+        if buy_backs_left(table, seat):
+            continue  # may buy back between hands
+        seat_cash_out_and_unseat(log, seat=seat, kind="seat_out")
+
+
+def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: str) -> int:
+    """Cash out the seat's chips to the ledger, free its place (it watches now), and record
+    ``kind`` (``seat_left``, ``seat_removed``, ``seat_out``) with what was cashed out."""
+    chips = seat.stack
+    if chips:
+        ledger_cash_out(table=log.table, seat=seat, chips=chips)
+    seat.stack = 0
+    seat.number = None
+    seat.status = Seat.Status.WATCHING
+    seat.save(update_fields=["stack", "number", "status"])
+    log.append(kind, {"seat": seat.pk, "cashed_out": chips})
+    return chips
+
+
+def game_end(log: TableLog, *, reason: str) -> None:
+    """End the game: a live hand is called off (its chips go back), every stack is cashed
+    out, and the secret seed is revealed so anyone can re-derive every deck. ``game_ended``
+    is the log's last event (``TableLog`` refuses any after it)."""
+    table = log.table
+    hand = selectors.hand_live(table=table)
+    if hand is not None:
+        hand_close(log, hand=hand, result={"void": True})
+        log.append("hand_void", {"number": hand.number}, hand=hand)
+    final = {}
+    for seat in Seat.objects.filter(table=table).order_by("pk"):
+        final[str(seat.pk)] = seat.stack
+        if seat.stack:
+            ledger_cash_out(table=table, seat=seat, chips=seat.stack)
+        seat.stack = 0
+        seat.save(update_fields=["stack"])
+    table.status = Table.Status.ENDED
+    table.ended_at = timezone.now()
+    log.append(
+        "game_ended",
+        {
+            "reason": reason,
+            "final_stacks": final,
+            "secret_seed": bytes(table.secret_seed).hex(),
+            "seed_commitment": table.seed_commitment,
+            "hands_played": table.hands_played,
+        },
+    )

@@ -1,0 +1,63 @@
+"""Turns: after every change to a hand, whose turn it is now (with its deadline and reminder),
+or the hand's end. Called inside a service's ``table_write`` block by dealing and acting."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from engine.games import get_game
+from tables import selectors
+from tables.models import Hand, Table
+from tables.services.hand_end import hand_finish
+from tables.services.log import TableLog
+
+
+def after_state_change(
+    log: TableLog,
+    *,
+    hand: Hand,
+    state: Any,
+    actor_name: str | None,
+    verb: str | None,
+    action_seq: int = 0,
+) -> bool:
+    """Record whose turn it is now (with a reminder), or finish the hand.
+
+    Returns whether the hand is over; the caller then runs the between-hands flow
+    (``tables.services.between_hands.next_hand_schedule``).
+    """
+    table = log.table
+    game = get_game(table.game)
+    if game.is_finished(state):
+        hand_finish(log, hand=hand, state=state)
+        return True
+    to_act = game.to_act(state) or ""
+    new_turn = verb is None or to_act != hand.to_act or (actor_name == hand.to_act and verb != "see")
+    timer = table.settings.get("turn_timer")
+    if new_turn:
+        hand.to_act = to_act
+        hand.turn_deadline = timezone.now() + timedelta(seconds=timer) if timer else None
+    # A turn event after every change: what the player to act may do can change without
+    # the turn passing (a blind player who sees pays double from then on).
+    log.append(
+        "turn", {**selectors.turn_public(game=game, state=state, player=to_act, hand=hand), "new": new_turn}, hand=hand
+    )
+    log.hand_now(hand, state, action_seq)
+    if not new_turn:
+        return False  # only the legal actions changed: the hand row stays as it is
+    hand.turn_seq = log.last_seq
+    hand.save(update_fields=["to_act", "turn_seq", "turn_deadline"])
+    if timer and table.status == Table.Status.PLAYING:
+        queue_reminder(log, hand=hand, countdown=timer)
+    return False
+
+
+def queue_reminder(log: TableLog, *, hand: Hand, countdown: float) -> None:
+    """After the commit, queue the reminder of the turn that started at ``hand.turn_seq``."""
+    from tables.tasks import remind_turn  # the task calls back into services.between_hands
+
+    args = (log.table.pk, hand.pk, hand.turn_seq)
+    log.on_commit(lambda: remind_turn.apply_async(args=args, countdown=countdown))

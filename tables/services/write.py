@@ -1,0 +1,76 @@
+"""The one way to write to a table: lock its row, append to its log, flush, tell after the commit.
+
+Every service that changes a table does so inside :func:`table_write`::
+
+    with table_write(table_id) as (table, log):
+        seat = seat_at(table, seat_id)           # refusals raise ServiceError: nothing is written
+        ...
+        log.append(EventKind.SEAT_SAT_OUT, {"seat": seat.pk})
+
+It opens one transaction, locks the table row (``select_for_update``; the only lock
+order is the table, then its seats and hands), refuses an ended table (code ``ended``:
+a game's log ends with ``game_ended``), and hands over the :class:`TableLog` numbering
+new events from the table's ``last_seq``. When the block ends without an exception it
+flushes the log (the events, and the table's changed fields only) and the broadcast and
+the state cache's update run after the commit. An exception rolls everything back and
+tells no one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from django.db import transaction
+from django.utils.translation import gettext_lazy as _
+
+from tables.models import Seat, Table
+from tables.services.errors import ServiceError
+from tables.services.log import TableLog, remember_loaded_values
+
+
+def lock_table(table_id: int) -> Table:
+    """The table row, locked until the transaction ends (``no_table`` when there is none)."""
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id)
+    except (Table.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("no_table", _("There is no such table.")) from None
+    remember_loaded_values(table)
+    return table
+
+
+def require_open(table: Table) -> None:
+    """Refuse (``ended``) once the game is over."""
+    if table.status == Table.Status.ENDED:
+        raise ServiceError("ended", _("This game is over."))
+
+
+@contextmanager
+def table_write(table_id: int) -> Iterator[tuple[Table, TableLog]]:
+    """Lock the table, refuse it if ended, give its log; flush on success (see the module)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        require_open(table)
+        log = TableLog(table)
+        yield table, log
+        log.flush()
+
+
+@contextmanager
+def table_write_new(create: Callable[[], Table]) -> Iterator[tuple[Table, TableLog]]:
+    """The same for a table being opened: ``create`` inserts its row inside the transaction
+    (no other writer can know it yet, so there is nothing to lock)."""
+    with transaction.atomic():
+        table = create()
+        remember_loaded_values(table)
+        log = TableLog(table)
+        yield table, log
+        log.flush()
+
+
+def seat_at(table: Table, seat_id: int) -> Seat:
+    """The seat ``seat_id`` of ``table`` (``no_seat`` when it is not this table's)."""
+    try:
+        return Seat.objects.get(pk=seat_id, table=table)
+    except (Seat.DoesNotExist, ValueError, TypeError):
+        raise ServiceError("no_seat", _("You have not joined this table.")) from None

@@ -1,0 +1,157 @@
+"""The one write path: an ended game's log ends with ``game_ended``, and nothing refuses quietly.
+
+Rules pinned: every service refuses an ended table with the code ``ended`` and writes
+nothing (the log of a game ends with ``game_ended``: book 000 reveals the secret seed
+there, and a verifier reads it as the last word); the write path refuses to append
+after ``game_ended`` even if a service forgot to ask; a refused write changes nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import services
+from tables.models import Event, Hand, Seat, Table
+from tables.services import ServiceError
+from tables.services.log import TableLog
+from tables.services.write import table_write
+from tests.tables.conftest import make_user, open_table
+
+pytestmark = pytest.mark.django_db
+
+# Exported names that are not table writes refused on an ended table: the error class,
+# helpers that write nothing, opening a new table, and the Celery tasks' services (a
+# late task finds the game over and quietly does nothing: tested below).
+NOT_WRITES_TO_AN_OPEN_TABLE = {
+    "ServiceError",
+    "guest_token_new",
+    "table_settings_build",
+    "table_create",
+    "hand_remind",
+    "hand_start_next",
+}
+
+
+def _ended_table():
+    """A Faras table that played a hand and was ended by its host, with a watcher and
+    the seats it had (the host's seat first)."""
+    table, seats = open_table("faras", players=3)
+    watcher = services.table_join(code=table.code, user=make_user("watcher-of-an-ended-game"))
+    services.table_end(table_id=table.pk, seat_id=seats[0].pk)
+    table.refresh_from_db()
+    assert table.status == Table.Status.ENDED
+    return table, seats, watcher
+
+
+def _calls(table, seats, watcher):
+    host, player = seats[0], seats[1]
+    return {
+        "hand_act": lambda: services.hand_act(table_id=table.pk, seat_id=player.pk, verb="pack"),
+        "hand_see": lambda: services.hand_see(table_id=table.pk, seat_id=player.pk),
+        "seat_take": lambda: services.seat_take(table_id=table.pk, seat_id=watcher.pk),
+        "seat_leave": lambda: services.seat_leave(table_id=table.pk, seat_id=player.pk),
+        "seat_sit_out": lambda: services.seat_sit_out(table_id=table.pk, seat_id=player.pk),
+        "seat_come_back": lambda: services.seat_come_back(table_id=table.pk, seat_id=player.pk),
+        "seat_buy_back": lambda: services.seat_buy_back(table_id=table.pk, seat_id=player.pk),
+        "seat_seed_submit": lambda: services.seat_seed_submit(table_id=table.pk, seat_id=player.pk, seed="late"),
+        "seat_remove": lambda: services.seat_remove(table_id=table.pk, seat_id=host.pk, remove_seat_id=player.pk),
+        "table_join": lambda: services.table_join(code=table.code, user=make_user("late-comer")),
+        "table_start": lambda: services.table_start(table_id=table.pk, seat_id=host.pk),
+        "table_pause": lambda: services.table_pause(table_id=table.pk, seat_id=host.pk),
+        "table_resume": lambda: services.table_resume(table_id=table.pk, seat_id=host.pk),
+        "table_end": lambda: services.table_end(table_id=table.pk, seat_id=host.pk),
+        "table_update_settings": lambda: services.table_update_settings(
+            table_id=table.pk, seat_id=host.pk, choices={"boot": 20}
+        ),
+    }
+
+
+def test_every_service_refuses_an_ended_table_with_ended_and_writes_nothing():
+    table, seats, watcher = _ended_table()
+    calls = _calls(table, seats, watcher)
+    # A service added later must be added here too (or to the list of non-writes).
+    assert set(calls) == set(services.__all__) - NOT_WRITES_TO_AN_OPEN_TABLE
+    seats_before = list(Seat.objects.filter(table=table).order_by("pk").values())
+    log_before = list(Event.objects.filter(table=table).order_by("seq").values_list("seq", "kind"))
+    assert log_before[-1][1] == "game_ended"
+    for name, call in calls.items():
+        with pytest.raises(ServiceError) as refused:
+            call()
+        assert refused.value.code == "ended", name
+    assert list(Event.objects.filter(table=table).order_by("seq").values_list("seq", "kind")) == log_before
+    assert list(Seat.objects.filter(table=table).order_by("pk").values()) == seats_before
+    table.refresh_from_db()
+    assert table.last_seq == log_before[-1][0]
+
+
+def test_a_late_task_finds_the_game_over_and_does_nothing():
+    table, _seats, _watcher = _ended_table()
+    last = Event.objects.filter(table=table).count()
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    assert services.hand_start_next(table_id=table.pk, after_number=table.hands_played) is None
+    assert services.hand_remind(table_id=table.pk, hand_id=hand.pk, turn_seq=hand.turn_seq) is False
+    assert Event.objects.filter(table=table).count() == last
+
+
+def test_joining_again_after_the_end_returns_the_seat_and_writes_nothing():
+    table, _seats, watcher = _ended_table()
+    last = Event.objects.filter(table=table).count()
+    again = services.table_join(code=table.code, user=watcher.user)
+    assert again.pk == watcher.pk
+    assert Event.objects.filter(table=table).count() == last
+
+
+def test_leaving_and_removing_before_the_end_still_work():
+    """The refusal is about the ended game only: between hands of a live game both go on."""
+    table, seats = open_table("faras", players=4, start=False)
+    services.seat_leave(table_id=table.pk, seat_id=seats[3].pk)
+    services.seat_remove(table_id=table.pk, seat_id=seats[0].pk, remove_seat_id=seats[2].pk)
+    kinds = list(Event.objects.filter(table=table).order_by("seq").values_list("kind", flat=True))
+    assert kinds[-2:] == ["seat_left", "seat_removed"]
+
+
+def test_the_log_refuses_an_event_after_game_ended_even_if_a_service_forgot():
+    table, seats = open_table("faras", players=2, start=False)
+    with pytest.raises(RuntimeError, match="after game_ended"):
+        with table_write(table.pk) as (_locked, log):
+            log.append("game_ended", {"reason": "test"})
+            log.append("seat_left", {"seat": seats[1].pk})
+    # The block raised: nothing of it was written.
+    assert not Event.objects.filter(table=table, kind="game_ended").exists()
+
+
+def test_a_refusal_inside_the_block_writes_nothing_and_tells_no_one(django_capture_on_commit_callbacks):
+    table, _seats = open_table("faras", players=2, start=False)
+    last_seq = table.last_seq
+    with django_capture_on_commit_callbacks() as callbacks:
+        with pytest.raises(ServiceError):
+            with table_write(table.pk) as (locked, log):
+                log.append("game_paused", {})
+                locked.status = Table.Status.PAUSED
+                raise ServiceError("test", "refused half way")
+    assert callbacks == []
+    table.refresh_from_db()
+    assert table.last_seq == last_seq and table.status == Table.Status.WAITING
+    assert not Event.objects.filter(table=table, kind="game_paused").exists()
+
+
+def test_no_table_is_refused_with_no_table():
+    with pytest.raises(ServiceError) as refused:
+        with table_write(10**9):
+            pass
+    assert refused.value.code == "no_table"
+
+
+def test_table_log_is_only_made_by_the_write_path():
+    """The skeleton is written once: no module but the write path builds a TableLog."""
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    makers = sorted(
+        str(path.relative_to(root))
+        for folder in ("tables", "ledger", "accounts", "config")
+        for path in (root / folder).rglob("*.py")
+        if "TableLog(" in path.read_text(encoding="utf-8")
+    )
+    assert makers == ["tables/services/write.py"]
+    assert TableLog  # the class itself lives in tables.services.log

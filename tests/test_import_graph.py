@@ -1,0 +1,158 @@
+"""Who may import whom (docs/architecture.md, "Who may import whom"), read from the source.
+
+Rules pinned: no import cycle among the project's modules; ``engine`` imports nothing of
+the project's Django apps; selectors, the state cache and the event module never import
+services (services import them), so reads cannot reach writes; the only imports from
+the services back into the Celery tasks are made inside a function, at call time.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("accounts", "config", "engine", "ledger", "tables")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                found[_module_name(path)] = path
+    return found
+
+
+def _resolve(name: str, modules: dict[str, Path]) -> str | None:
+    """The project module ``name`` is (or is inside), or None for other libraries."""
+    while name:
+        if name in modules:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def import_graph(*, top_level_only: bool) -> dict[str, set[str]]:
+    """Module -> the project modules it imports.
+
+    ``top_level_only``: only imports run when the module is imported (not those inside
+    functions, nor under ``if TYPE_CHECKING:``)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        nodes = list(tree.body) if top_level_only else list(ast.walk(tree))
+        for node in nodes:
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.split(".")
+                    anchor = anchor[: len(anchor) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                submodules = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in modules]
+                # ``from package import name``: the package's own code runs for a name it
+                # defines; for a submodule only the submodule counts (every import of a
+                # submodule initialises its package first, cycle or not).
+                targets = submodules if len(submodules) == len(node.names) else [*submodules, base]
+            for target in targets:
+                resolved = _resolve(target, modules)
+                if resolved is None or resolved == name:
+                    continue
+                graph[name].add(resolved)
+                # Importing ``a.b.c`` first runs the packages ``a`` and ``a.b`` (those that
+                # are not already the importer's own, which are being initialised anyway).
+                parts = resolved.split(".")
+                for cut in range(1, len(parts)):
+                    ancestor = ".".join(parts[:cut])
+                    if ancestor in modules and not (name + ".").startswith(ancestor + "."):
+                        graph[name].add(ancestor)
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = [0]
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def _reaches(graph: dict[str, set[str]], start: str, prefix: str) -> list[str]:
+    """Modules under ``prefix`` that ``start`` imports, directly or through others."""
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return sorted(m for m in seen if m == prefix or m.startswith(prefix + "."))
+
+
+def test_the_checker_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_level_import_cycle():
+    assert cycles(import_graph(top_level_only=True)) == []
+
+
+def test_reads_never_reach_writes():
+    graph = import_graph(top_level_only=False)  # lazy imports inside functions count too
+    for reader in ("tables.selectors", "tables.state_cache", "tables.events", "tables.history"):
+        assert _reaches(graph, reader, "tables.services") == [], reader
+
+
+def test_the_only_cycles_through_lazy_imports_are_the_celery_tasks():
+    """Services queue the tasks (``tables.tasks``) after the commit, and each task calls its
+    service: that loop is closed by an import at call time, and by nothing else."""
+    graph = import_graph(top_level_only=False)
+    graph["tables.tasks"] = set()
+    assert cycles(graph) == []
+
+
+def test_the_engine_imports_no_django_app():
+    graph = import_graph(top_level_only=False)
+    for module in (m for m in graph if m == "engine" or m.startswith("engine.")):
+        assert all(target.startswith("engine") for target in graph[module]), module
