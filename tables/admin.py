@@ -79,7 +79,7 @@ class TableAdminForm(forms.ModelForm):
 
         The change is made here, not in ``save_model``, because only here can a refusal
         (decided under the table's lock) still be shown on the form."""
-        cleaned = super().clean()
+        cleaned = super().clean() or {}
         choices = cleaned.get("host_settings")
         if "host_settings" in self.errors:
             return cleaned

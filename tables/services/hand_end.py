@@ -29,15 +29,12 @@ def hand_finish(log: TableLog, *, hand: Hand, state: Any) -> None:
         seat = seats[str(name)]
         seat.stack = int(stack)
         seat.save(update_fields=["stack"])
-    hand_close(
-        log,
-        hand=hand,
-        result={
-            "stacks": {str(k): int(v) for k, v in result.stacks.items()},
-            "pots": [p.to_json() for p in result.pots],
-        },
-    )
-    log.append("hand_ended", {"number": hand.number, **hand.result}, hand=hand)
+    summary: dict[str, Any] = {
+        "stacks": {str(k): int(v) for k, v in result.stacks.items()},
+        "pots": [p.to_json() for p in result.pots],
+    }
+    hand_close(log, hand=hand, result=summary)
+    log.append("hand_ended", {"number": hand.number, **summary}, hand=hand)
     ledger_check(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
     _send_out_the_broke(log, seats=list(seats.values()))
 

@@ -44,7 +44,7 @@ def _new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def _require_host(table: Table, seat_id: int) -> Seat:
+def _require_host(table: Table, seat_id: int | None) -> Seat:
     seat = seat_at(table, seat_id)
     if seat.user_id is None or seat.user_id != table.host_id:
         raise ServiceError("not_host", _("Only the host can do that."))

@@ -68,8 +68,10 @@ def table_write_new(create: Callable[[], Table]) -> Iterator[tuple[Table, TableL
         log.flush()
 
 
-def seat_at(table: Table, seat_id: int) -> Seat:
+def seat_at(table: Table, seat_id: int | None) -> Seat:
     """The seat ``seat_id`` of ``table`` (``no_seat`` when it is not this table's)."""
+    if seat_id is None:
+        raise ServiceError("no_seat", _("You have not joined this table."))
     try:
         return Seat.objects.get(pk=seat_id, table=table)
     except (Seat.DoesNotExist, ValueError, TypeError):
