@@ -19,8 +19,12 @@ One hand is a replay scenario exactly as ``shared/spec/hand-scenario.md`` descri
 A whole game is::
 
     {"format": "dashain-game-v1", "table": ..., "game": ..., "commitment": ...,
+     "hands_played": N,
      "secret_seed": "<64 hex digits, present once the game has ended>",
-     "hands": [hand, hand, ...]}
+     "hands": [hand 1, hand 2, ..., hand N]}
+
+``hands_played`` is how many hands the table dealt: the file must hold every one of them,
+numbered 1 to N, so that a hand left out is noticed.
 
 :func:`hand_export` and :func:`game_export` build these dictionaries;
 :func:`parse_hand` and :func:`parse_game` read them back into typed records and raise
@@ -68,13 +72,15 @@ class HandRecord:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One exported game, read back. ``secret_seed`` is ``None`` while the game runs."""
+    """One exported game, read back. ``secret_seed`` is ``None`` while the game runs;
+    ``hands_played`` is ``None`` for a file that does not say (the verifier refuses it)."""
 
     table: str
     game: str
     commitment: str
     secret_seed: bytes | None
     hands: tuple[HandRecord, ...] = field(default_factory=tuple)
+    hands_played: int | None = None
 
 
 def hand_export(
@@ -126,10 +132,18 @@ def game_export(
     game: str,
     commitment: str,
     secret_seed: bytes | None,
+    hands_played: int,
     hands: Sequence[Mapping[str, Any]],
 ) -> dict[str, Any]:
-    """A whole game. Pass ``secret_seed=None`` until the game has ended: it is then left out."""
-    out: dict[str, Any] = {"format": GAME_FORMAT, "table": str(table), "game": game, "commitment": commitment}
+    """A whole game. Pass ``secret_seed=None`` until the game has ended: it is then left out.
+    ``hands_played`` is the number of hands the table dealt (``hands`` should be all of them)."""
+    out: dict[str, Any] = {
+        "format": GAME_FORMAT,
+        "table": str(table),
+        "game": game,
+        "commitment": commitment,
+        "hands_played": int(hands_played),
+    }
     if secret_seed is not None:
         out["secret_seed"] = secret_seed.hex()
     out["hands"] = [dict(hand) for hand in hands]
@@ -209,6 +223,9 @@ def parse_hand(data: Any, *, where: str = "") -> HandRecord:
     events = data.get("events", [])
     if not isinstance(events, list):
         raise ExportError(f"{where}events", "expected a list.")
+    for index, event in enumerate(events):
+        if not isinstance(event, Mapping):
+            raise ExportError(f"{where}events[{index}]", "expected an object.")
     return HandRecord(
         table=table,
         hand_number=hand_number,
@@ -243,6 +260,18 @@ def parse_game(data: Any) -> GameRecord:
             raise ExportError(
                 "secret_seed", f"expected {SECRET_SEED_BYTES} bytes ({2 * SECRET_SEED_BYTES} hex digits)."
             )
+    hands_played: int | None = None
+    if data.get("hands_played") is not None:
+        hands_played = _require(data, "hands_played", int, "")
+        if hands_played < 0:
+            raise ExportError("hands_played", "must be 0 or more.")
     hands_data = _require(data, "hands", list, "")
     hands = tuple(parse_hand(hand, where=f"hands[{index}].") for index, hand in enumerate(hands_data))
-    return GameRecord(table=table, game=game, commitment=commitment, secret_seed=secret_seed, hands=hands)
+    return GameRecord(
+        table=table,
+        game=game,
+        commitment=commitment,
+        secret_seed=secret_seed,
+        hands=hands,
+        hands_played=hands_played,
+    )

@@ -3,19 +3,25 @@ the seed committed before it began.
 
 The checks, in order (the construction is in :mod:`engine.fairness` and ``docs/fairness.md``):
 
-1. **commitment**: ``sha256(secret_seed)`` equals the game's commitment, and every hand
-   carries that same commitment;
-2. **seed**: each hand's ``player_seeds`` are those its own event log recorded at the deal
-   (the ``hand_started`` event, when the export carries the events);
-   **deal**: each hand's recorded deck equals
-   ``hand_deck(secret_seed, table, hand_number, player_seeds)``; a difference means the
-   deck, or the player seeds / table / hand number it was derived from, were changed;
-3. **result** (unless ``--no-replay``): each hand, played back through the engine from its
+1. **commitment**: ``sha256(secret_seed)`` equals the game's commitment, and every hand,
+   and every hand's ``hand_started`` event, carries that same commitment;
+2. **order**: the file holds every hand the game dealt, numbered 1 to ``hands_played``,
+   each once, in order, from this table and game;
+3. **seed** and **log**: each hand agrees with what its own event log recorded at the deal
+   (the ``hand_started`` event): player seeds, hand number, table, players, stacks, dealer;
+4. **deal**: each hand's recorded deck equals
+   ``hand_deck(secret_seed, table, hand_number, player_seeds)``; with the seeds agreeing with
+   the log, a difference means the deck itself was changed;
+5. **result** (unless ``--no-replay``): each hand, played back through the engine from its
    deck and actions, ends with the recorded stacks and pots.
 
+A file without what a check needs (no secret seed yet, no ``hands_played``, a hand without
+its ``hand_started`` event) is refused as **unverifiable**: nothing is passed unchecked.
+
 It prints one line per hand, saying plainly which hand does not match and why.
-Exit status: 0 when everything matches, 1 when something does not (or the game has not
-ended, so its secret seed is not revealed yet), 2 for a file that is not an export.
+Exit status: 0 when everything matches, 1 when something does not or cannot be checked
+(for one, a game not ended: its secret seed is not revealed yet), 2 for a file that is not
+an export.
 
 A single exported hand (no ``format`` field) can be given too: its result is replayed,
 but its deal can only be checked from the whole game's export, which holds the seed.
@@ -39,7 +45,8 @@ USAGE = "usage: python -m engine verify [--no-replay] FILE   (FILE may be - for 
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One check that failed. ``hand_number`` is ``None`` for the game as a whole; ``check``
-    is ``commitment``, ``seed``, ``deal``, ``result``, ``order`` or ``unverifiable``."""
+    is ``commitment``, ``seed``, ``log``, ``deal``, ``result``, ``order`` or ``unverifiable``
+    (the file lacks what a check needs: it is refused, never passed)."""
 
     hand_number: int | None
     check: str
@@ -47,6 +54,8 @@ class Finding:
 
     def line(self) -> str:
         where = "game" if self.hand_number is None else f"hand {self.hand_number}"
+        if self.check == "unverifiable":
+            return f"{where}: CANNOT VERIFY: {self.message}"
         return f"{where}: MISMATCH ({self.check}): {self.message}"
 
 
@@ -83,7 +92,9 @@ def check_commitment(record: GameRecord) -> list[Finding]:
 
 
 def check_order(record: GameRecord) -> list[Finding]:
-    """Each hand belongs to this table and game, and no hand number appears twice."""
+    """The file holds every hand the game dealt, 1 to ``hands_played``, each once and in order,
+    each from this table and game. A file that does not say how many hands were dealt is
+    refused: a hand left out could not be noticed."""
     findings: list[Finding] = []
     seen: set[int] = set()
     for hand in record.hands:
@@ -98,32 +109,133 @@ def check_order(record: GameRecord) -> list[Finding]:
             findings.append(
                 Finding(hand.hand_number, "order", f"the hand is a {hand.game!r} hand in a {record.game!r} game.")
             )
+    dealt = record.hands_played
+    if dealt is None:
+        findings.append(
+            Finding(
+                None,
+                "unverifiable",
+                "the file does not say how many hands the game dealt (hands_played), "
+                "so a hand left out could not be noticed.",
+            )
+        )
+        return findings
+    missing = [number for number in range(1, dealt + 1) if number not in seen]
+    if missing:
+        findings.append(
+            Finding(
+                None,
+                "order",
+                f"the game dealt {dealt} hand(s), but the file leaves out hand(s) {_numbers(missing)}.",
+            )
+        )
+    for number in sorted(number for number in seen if number > dealt):
+        findings.append(Finding(number, "order", f"the game dealt only {dealt} hand(s), so there is no hand {number}."))
+    numbers = [hand.hand_number for hand in record.hands]
+    if numbers != sorted(numbers):
+        findings.append(Finding(None, "order", "the hands are not in the order they were dealt."))
     return findings
 
 
-def logged_player_seeds(hand: HandRecord) -> tuple[str, ...] | None:
-    """The player seeds the hand's own event log recorded when it was dealt (the site's
-    ``hand_started`` event), or ``None`` when the export carries no such event."""
-    for event in hand.events:
-        data = event.get("data", event) if isinstance(event, Mapping) else {}
-        if isinstance(event, Mapping) and event.get("kind") == "hand_started" and "player_seeds" in data:
-            seeds = data["player_seeds"]
-            if isinstance(seeds, list):
-                return tuple(str(seed) for seed in seeds)
-    return None
+def _numbers(numbers: Sequence[int]) -> str:
+    return ", ".join(str(number) for number in numbers)
 
 
-def check_seeds(hand: HandRecord) -> Finding | None:
-    """The hand's ``player_seeds`` are those its event log recorded at the deal."""
-    logged = logged_player_seeds(hand)
-    if logged is None or logged == hand.player_seeds:
-        return None
-    return Finding(
-        hand.hand_number,
-        "seed",
-        f"the hand lists player seeds {list(hand.player_seeds)}, but its event log recorded {list(logged)} "
-        "when it was dealt.",
-    )
+# What the site's record of a deal (its ``hand_started`` event) must hold for the checks against
+# the hand's own log. The engine's own ``hand_started`` (the players and the deal for the page)
+# follows it and holds none of the fields that only the deal record has.
+HAND_STARTED_FIELDS = ("number", "table", "seed_commitment", "player_seeds", "dealer_index", "players")
+DEAL_RECORD_ONLY = ("number", "table", "seed_commitment", "player_seeds", "dealer_index")
+
+
+def _event_data(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    data = event.get("data")
+    return data if isinstance(data, Mapping) else {}
+
+
+def hand_started(hand: HandRecord) -> Mapping[str, Any] | Finding:
+    """The data of the hand's deal record (the site's ``hand_started`` event), or a finding
+    saying why the hand cannot be checked against it."""
+    started = [
+        _event_data(event)
+        for event in hand.events
+        if event.get("kind") == "hand_started" and any(name in _event_data(event) for name in DEAL_RECORD_ONLY)
+    ]
+    if not started:
+        return Finding(
+            hand.hand_number,
+            "unverifiable",
+            "the hand carries no hand_started event recording its deal in its event log, so its player "
+            "seeds cannot be checked against those recorded at the deal.",
+        )
+    if len(started) > 1:
+        return Finding(hand.hand_number, "log", "the hand's event log records its deal more than once.")
+    data = started[0]
+    absent = [name for name in HAND_STARTED_FIELDS if name not in data]
+    if absent:
+        return Finding(
+            hand.hand_number,
+            "unverifiable",
+            f"the hand's hand_started event does not record {', '.join(absent)}.",
+        )
+    return data
+
+
+def check_log(record: GameRecord, hand: HandRecord) -> list[Finding]:
+    """The hand agrees with what its own event log recorded when it was dealt: the same hand
+    number and table, the game's commitment, the same player seeds, players, stacks and dealer."""
+    data = hand_started(hand)
+    if isinstance(data, Finding):
+        return [data]
+    number = hand.hand_number
+    findings: list[Finding] = []
+    if data["seed_commitment"] != record.commitment:
+        findings.append(
+            Finding(
+                number,
+                "commitment",
+                f"the hand's event log recorded commitment {data['seed_commitment']} at the deal, "
+                f"the game shows {record.commitment}.",
+            )
+        )
+    if data["number"] != number or data["table"] != hand.table:
+        findings.append(
+            Finding(
+                number,
+                "log",
+                f"the hand's event log recorded the deal of hand {data['number']!r} at table {data['table']!r}.",
+            )
+        )
+    logged_seeds = data["player_seeds"]
+    if not isinstance(logged_seeds, list) or tuple(logged_seeds) != hand.player_seeds:
+        findings.append(
+            Finding(
+                number,
+                "seed",
+                f"the hand lists player seeds {list(hand.player_seeds)}, but its event log recorded "
+                f"{logged_seeds!r} when it was dealt.",
+            )
+        )
+    players = [[player.get("name"), player.get("stack")] for player in hand.scenario.get("players", [])]
+    logged_players = data["players"]
+    if not isinstance(logged_players, list) or [list(player) for player in logged_players] != players:
+        findings.append(
+            Finding(
+                number,
+                "log",
+                f"the hand lists players and stacks {players}, but its event log dealt {logged_players!r}.",
+            )
+        )
+    if data["dealer_index"] != hand.scenario.get("dealer"):
+        findings.append(
+            Finding(
+                number,
+                "log",
+                f"the hand names dealer {hand.scenario.get('dealer')!r}, but its event log recorded "
+                f"{data['dealer_index']!r}.",
+            )
+        )
+    return findings
 
 
 def check_deal(secret_seed: bytes, hand: HandRecord, *, seeds_checked: bool = False) -> Finding | None:
@@ -191,13 +303,13 @@ def verify_game(record: GameRecord, *, replay: bool = True) -> list[Finding]:
     """Every finding for a whole game; an empty list means every deal and result checks out."""
     findings = check_commitment(record) + check_order(record)
     for hand in record.hands:
-        seed_finding = check_seeds(hand)
-        if seed_finding is not None:
-            findings.append(seed_finding)
+        log_findings = check_log(record, hand)
+        findings += log_findings
+        seeds_in_doubt = any(finding.check in ("seed", "unverifiable") for finding in log_findings)
         if record.secret_seed is not None:
-            seeds_checked = seed_finding is None and logged_player_seeds(hand) is not None
-            finding = check_deal(record.secret_seed, hand, seeds_checked=seeds_checked)
-            if finding is not None and seed_finding is None:
+            finding = check_deal(record.secret_seed, hand, seeds_checked=not seeds_in_doubt)
+            # A deck derived from seeds the log contradicts is the seeds' fault, already named.
+            if finding is not None and not any(f.check == "seed" for f in log_findings):
                 findings.append(finding)
         if replay:
             finding = check_result(hand)

@@ -411,7 +411,12 @@ def game_export_build(*, table: Table) -> dict[str, Any] | None:
         for hand in Hand.objects.filter(table=table).order_by("number")
     ]
     export = game_export(
-        table=table.code, game=table.game, commitment=table.seed_commitment, secret_seed=secret_seed, hands=hands
+        table=table.code,
+        game=table.game,
+        commitment=table.seed_commitment,
+        secret_seed=secret_seed,
+        hands_played=table.hands_played,
+        hands=hands,
     )
     export["names"] = names
     return export

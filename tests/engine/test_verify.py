@@ -29,10 +29,32 @@ def run(data, *args: str) -> tuple[int, str]:
     return status, out.getvalue()
 
 
-def deals_only_game(hands: int = 4, *, secret: bytes | None = SECRET, logged: bool = False) -> dict:
+def hand_started_event(
+    number: int, seeds: list[str], players: list[tuple[str, int]], dealer: int, *, secret: bytes = SECRET
+) -> dict:
+    """The site's record of a deal, as its event log keeps it (tables.services.hands)."""
+    return {
+        "seq": 100 * number,
+        "kind": "hand_started",
+        "data": {
+            "number": number,
+            "table": TABLE,
+            "seed_commitment": commitment(secret),
+            "player_seeds": list(seeds),
+            "dealer": players[dealer][0],
+            "dealer_index": dealer,
+            "players": [[name, stack] for name, stack in players],
+            "settings": {},
+        },
+        "visible_to": None,
+    }
+
+
+def deals_only_game(hands: int = 4, *, secret: bytes | None = SECRET, logged: bool = True) -> dict:
     """A game built straight from the construction (no engine): right for the deal checks.
-    ``logged``: each hand carries its event log's ``hand_started`` with the player seeds, as the site's do."""
+    ``logged``: each hand carries its event log's ``hand_started``, as the site's do."""
     seeds_by_hand = [[], ["asha-1"], ["asha-1", "bikash-2"], ["ünïcode seed ✓"]]
+    players = [("Asha", 1000), ("Bikash", 1000)]
     hand_list = []
     for number in range(1, hands + 1):
         seeds = seeds_by_hand[(number - 1) % len(seeds_by_hand)]
@@ -40,7 +62,7 @@ def deals_only_game(hands: int = 4, *, secret: bytes | None = SECRET, logged: bo
             export.hand_export(
                 game="faras",
                 settings={"boot": 10},
-                players=[("Asha", 1000), ("Bikash", 1000)],
+                players=players,
                 dealer=number % 2,
                 deck=hand_deck(SECRET, TABLE, number, seeds),
                 actions=[],
@@ -50,11 +72,16 @@ def deals_only_game(hands: int = 4, *, secret: bytes | None = SECRET, logged: bo
                 commitment=commitment(SECRET),
                 stacks={"Asha": 1000, "Bikash": 1000},
                 pots=[],
-                events=[{"seq": number, "kind": "hand_started", "data": {"player_seeds": seeds}}] if logged else [],
+                events=[hand_started_event(number, seeds, players, number % 2)] if logged else [],
             )
         )
     return export.game_export(
-        table=TABLE, game="faras", commitment=commitment(SECRET), secret_seed=secret, hands=hand_list
+        table=TABLE,
+        game="faras",
+        commitment=commitment(SECRET),
+        secret_seed=secret,
+        hands_played=hands,
+        hands=hand_list,
     )
 
 
@@ -81,18 +108,18 @@ def test_a_changed_deal_names_the_hand():
         assert f"hand {number}: OK" in output
 
 
-def test_a_changed_player_seed_names_the_hand():
-    game = deals_only_game()
+def test_a_changed_player_seed_without_the_log_cannot_be_verified():
+    game = deals_only_game(logged=False)
     game["hands"][1]["player_seeds"] = ["asha-2"]  # hand 2's seed, as if rewritten afterwards
     status, output = run(game, "--no-replay")
     assert status == 1
     assert "hand 2: MISMATCH (deal)" in output
     assert "player seed" in output
-    assert "hand 1: OK" in output and "hand 3: OK" in output
+    assert "hand 2: CANNOT VERIFY" in output and "NOT VERIFIED" in output
 
 
 def test_a_player_seed_changed_against_the_hands_own_log_is_a_seed_mismatch():
-    game = deals_only_game(logged=True)
+    game = deals_only_game()
     game["hands"][2]["player_seeds"] = ["asha-1", "bikash-3"]
     status, output = run(game, "--no-replay")
     assert status == 1
@@ -103,7 +130,7 @@ def test_a_player_seed_changed_against_the_hands_own_log_is_a_seed_mismatch():
 
 
 def test_a_changed_deal_with_seeds_agreeing_with_the_log_blames_the_deal():
-    game = deals_only_game(logged=True)
+    game = deals_only_game()
     deck = game["hands"][0]["deck"]
     deck[10], deck[20] = deck[20], deck[10]
     status, output = run(game, "--no-replay")
@@ -113,16 +140,11 @@ def test_a_changed_deal_with_seeds_agreeing_with_the_log_blames_the_deal():
     assert "position 11" in output
 
 
-def test_an_honest_logged_game_is_verified():
-    status, output = run(deals_only_game(logged=True), "--no-replay")
-    assert status == 0, output
-
-
 def test_a_dropped_player_seed_names_the_hand():
     game = deals_only_game()
     game["hands"][2]["player_seeds"] = ["asha-1"]
     status, output = run(game, "--no-replay")
-    assert status == 1 and "hand 3: MISMATCH (deal)" in output
+    assert status == 1 and "hand 3: MISMATCH (seed)" in output
 
 
 def test_a_changed_secret_seed_breaks_the_commitment():
@@ -159,12 +181,116 @@ def test_a_hand_moved_to_another_number_is_named():
     assert status == 1
     assert "hand 3: MISMATCH (order)" in output
     assert "hand 3: MISMATCH (deal)" in output
+    assert "hand 3: MISMATCH (log)" in output  # its own log dealt it as hand 2
+    assert "leaves out hand(s) 2" in output
 
 
 def test_a_game_not_ended_cannot_be_verified():
     status, output = run(deals_only_game(secret=None), "--no-replay")
     assert status == 1
     assert "revealed when the game ends" in output
+
+
+# --- the verifier refuses what it cannot prove (issue 14) -------------------------------------
+
+
+def test_a_deleted_hand_is_named_and_the_game_not_verified():
+    game = deals_only_game()
+    del game["hands"][1]  # hand 2 of 4 taken out; every remaining hand is honest
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "game: MISMATCH (order)" in output and "leaves out hand(s) 2" in output
+    assert "NOT VERIFIED" in output and "VERIFIED: all" not in output
+
+
+def test_the_last_hand_deleted_is_named_too():
+    game = deals_only_game()
+    game["hands"].pop()
+    status, output = run(game, "--no-replay")
+    assert status == 1 and "leaves out hand(s) 4" in output
+
+
+def test_a_hand_beyond_the_games_count_is_named():
+    game = deals_only_game()
+    game["hands_played"] = 3
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 4: MISMATCH (order)" in output and "dealt only 3 hand(s)" in output
+
+
+def test_hands_out_of_order_are_named():
+    game = deals_only_game()
+    game["hands"][0], game["hands"][1] = game["hands"][1], game["hands"][0]
+    status, output = run(game, "--no-replay")
+    assert status == 1 and "not in the order they were dealt" in output
+
+
+def test_a_file_that_does_not_say_how_many_hands_were_dealt_is_refused():
+    game = deals_only_game()
+    del game["hands_played"]
+    del game["hands"][1]
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "game: CANNOT VERIFY" in output and "hands_played" in output
+    assert "VERIFIED: all" not in output
+
+
+def test_stripped_events_with_changed_seeds_and_a_rederived_deck_is_refused():
+    """The break found in issue 14: without the log the seed check was skipped, so new seeds and
+    a deck derived from the real seed for them passed as VERIFIED."""
+    game = deals_only_game()
+    hand = game["hands"][2]
+    hand["events"] = []
+    hand["player_seeds"] = ["chosen afterwards"]
+    hand["deck"] = [str(card) for card in export.hand_export(
+        game="faras", settings={}, players=[], dealer=0,
+        deck=hand_deck(SECRET, TABLE, 3, ["chosen afterwards"]), actions=[], table=TABLE, hand_number=3,
+        player_seeds=[], commitment=commitment(SECRET), stacks={}, pots=[],
+    )["deck"]]  # fmt: skip
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 3: CANNOT VERIFY" in output and "hand_started" in output
+    assert "VERIFIED: all" not in output
+    assert "hand 2: OK" in output and "hand 4: OK" in output
+
+
+def test_a_key_stripped_from_hand_started_is_refused():
+    game = deals_only_game()
+    del game["hands"][1]["events"][0]["data"]["player_seeds"]
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 2: CANNOT VERIFY" in output and "player_seeds" in output
+
+
+def test_a_second_hand_started_is_named():
+    game = deals_only_game()
+    events = game["hands"][0]["events"]
+    events.append(copy.deepcopy(events[0]))
+    status, output = run(game, "--no-replay")
+    assert status == 1 and "hand 1: MISMATCH (log)" in output
+
+
+def test_a_hand_started_commitment_other_than_the_files_is_named():
+    game = deals_only_game()
+    game["hands"][1]["events"][0]["data"]["seed_commitment"] = commitment(b"another seed")
+    status, output = run(game, "--no-replay")
+    assert status == 1
+    assert "hand 2: MISMATCH (commitment)" in output and "event log recorded commitment" in output
+    assert "hand 1: OK" in output
+
+
+def test_stacks_changed_against_the_log_are_named():
+    game = deals_only_game()
+    game["hands"][3]["players"][0]["stack"] = 5000  # Asha "started" hand 4 with more chips
+    status, output = run(game, "--no-replay")
+    assert status == 1 and "hand 4: MISMATCH (log)" in output
+
+
+def test_a_dealer_changed_against_the_log_is_named():
+    game = deals_only_game()
+    game["hands"][0]["dealer"] = 1 - game["hands"][0]["dealer"]
+    status, output = run(game, "--no-replay")
+    assert status == 1 and "hand 1: MISMATCH (log)" in output and "dealer" in output
 
 
 @pytest.mark.parametrize(
@@ -180,6 +306,10 @@ def test_a_game_not_ended_cannot_be_verified():
         (lambda g: g["hands"][0].pop("player_seeds"), "hands[0].player_seeds"),
         (lambda g: g["hands"][0].update(hand_number="1"), "hands[0].hand_number"),
         (lambda g: g["hands"][0]["result"].pop("stacks"), "hands[0].result.stacks"),
+        (lambda g: g.update(hands_played="4"), "hands_played"),
+        (lambda g: g.update(hands_played=-1), "hands_played"),
+        (lambda g: g.update(hands_played=True), "hands_played"),
+        (lambda g: g["hands"][2].update(events=["hand_started"]), "hands[2].events[0]"),
     ],
 )
 def test_a_broken_file_is_status_2_and_names_the_field(change, field):
@@ -212,8 +342,9 @@ def test_export_round_trip():
     assert record.secret_seed == SECRET
     assert [hand.hand_number for hand in record.hands] == [1, 2, 3, 4]
     assert list(record.hands[2].deck) == hand_deck(SECRET, TABLE, 3, ["asha-1", "bikash-2"])
+    assert record.hands_played == 4
     assert "secret_seed" not in export.game_export(
-        table=TABLE, game="faras", commitment=commitment(SECRET), secret_seed=None, hands=[]
+        table=TABLE, game="faras", commitment=commitment(SECRET), secret_seed=None, hands_played=0, hands=[]
     )
 
 
@@ -254,7 +385,8 @@ def play_honest_game(name: str, *, seed: int, hands: int = 5, players: int = 3, 
         seeds = [f"browser-{rng.randrange(10**6)}" for _ in range(rng.randint(0, 2))]
         deck = hand_deck(secret, TABLE, number, seeds)
         state, events = game.start_hand(settings=plan.settings, players=plan.players, dealer=plan.dealer, deck=deck)
-        all_events = [event.to_json() for event in events]
+        started = hand_started_event(number, seeds, list(plan.players), plan.dealer, secret=secret)
+        all_events = [started] + [event.to_json() for event in events]
         actions = []
         for _step in range(400):
             if game.is_finished(state):
@@ -291,7 +423,14 @@ def play_honest_game(name: str, *, seed: int, hands: int = 5, players: int = 3, 
                 events=all_events,
             )
         )
-    return export.game_export(table=TABLE, game=name, commitment=commitment(secret), secret_seed=secret, hands=exported)
+    return export.game_export(
+        table=TABLE,
+        game=name,
+        commitment=commitment(secret),
+        secret_seed=secret,
+        hands_played=len(exported),
+        hands=exported,
+    )
 
 
 GAMES = ["faras", "classic", "999", "holdem"]
@@ -362,4 +501,4 @@ def test_python_m_engine_verify_runs_from_the_command_line(tmp_path: Path):
     path.write_text(json.dumps(tampered), encoding="utf-8")
     completed = subprocess.run(command, capture_output=True, text=True, cwd=root, check=False)
     assert completed.returncode == 1
-    assert "hand 3: MISMATCH (deal)" in completed.stdout
+    assert "hand 3: MISMATCH (seed)" in completed.stdout

@@ -237,6 +237,34 @@ def test_after_the_game_the_seed_is_revealed_and_the_game_verifies(client, tmp_p
     assert f"hand {data['hands'][2]['hand_number']}: MISMATCH (seed)" in out.getvalue()
 
 
+def test_the_download_names_every_hand_dealt_and_a_tampered_one_is_refused(client):
+    """Issue 14: a hand deleted, or a hand's log stripped, no longer verifies."""
+    table, seats = played_game("faras", hands=4, seed=3)
+    client_for(client, seats[1])
+    original = client.get(reverse("game_export", kwargs={"code": table.code})).content.decode()
+    data = json.loads(original)
+    assert data["hands_played"] == table.hands_played >= 4
+    assert [hand["hand_number"] for hand in data["hands"]] == list(range(1, table.hands_played + 1))
+
+    def verdict(document: dict) -> tuple[int, str]:
+        out = io.StringIO()
+        return verify.main(["--no-replay", "-"], stdout=out, stdin=io.StringIO(json.dumps(document))), out.getvalue()
+
+    deleted = json.loads(original)
+    del deleted["hands"][1]
+    status, output = verdict(deleted)
+    assert status == 1 and "leaves out hand(s) 2" in output
+    stripped = json.loads(original)
+    stripped["hands"][2]["events"] = []
+    status, output = verdict(stripped)
+    assert status == 1 and "hand 3: CANNOT VERIFY" in output
+    other_commitment = json.loads(original)
+    deal_record = next(event for event in other_commitment["hands"][0]["events"] if "seed_commitment" in event["data"])
+    deal_record["data"]["seed_commitment"] = "0" * 64
+    status, output = verdict(other_commitment)
+    assert status == 1 and "hand 1: MISMATCH (commitment)" in output
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_export_and_replay_agree_for_hands_of_every_game(client, game):
     table, seats = played_game(game, hands=3, seed=7)
