@@ -156,11 +156,15 @@ def ledger_report(*, table: Any) -> TableReport:
     report = TableReport(table=table, is_final=is_final)
     try:
         result = settle(entries)
-    except SettlementError:
+    except SettlementError as error:
         result = None
-        report.error = _("The chips at the table are in a hand; the balances show when it ends.")
+        if error.code == "mixed_chip_values":
+            # Only a ledger written before the chip value was fixed can hold this.
+            report.error = _("Players bought chips at different values here, so there is no fair settlement.")
+        else:
+            report.error = _("The chips at the table are in a hand; the balances show when it ends.")
     if result is not None and any(entry.chips_bought for entry in entries):
-        report.chip_value = result.chip_value  # what was paid over the chips bought
+        report.chip_value = result.chip_value  # the value every player bought at
     elif table.buy_in_chips:
         report.chip_value = Fraction(int(table.buy_in_price * 100), table.buy_in_chips)
     for seat_id, line in sorted(per_seat.items()):

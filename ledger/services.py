@@ -6,7 +6,8 @@ caller's transaction with the table row already locked (``select_for_update``):
 ``ledger_record_buy_in(*, table, seat, chips, price, is_buy_back, by=None, note="") -> LedgerEntry``
     When a player buys a stack: the first one (``is_buy_back=False``) or another one
     (``True``). The caller adds ``chips`` to the seat's stack in the same transaction.
-    ``price`` is what the stack costs (normally the table's ``buy_in_price``).
+    ``price`` is what the stack costs (the table's ``buy_in_price``); every stack at a
+    table is bought at the chip value (price over chips) of its first one.
 
 ``ledger_record_cash_out(*, table, seat, chips, by=None, note="") -> LedgerEntry``
     When a player leaves the table, and for everyone still seated when the game ends:
@@ -27,6 +28,7 @@ writes nothing. The ledger never changes ``tables`` rows; the dependency runs on
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -88,6 +90,23 @@ def _check_price(price: Any) -> Decimal:
     return value.quantize(Decimal("0.01"))
 
 
+def _check_chip_value(table: Any, *, chips: int, price: Decimal) -> None:
+    """Every stack at a table is bought at the value of its first one (price over chips):
+    a player's result is then exactly chips x value - paid (``docs/ledger.md``)."""
+    first = (
+        LedgerEntry.objects.filter(table=table, kind__in=[LedgerEntry.Kind.BUY_IN, LedgerEntry.Kind.BUY_BACK])
+        .order_by("id")
+        .only("chips", "price")
+        .first()
+    )
+    if first is not None and Fraction(price) / chips != Fraction(first.price) / first.chips:
+        raise LedgerError(
+            "chip_value_changed",
+            _("This table's chips were first bought at %(price)s for %(chips)s; every stack is bought at that value.")
+            % {"price": first.price, "chips": first.chips},
+        )
+
+
 def _totals(table: Any) -> TableLedger:
     """The table's running totals, locked for this transaction."""
     TableLedger.objects.get_or_create(table=table)
@@ -129,6 +148,7 @@ def ledger_record_buy_in(
     _check_seat(table, seat)
     chips = _check_chips(chips, allow_zero=False)
     price = _check_price(price)
+    _check_chip_value(table, chips=chips, price=price)
     _apply_to_totals(table, bought=chips, paid=price)
     kind = LedgerEntry.Kind.BUY_BACK if is_buy_back else LedgerEntry.Kind.BUY_IN
     return _write_entry(table=table, seat=seat, kind=kind, chips=chips, price=price, by=by, note=note)

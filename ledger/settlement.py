@@ -5,12 +5,14 @@ This module is pure (no Django, no I/O, no clock) so that the site's report and
 
 The design, in three steps (``docs/ledger.md`` says the same with examples):
 
-1. **Exact shares.** The money on the table is what everyone paid for their chips.
-   It is shared out in proportion to the chips each player holds at the end, so a
-   chip is worth ``total paid / total chips bought`` (with one buy-in price for the
-   table, that is the buy-in's price over its chips). A player's exact result is
-   ``chips at the end x chip value - paid``, a :class:`~fractions.Fraction` of the
-   currency's smallest unit (a cent). The exact results add up to zero.
+1. **Exact results at the table's chip value.** A table plays at one chip value (the
+   buy-in's price over its chips, fixed once anyone has bought in), and every player
+   bought their chips at it. A player's exact result is ``chips at the end x chip
+   value - paid``, a :class:`~fractions.Fraction` of the currency's smallest unit (a
+   cent); as the chips at the end add up to the chips bought, the exact results add
+   up to zero. Players who bought at different values are refused
+   (``mixed_chip_values``), never averaged: pooling prices into one average value
+   moves money between players without a hand being played.
 
 2. **Largest-remainder rounding to whole cents.** Every exact result is rounded
    down to a whole cent; the cents this leaves over (the sum of the dropped
@@ -135,20 +137,42 @@ def format_chip_value(value: Fraction, *, digits: int = 2, max_places: int = 12)
 # Settlement
 
 
-def settle(entries: Sequence[PlayerEntry]) -> Settlement:
+def settle(entries: Sequence[PlayerEntry], *, chip_value: Fraction | None = None) -> Settlement:
     """Balances and the fewest transfers for ``entries`` (see the module docstring).
 
-    :raises SettlementError: a duplicate or empty name, a negative count, or chips
-        at the end that do not add up to the chips bought.
+    ``chip_value`` is in minor units per chip; without it, it is the value every player
+    bought at (``paid / chips_bought``, the same for all), or 0 when no one bought.
+
+    :raises SettlementError: a duplicate or empty name, a negative count, chips at
+        the end that do not add up to the chips bought, or a player who did not buy
+        at the chip value (``mixed_chip_values``).
     """
     _check_entries(entries)
-    total_chips = sum(entry.chips_bought for entry in entries)
-    total_paid = sum(entry.paid for entry in entries)
-    chip_value = Fraction(total_paid, total_chips) if total_chips else Fraction(0)
+    if chip_value is None:
+        chip_value = _common_chip_value(entries)
+    if chip_value < 0:
+        raise SettlementError("bad_chip_value", "A chip cannot be worth less than nothing.")
+    for entry in entries:
+        if entry.chips_bought * chip_value != entry.paid:
+            raise SettlementError(
+                "mixed_chip_values",
+                f"{entry.name} paid {format_minor_units(entry.paid)} for {entry.chips_bought} chips, "
+                f"not {format_chip_value(chip_value)} a chip like the rest of the table: "
+                "a table is played at one chip value.",
+            )
     exact = {entry.name: entry.chips_end * chip_value - entry.paid for entry in entries}
     balances = round_largest_remainder(exact)
     transfers = minimum_transfers(balances)
     return Settlement(chip_value=chip_value, balances=balances, exact_balances=exact, transfers=tuple(transfers))
+
+
+def _common_chip_value(entries: Sequence[PlayerEntry]) -> Fraction:
+    """The value a chip was bought at: that of the first player who bought (the check in
+    :func:`settle` then holds every other player to it)."""
+    for entry in entries:
+        if entry.chips_bought:
+            return Fraction(entry.paid, entry.chips_bought)
+    return Fraction(0)
 
 
 def _check_entries(entries: Sequence[PlayerEntry]) -> None:

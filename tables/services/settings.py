@@ -20,12 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
 
 from engine.api import SettingsError
 from engine.games import get_game
+from ledger.settlement import format_chip_value
+from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 
 GAMES = ("faras", "classic", "999", "holdem")
@@ -181,3 +184,36 @@ def _sideshow(game: str, value: Any) -> str:
     if value in ("previous", "previous_seen"):
         return value
     raise _error("sideshow", _("Choose on or off."))
+
+
+def chip_value_kept(*, table: Table, settings: Mapping[str, Any]) -> None:
+    """Refuse new ``settings`` (as built above) that change the table's chip value once
+    anyone has bought in. The value (price over chips) is the host's until the first
+    buy-in; after it every player's result is chips x value - paid, so a new value would
+    move money between players without a hand being played. The host may still change
+    how many chips a buy-in gives, at the same value.
+    """
+    if not Seat.objects.filter(table=table, buy_ins__gt=0).exists():
+        return
+    value = Fraction(Decimal(table.buy_in_price)) / table.buy_in_chips
+    chips = int(settings["buy_in_chips"])
+    if Fraction(Decimal(settings["buy_in_price"])) / chips == value:
+        return
+    price = value * chips
+    values = {"value": _money(value), "chips": chips, "price": _money(price)}
+    if (price * 100).denominator == 1:
+        message = _(
+            "A chip here is worth %(value)s since the first buy-in, so %(chips)s chips cost %(price)s. "
+            "To play at another value, start a new game."
+        )
+    else:
+        message = _(
+            "A chip here is worth %(value)s since the first buy-in, and %(chips)s chips would not cost "
+            "a whole number of cents. To play at another value, start a new game."
+        )
+    raise ServiceError("chip_value_fixed", message % values, field="buy_in_price")
+
+
+def _money(amount: Fraction) -> str:
+    """An exact amount in currency units, with at least two decimals (``0.01``, ``0.005``)."""
+    return format_chip_value(amount * 100)

@@ -24,7 +24,7 @@ from tables.services.between_hands import hand_deal_now
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.seat_state import in_live_hand
-from tables.services.settings import table_settings_build
+from tables.services.settings import chip_value_kept, table_settings_build
 from tables.services.turns import queue_reminder
 from tables.services.write import seat_at, table_write, table_write_new
 
@@ -213,6 +213,7 @@ def table_update_settings(
             raise ServiceError("already_started", _("Hold'em settings are fixed once the game starts."))
         merged = dict(choices) if by_admin else {**table.settings.get("host", {}), **choices}
         built = table_settings_build(game=table.game, choices=merged)
+        chip_value_kept(table=table, settings=built)
         highest = selectors.seat_number_highest(table=table)
         if highest > built["seats"]:
             raise ServiceError(

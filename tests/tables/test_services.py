@@ -236,7 +236,10 @@ def test_host_controls_between_hands_only():
 
     table, seats = open_table("faras", players=3, start=False)
     host, other, third = seats
-    table_update_settings(table_id=table.pk, seat_id=host.pk, choices={"boot": 20, "buy_in_price": "5"})
+    # Everyone has bought in: the chips per buy-in may change, at the same value (issue 14).
+    table_update_settings(
+        table_id=table.pk, seat_id=host.pk, choices={"boot": 20, "buy_in_price": "5", "buy_in_chips": 500}
+    )
     table.refresh_from_db()
     assert table.settings["engine"]["boot"] == 20 and table.buy_in_price == Decimal("5.00")
     with pytest.raises(ServiceError) as refused:
