@@ -5,10 +5,12 @@ accounts/urls.py with templates under templates/registration/.
 """
 
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.shortcuts import redirect
+from django.http import HttpRequest
+from django.shortcuts import redirect, resolve_url
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.generic import CreateView, UpdateView
 
@@ -16,17 +18,35 @@ from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
 
 
+def safe_next(request: HttpRequest) -> str:
+    """The ``next`` page asked for (an invite's join page, say), if it is on this site; else ""."""
+    target = request.POST.get(REDIRECT_FIELD_NAME) or request.GET.get(REDIRECT_FIELD_NAME) or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
 class SignUpView(CreateView):
-    """Create an account and log the new player in (a logged-in player is sent home)."""
+    """Create an account and log the new player in, then go on to ``next`` (an invite they
+    came from) when it is a page of this site, else home. A logged-in player goes there at once."""
 
     form_class = SignUpForm
     template_name = "accounts/signup.html"
-    success_url = reverse_lazy("home")
 
     def dispatch(self, request, *args, **kwargs):
         if request.user.is_authenticated:
-            return redirect("home")
+            return redirect(safe_next(request) or "home")
         return super().dispatch(request, *args, **kwargs)
+
+    def get_success_url(self) -> str:
+        return safe_next(self.request) or resolve_url("home")
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["next"] = safe_next(self.request)
+        return context
 
     def form_valid(self, form: SignUpForm):
         response = super().form_valid(form)
