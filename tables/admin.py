@@ -176,11 +176,23 @@ class HandAdmin(ReadOnlyAdmin):
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin):
+    """The log, read-only. An event only some seats may see (a player's cards) shows its
+    payload only once its hand has ended: during play no one, superusers included, reads
+    hidden cards here (docs/fairness.md, "Who can see what")."""
+
     list_display = ("table", "seq", "hand_number", "kind", "actor", "visible_to", "created_at")
     list_filter = ("kind", "table__game")
     search_fields = ("table__code", "kind")
     list_select_related = ("table", "hand", "actor")
     ordering = ("-created_at", "-seq")
+    fields = ("table", "seq", "hand", "kind", "payload_shown", "visible_to", "actor", "client_action_id", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description=_("payload"))
+    def payload_shown(self, event: Event) -> str:
+        if event.visible_to is not None and (event.hand is None or event.hand.ended_at is None):
+            return force_str(_("Hidden until the hand ends: only the seats listed may see it."))
+        return json.dumps(event.payload, indent=2, ensure_ascii=False)
 
     @admin.display(description=_("hand"), ordering="hand__number")
     def hand_number(self, event: Event) -> int | None:
