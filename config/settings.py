@@ -12,8 +12,10 @@ import os
 import secrets
 import warnings
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -158,6 +160,25 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="dashain@localhost")
 
 # Channels and reminders: in process without REDIS_URL, Redis with it.
 REDIS_URL = env.str("REDIS_URL", default="")
+# Every event, hole cards included, crosses Redis: with DEBUG off (production) its URL must
+# carry a password (Redis AUTH or an ACL user's), unless DASHAIN_REDIS_WITHOUT_PASSWORD=true
+# says on purpose that this Redis needs none (docs/deployment.md).
+DASHAIN_REDIS_WITHOUT_PASSWORD = env.bool("DASHAIN_REDIS_WITHOUT_PASSWORD", default=False)
+
+
+def redis_url_has_password(url: str) -> bool:
+    """Whether a Redis URL carries a password (``redis://:pw@host``, ``redis://user:pw@host``,
+    or ``?password=`` as redis-py also reads)."""
+    parts = urlsplit(url)
+    return bool(parts.password) or bool(parse_qs(parts.query).get("password", [""])[0])
+
+
+if REDIS_URL and not DEBUG and not DASHAIN_REDIS_WITHOUT_PASSWORD and not redis_url_has_password(REDIS_URL):
+    raise ImproperlyConfigured(
+        "REDIS_URL has no password, and every card dealt crosses Redis. Give one "
+        "(redis://:PASSWORD@host:6379/0, or redis://USER:PASSWORD@host:6379/0 for an ACL user), "
+        "or set DASHAIN_REDIS_WITHOUT_PASSWORD=true if no one else can reach this Redis."
+    )
 if REDIS_URL:
     # The pub/sub layer: one Redis subscription per process instead of a list per socket
     # to push to and pop from. It may drop news, like every layer; a socket that misses an

@@ -20,7 +20,7 @@ PRODUCTION = {
     "ALLOWED_HOSTS": "cards.example.org",
     "CSRF_TRUSTED_ORIGINS": "https://cards.example.org",
     "DATABASE_URL": "postgres://dashain:secret@db.internal:5432/dashain",
-    "REDIS_URL": "redis://redis.internal:6379/0",
+    "REDIS_URL": "redis://:a-long-redis-password@redis.internal:6379/0",
 }
 
 
@@ -41,6 +41,7 @@ def clean_environment(**variables: str) -> dict[str, str]:
         "EMAIL_URL",
         "DEFAULT_FROM_EMAIL",
         "DASHAIN_INPROCESS_WORKER",
+        "DASHAIN_REDIS_WITHOUT_PASSWORD",
         "DJANGO_SETTINGS_MODULE",
     }
     environment = {name: value for name, value in os.environ.items() if name not in names}
@@ -123,6 +124,37 @@ def test_database_url_and_redis_url_switch_to_postgresql_redis_layer_and_celery_
     assert seen["broker"] == PRODUCTION["REDIS_URL"]
     assert seen["secret_key"] == PRODUCTION["SECRET_KEY"]
     assert seen["inprocess_worker"] is False  # a separate `celery -A config worker` runs instead
+
+
+def test_production_refuses_to_start_with_a_redis_without_password():
+    """Issue 14: every event, hole cards included, crosses Redis; the old example had no password."""
+    environment = clean_environment(**PRODUCTION | {"REDIS_URL": "redis://redis.internal:6379/0"})
+    result = manage("check", environment=environment)
+    assert result.returncode != 0
+    assert "REDIS_URL has no password" in result.stderr
+    assert "DASHAIN_REDIS_WITHOUT_PASSWORD=true" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "variables",
+    [
+        {"REDIS_URL": "redis://dashain:acl-password@redis.internal:6379/0"},  # an ACL user
+        {"REDIS_URL": "rediss://:pw@redis.internal:6380/0"},
+        {"REDIS_URL": "redis://redis.internal:6379/0?password=pw"},
+        {"REDIS_URL": "redis://127.0.0.1:6379/0", "DASHAIN_REDIS_WITHOUT_PASSWORD": "true"},  # told to
+        {"REDIS_URL": "redis://127.0.0.1:6379/0", "DEBUG": "true"},  # a developer's machine
+    ],
+)
+def test_a_redis_password_an_acl_user_or_the_explicit_flag_lets_it_start(variables):
+    seen = settings_seen_with(clean_environment(**PRODUCTION | variables))
+    assert seen["broker"] == variables["REDIS_URL"]
+
+
+def test_the_flag_false_still_refuses():
+    environment = clean_environment(
+        **PRODUCTION | {"REDIS_URL": "redis://redis.internal:6379/0", "DASHAIN_REDIS_WITHOUT_PASSWORD": "false"}
+    )
+    assert manage("check", environment=environment).returncode != 0
 
 
 def test_email_url_names_the_mail_server():
