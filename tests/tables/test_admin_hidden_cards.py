@@ -32,7 +32,7 @@ def _cards_text(event: Event) -> str:
 
 
 def test_a_live_hands_hole_cards_are_masked_for_a_superuser(superuser_client):
-    table, seats = open_table("holdem", players=3)
+    table, _seats = open_table("holdem", players=3)
     for event in _hole_cards(table):
         page = superuser_client.get(reverse("admin:tables_event_change", args=[event.pk])).content.decode()
         assert "Hidden until the hand ends" in page
