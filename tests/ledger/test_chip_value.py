@@ -26,7 +26,6 @@ from ledger.models import LedgerEntry
 from ledger.selectors import ledger_report
 from ledger.services import LedgerError, ledger_record_buy_in
 from ledger.settlement import PlayerEntry, SettlementError, settle
-from tables import selectors as table_selectors
 from tables.models import Seat, Table
 from tables.services import (
     ServiceError,
@@ -39,15 +38,16 @@ from tables.services import (
     table_join,
     table_update_settings,
 )
+from tables.state_cache import state_cache_clear
 from tests.tables.conftest import current_turn, make_user, open_table, random_action
 
 
 @pytest.fixture(autouse=True)
 def _hands_follow_at_once():
-    table_selectors.state_cache_clear()
+    state_cache_clear()
     with override_settings(DASHAIN_NEXT_HAND_DELAY=0):
         yield
-    table_selectors.state_cache_clear()
+    state_cache_clear()
 
 
 def _table_row(table: Table) -> tuple:
@@ -162,6 +162,26 @@ def test_the_settings_page_refuses_a_new_value_beside_the_price():
     assert saved.status_code == 302
     table.refresh_from_db()
     assert (table.buy_in_chips, table.buy_in_price) == (500, Decimal("5.00"))
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_new_value_too(admin_client):
+    from tests.tables.test_admin import change_data, table_change_url
+
+    table, _seats = open_table("faras", players=2, start=False)
+    before = _table_row(table)
+    response = admin_client.post(
+        table_change_url(table), change_data(table, '{"buy_in_chips": 1000, "buy_in_price": "20.00"}')
+    )
+    assert response.status_code == 200
+    assert "start a new game" in response.content.decode()
+    assert _table_row(table) == before
+    saved = admin_client.post(
+        table_change_url(table), change_data(table, '{"buy_in_chips": 3000, "buy_in_price": "30.00"}')
+    )
+    assert saved.status_code == 302
+    table.refresh_from_db()
+    assert (table.buy_in_chips, table.buy_in_price) == (3000, Decimal("30.00"))
 
 
 @pytest.mark.django_db(transaction=True)
