@@ -8,6 +8,9 @@ the events the action caused. Everything a caller needs is here:
 - :class:`LegalAction`: a verb allowed now, with the least and most amount it takes.
 - :class:`Event`: what happened, with ``visible_to`` saying who may see it.
 - :class:`RuleError`: every refusal, with a stable ``code`` and a readable message.
+- :class:`TableRules`: what differs between the games at a table (seating, buy-backs,
+  how the game ends, what the page shows), as data on the game: no caller branches on
+  the game's name.
 - :class:`Game`: the protocol each game implements.
 - :func:`is_whole_number`: the one check that a number from JSON is an ``int`` and not ``true``.
 
@@ -150,12 +153,79 @@ class HandPlan:
     position: TablePosition  # what to keep for the hand after this one
 
 
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """What differs between the games around the hands: who may sit when, buy-backs, how a
+    game ends, and the words and parts the page shows. Each game has one (``Game.table_rules``);
+    services and the page read these instead of asking which game it is.
+
+    Rule book 000 (Teen Patti): players come and go between hands and buy back within the
+    host's limit; one may play blind and look later (a seen player pays double); a game
+    waits for players rather than ending. Rule book 001 (hold'em): everyone starts with the
+    same stack of play chips, seats are taken before the game starts, there are no rebuys,
+    the settings are fixed from the first deal, and the game ends when one player has every
+    chip or its length (if any) is reached.
+    """
+
+    # --- at the table (services) ---
+    seating_after_start: bool  # seats may be taken once the game has started
+    rebuys_allowed: bool  # a seated player may buy another stack between hands
+    settings_fixed_after_start: bool  # the host may change settings only before the first deal
+    ends_when_one_left: bool  # too few players with chips ends the game (else it waits)
+    game_length_allowed: bool  # the host may end the game after a number of hands
+    fixed_buy_in: int | None  # every stack starts at this many chips (None: the host sets it)
+    play_chips_only: bool  # chips have no price
+    min_stack_setting: str | None  # the engine setting naming the fewest chips to be dealt in (None: 1)
+    # --- in a hand (the page) ---
+    has_blind_and_seen: bool  # players play blind or seen and look with ``see``; seen pays double
+    hole_cards: int  # cards dealt to each player
+    has_board: bool  # community cards are dealt face up
+    forced_bets: str  # "boot" (everyone antes) or "blinds" (small and big blind)
+    dealer_is_button: bool  # the dealer is called the button
+    fold_verb: str  # the verb that gives up the hand: "pack" or "fold"
+    bets_per: str  # a player's bet shown is for the whole "hand", or for the betting "round"
+    raise_step_setting: str  # the view's field whose value is one step of a raise ("boot", "big_blind")
+    raise_from_double_stake: bool  # a raise box starts at twice the stake (Teen Patti's usual raise)
+    action_verbs: tuple[str, ...]  # every verb of the game, in the order the page lays out its buttons
+
+    def min_stack_to_play(self, engine_settings: Mapping[str, Any]) -> int:
+        """The fewest chips a player needs to be dealt in (Teen Patti: the boot; hold'em: 1)."""
+        if self.min_stack_setting is None:
+            return 1
+        return int(engine_settings.get(self.min_stack_setting, 1))
+
+    def to_json(self, engine_settings: Mapping[str, Any]) -> dict[str, Any]:
+        """The rules as the page reads them (``table.rules`` in a snapshot), with the
+        minimum stack worked out for the table's settings."""
+        return {
+            "seating_after_start": self.seating_after_start,
+            "rebuys_allowed": self.rebuys_allowed,
+            "settings_fixed_after_start": self.settings_fixed_after_start,
+            "ends_when_one_left": self.ends_when_one_left,
+            "game_length_allowed": self.game_length_allowed,
+            "fixed_buy_in": self.fixed_buy_in,
+            "play_chips_only": self.play_chips_only,
+            "min_stack_to_play": self.min_stack_to_play(engine_settings),
+            "has_blind_and_seen": self.has_blind_and_seen,
+            "hole_cards": self.hole_cards,
+            "has_board": self.has_board,
+            "forced_bets": self.forced_bets,
+            "dealer_is_button": self.dealer_is_button,
+            "fold_verb": self.fold_verb,
+            "bets_per": self.bets_per,
+            "raise_step_setting": self.raise_step_setting,
+            "raise_from_double_stake": self.raise_from_double_stake,
+            "action_verbs": list(self.action_verbs),
+        }
+
+
 class Game(Protocol):
     """What every game's rules provide (Teen Patti presets and hold'em alike)."""
 
     name: str
     min_players: int
     max_players: int
+    table_rules: TableRules
 
     def settings(self, overrides: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
         """The preset's defaults with ``overrides`` applied; raises :class:`SettingsError`."""

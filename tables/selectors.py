@@ -127,6 +127,9 @@ def table_public(table: Table) -> dict[str, Any]:
         "seed_commitment": table.seed_commitment,
         "hands_played": table.hands_played,
         "settings": {key: value for key, value in settings.items() if key != "host"},
+        # What differs between the games (engine.api.TableRules; keys in docs/architecture.md):
+        # the page reads these instead of asking which game it is.
+        "rules": get_game(table.game).table_rules.to_json(settings.get("engine", {})),
     }
 
 

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 
+from engine.games import get_game
 from tables import selectors, services
 from tables.consumers import GUEST_TOKEN_SESSION_KEY
 from tables.forms import GAME_CHOICES, JoinByCodeForm, JoinForm, OpenTableForm
@@ -151,6 +152,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             "page_config": {
                 "code": table.code,
                 "game": table.game,
+                # engine.api.TableRules (docs/architecture.md), as in the snapshot's table.rules.
+                "rules": get_game(table.game).table_rules.to_json(table.settings.get("engine", {})),
                 "socket_path": f"/ws/table/{table.code}/",
                 "seat": str(seat.pk),
                 "is_host": is_host,

@@ -34,11 +34,36 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.api import Action, Event, HandPlan, HandResult, LegalAction, SettingsError, TablePosition
+from engine.api import Action, Event, HandPlan, HandResult, LegalAction, SettingsError, TablePosition, TableRules
 from engine.cards import card_text, deck_with
 from engine.holdem import hand as holdem_hand
 from engine.holdem.hand import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions, pots_of
 from engine.holdem.table import holdem_settings, plan_hand
+
+# Rule book 001: everyone starts with 1,000 play chips; seats are taken before the game
+# starts; no rebuys; the settings are fixed from the first deal; the game ends when one
+# player has every chip, or after its length (30 or 60 hands) if the host chose one.
+HOLDEM_STARTING_CHIPS = 1000
+HOLDEM_TABLE_RULES = TableRules(
+    seating_after_start=False,
+    rebuys_allowed=False,
+    settings_fixed_after_start=True,
+    ends_when_one_left=True,
+    game_length_allowed=True,
+    fixed_buy_in=HOLDEM_STARTING_CHIPS,
+    play_chips_only=True,
+    min_stack_setting=None,
+    has_blind_and_seen=False,
+    hole_cards=2,
+    has_board=True,
+    forced_bets="blinds",
+    dealer_is_button=True,
+    fold_verb="fold",
+    bets_per="round",
+    raise_step_setting="big_blind",
+    raise_from_double_stake=False,
+    action_verbs=("check", "call", "bet", "raise", "allin", "fold"),
+)
 
 
 class HoldemRules:
@@ -47,6 +72,7 @@ class HoldemRules:
     name = "holdem"
     min_players = 2
     max_players = 6
+    table_rules = HOLDEM_TABLE_RULES
 
     def settings(self, overrides: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
         return holdem_settings(overrides)

@@ -27,19 +27,45 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.api import Action, Event, HandPlan, HandResult, LegalAction, TablePosition
+from engine.api import Action, Event, HandPlan, HandResult, LegalAction, TablePosition, TableRules
 from engine.teenpatti import hand, table
 from engine.teenpatti.hand import HandState, actions_from_events
 from engine.teenpatti.settings import PLAYER_COUNTS, PRESETS, merge_settings, parse_settings
 from engine.teenpatti.view import hand_view
 
-__all__ = ["PRESET_NAMES", "HandState", "TeenPattiGame", "actions_from_events", "preset_game"]
+__all__ = ["PRESET_NAMES", "TEEN_PATTI_TABLE_RULES", "HandState", "TeenPattiGame", "actions_from_events", "preset_game"]
 
 PRESET_NAMES = ("faras", "classic", "999")
+
+# Rule book 000: players come and go between hands and buy back within the host's limit;
+# with fewer chips than the boot a player is not dealt in; blind or seen play; the game
+# waits for players rather than ending. The same for every preset.
+TEEN_PATTI_TABLE_RULES = TableRules(
+    seating_after_start=True,
+    rebuys_allowed=True,
+    settings_fixed_after_start=False,
+    ends_when_one_left=False,
+    game_length_allowed=False,
+    fixed_buy_in=None,
+    play_chips_only=False,
+    min_stack_setting="boot",
+    has_blind_and_seen=True,
+    hole_cards=3,
+    has_board=False,
+    forced_bets="boot",
+    dealer_is_button=False,
+    fold_verb="pack",
+    bets_per="hand",
+    raise_step_setting="boot",
+    raise_from_double_stake=True,
+    action_verbs=("see", "chaal", "raise", "show", "sideshow", "accept", "refuse", "pack"),
+)
 
 
 class TeenPattiGame:
     """One preset of Teen Patti; stateless, so one instance per preset serves every table."""
+
+    table_rules = TEEN_PATTI_TABLE_RULES
 
     def __init__(self, name: str) -> None:
         self.name = name

@@ -125,6 +125,6 @@ def hand_see(*, table_id: int, seat_id: int, client_action_id: str | None = None
     )
     if game_name is None:
         raise ServiceError("no_table", _("There is no such table."))
-    if game_name == "holdem":
+    if not get_game(game_name).table_rules.has_blind_and_seen:
         raise ServiceError("not_supported", _("In hold'em your cards are face up to you from the deal."))
     return hand_act(table_id=table_id, seat_id=seat_id, verb="see", client_action_id=client_action_id)

@@ -32,8 +32,9 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     if table.status != Table.Status.PLAYING or selectors.hand_live(table=table) is not None:
         return None
     game = get_game(table.game)
+    rules = game.table_rules
     game_length = table.settings.get("game_length")
-    if table.game == "holdem" and game_length and table.hands_played >= game_length:
+    if rules.game_length_allowed and game_length and table.hands_played >= game_length:
         game_end(log, reason="length")
         return None
     seats = list(Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False).order_by("number"))
@@ -42,7 +43,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         settings=table.settings["engine"], seats=[(seat.engine_name, seat.stack) for seat in seats], previous=position
     )
     if plan is None:
-        if table.game == "holdem":
+        if rules.ends_when_one_left:
             game_end(log, reason="one_left")
         else:
             log.append("waiting", {"reason": "too_few_players"})

@@ -53,9 +53,9 @@ def _send_out_the_broke(log: TableLog, *, seats: list[Seat]) -> None:
     """Rule book 000: with fewer chips than the boot and no buy-backs left, you watch.
     Rule book 001: a player with no chips left after a hand leaves the table."""
     table = log.table
-    boot = int(table.settings["engine"].get("boot", 1)) if table.game != "holdem" else 1
+    fewest = get_game(table.game).table_rules.min_stack_to_play(table.settings["engine"])
     for seat in seats:
-        if seat.number is None or seat.status == Seat.Status.WATCHING or seat.stack >= boot:
+        if seat.number is None or seat.status == Seat.Status.WATCHING or seat.stack >= fewest:
             continue
         if buy_backs_left(table, seat):
             continue  # may buy back between hands

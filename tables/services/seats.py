@@ -14,6 +14,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext_lazy as _
 
+from engine.games import get_game
 from tables.models import Event, Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
@@ -36,7 +37,7 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
         seat = seat_at(table, seat_id)
         if seat.number is not None:
             raise ServiceError("already_seated", _("You already have a seat."))
-        if table.game == "holdem" and table.status != Table.Status.WAITING:
+        if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
         is_buy_back = seat.buy_ins > 0
         if is_buy_back and not buy_backs_left(table, seat):
@@ -118,7 +119,7 @@ def seat_buy_back(*, table_id: int, seat_id: int) -> Seat:
     """Buy another stack between hands, within the table's buy-back limit."""
     with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
-        if table.game == "holdem":
+        if not get_game(table.game).table_rules.rebuys_allowed:
             raise ServiceError("not_supported", _("Hold'em here has no rebuys."))
         if seat.number is None:
             raise ServiceError("not_seated", _("Take a seat to buy in."))

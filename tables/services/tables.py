@@ -209,7 +209,7 @@ def table_update_settings(
         if not by_admin:
             _require_host(table, seat_id)
         _require_between_hands(table)
-        if table.game == "holdem" and table.status != Table.Status.WAITING:
+        if get_game(table.game).table_rules.settings_fixed_after_start and table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("Hold'em settings are fixed once the game starts."))
         merged = dict(choices) if by_admin else {**table.settings.get("host", {}), **choices}
         built = table_settings_build(game=table.game, choices=merged)
