@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from tables.models import Table
@@ -14,14 +17,22 @@ class HomeGameForm(forms.Form):
     )
 
 
-class AddTableForm(forms.Form):
-    table = forms.ModelChoiceField(label=_("Table"), queryset=Table.objects.none(), empty_label=None)
+class _TableChoiceField(forms.ModelChoiceField):
+    """A table named with the day it was opened."""
 
-    def __init__(self, *args, tables=None, **kwargs) -> None:
+    def label_from_instance(self, obj: Table) -> str:
+        return f"{obj} · {obj.created_at:%Y-%m-%d}"
+
+
+class AddTableForm(forms.Form):
+    table = _TableChoiceField(label=_("Table"), queryset=Table.objects.none(), empty_label=None)
+
+    def __init__(self, *args: Any, tables: QuerySet[Table] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if tables is not None:
-            self.fields["table"].queryset = tables
-        self.fields["table"].label_from_instance = lambda table: f"{table} · {table.created_at:%Y-%m-%d}"
+            field = self.fields["table"]
+            assert isinstance(field, forms.ModelChoiceField)  # declared above
+            field.queryset = tables
 
 
 class TransferPaidForm(forms.Form):

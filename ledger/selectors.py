@@ -10,13 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TransferPaid
 from ledger.settlement import PlayerEntry, SettlementError, format_chip_value, settle
+
+if TYPE_CHECKING:  # the ledger reads the rows it is given; it imports nothing of tables at run time
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+    from tables.models import Seat, Table
 
 CENT = Decimal("0.01")
 
@@ -61,8 +67,21 @@ class TransferLine:
 
 
 @dataclass
+class SeatTotals:
+    """One seat's entries added up (reversals subtracted), for the report."""
+
+    seat: Seat
+    name: str
+    buy_ins: int = 0
+    bought: int = 0
+    paid: Decimal = Decimal("0.00")
+    cashed_out: int = 0
+    chips_end: int = 0  # cashed out, plus the stack now while the game runs
+
+
+@dataclass
 class TableReport:
-    table: Any
+    table: Table
     players: list[PlayerLine] = field(default_factory=list)
     transfers: list[TransferLine] = field(default_factory=list)
     chip_value: Fraction = Fraction(0)
@@ -81,11 +100,13 @@ class TableReport:
 def _signed_kind(entry: LedgerEntry) -> tuple[int, str]:
     """How an entry counts: +1 and its own kind, or -1 and the kind of the entry a reversal cancels."""
     if entry.kind == LedgerEntry.Kind.REVERSAL:
-        return -1, entry.reverses.kind
+        cancelled = entry.reverses
+        assert cancelled is not None  # the constraint ledger_entry_reversal_points_at_entry
+        return -1, cancelled.kind
     return 1, entry.kind
 
 
-def ledger_chip_totals(*, table: Any) -> ChipTotals:
+def ledger_chip_totals(*, table: Table) -> ChipTotals:
     """Chips bought, chips cashed out and money paid at ``table``, reversals subtracted."""
     bought = cashed_out = 0
     paid = Decimal("0.00")
@@ -100,57 +121,49 @@ def ledger_chip_totals(*, table: Any) -> ChipTotals:
     return ChipTotals(bought=bought, cashed_out=cashed_out, paid=paid)
 
 
-def ledger_entries(*, table: Any) -> QuerySet[LedgerEntry]:
+def ledger_entries(*, table: Table) -> QuerySet[LedgerEntry]:
     """Every entry of ``table`` in the order written, for the report's record."""
     return LedgerEntry.objects.filter(table=table).select_related("reverses").order_by("id")
 
 
-def ledger_settlement_input(*, table: Any) -> tuple[list[PlayerEntry], dict[int, dict[str, Any]], bool]:
+def ledger_settlement_input(*, table: Table) -> tuple[list[PlayerEntry], dict[int, SeatTotals], bool]:
     """Each seat's totals for :func:`ledger.settlement.settle`, and whether they are final.
 
     Final when every chip bought has been cashed out: chips at the end are the
     cash-outs. Before that (a game still running), the seats' current stacks count
     as provisional chips at the end.
     """
-    per_seat: dict[int, dict[str, Any]] = {}
+    per_seat: dict[int, SeatTotals] = {}
     entries = LedgerEntry.objects.filter(table=table).select_related("reverses", "seat").order_by("id")
     for entry in entries:
-        line = per_seat.setdefault(
-            entry.seat_id,
-            {
-                "seat": entry.seat,
-                "name": entry.seat.display_name,
-                "buy_ins": 0,
-                "bought": 0,
-                "paid": Decimal("0.00"),
-                "cashed_out": 0,
-            },
-        )
+        line = per_seat.get(entry.seat_id)
+        if line is None:
+            line = per_seat[entry.seat_id] = SeatTotals(seat=entry.seat, name=entry.seat.display_name)
         sign, kind = _signed_kind(entry)
         if kind == LedgerEntry.Kind.CASH_OUT:
-            line["cashed_out"] += sign * entry.chips
+            line.cashed_out += sign * entry.chips
         else:
-            line["buy_ins"] += sign
-            line["bought"] += sign * entry.chips
-            line["paid"] += sign * entry.price
-    bought = sum(line["bought"] for line in per_seat.values())
-    cashed_out = sum(line["cashed_out"] for line in per_seat.values())
+            line.buy_ins += sign
+            line.bought += sign * entry.chips
+            line.paid += sign * entry.price
+    bought = sum(line.bought for line in per_seat.values())
+    cashed_out = sum(line.cashed_out for line in per_seat.values())
     is_final = bought == cashed_out
     for line in per_seat.values():
-        line["chips_end"] = line["cashed_out"] + (0 if is_final else line["seat"].stack)
+        line.chips_end = line.cashed_out + (0 if is_final else line.seat.stack)
     entries_out = [
         PlayerEntry(
             name=seat_key(seat_id),
-            chips_bought=line["bought"],
-            paid=int(line["paid"] * 100),
-            chips_end=line["chips_end"],
+            chips_bought=line.bought,
+            paid=int(line.paid * 100),
+            chips_end=line.chips_end,
         )
         for seat_id, line in sorted(per_seat.items())
     ]
     return entries_out, per_seat, is_final
 
 
-def ledger_report(*, table: Any) -> TableReport:
+def ledger_report(*, table: Table) -> TableReport:
     """The settlement report of ``table``: per player lines and the fewest transfers."""
     entries, per_seat, is_final = ledger_settlement_input(table=table)
     report = TableReport(table=table, is_final=is_final)
@@ -175,13 +188,13 @@ def ledger_report(*, table: Any) -> TableReport:
         report.players.append(
             PlayerLine(
                 seat_id=seat_id,
-                name=line["name"],
-                user_id=line["seat"].user_id,
-                buy_ins=line["buy_ins"],
-                chips_bought=line["bought"],
-                paid=line["paid"],
-                chips_end=line["chips_end"],
-                net_chips=line["chips_end"] - line["bought"],
+                name=line.name,
+                user_id=line.seat.user_id,
+                buy_ins=line.buy_ins,
+                chips_bought=line.bought,
+                paid=line.paid,
+                chips_end=line.chips_end,
+                net_chips=line.chips_end - line.bought,
                 net_money=money,
             )
         )
@@ -195,9 +208,9 @@ def ledger_report(*, table: Any) -> TableReport:
             report.transfers.append(
                 TransferLine(
                     payer_seat_id=payer,
-                    payer_name=per_seat[payer]["name"],
+                    payer_name=per_seat[payer].name,
                     payee_seat_id=payee,
-                    payee_name=per_seat[payee]["name"],
+                    payee_name=per_seat[payee].name,
                     amount=amount,
                     # A mark counts only while the transfer it was made for is unchanged.
                     paid=paid_marks.get((payer, payee)) == amount,
@@ -209,7 +222,7 @@ def ledger_report(*, table: Any) -> TableReport:
 # --- Access --------------------------------------------------------------------------
 
 
-def user_can_view_table_report(*, user: Any, table: Any, guest_token: str | None = None) -> bool:
+def user_can_view_table_report(*, user: User | AnonymousUser, table: Table, guest_token: str | None = None) -> bool:
     """The host, anyone who had a seat at the table (a guest by their session's token),
     and the members of its home game."""
     if guest_token and table.seats.filter(guest_token=guest_token).exists():
@@ -221,11 +234,11 @@ def user_can_view_table_report(*, user: Any, table: Any, guest_token: str | None
     return HomeGameNight.objects.filter(table=table, home_game__members=user).exists()
 
 
-def home_games_for_user(*, user: Any) -> QuerySet[HomeGame]:
+def home_games_for_user(*, user: User) -> QuerySet[HomeGame]:
     return HomeGame.objects.filter(Q(host=user) | Q(members=user)).distinct()
 
 
-def user_can_view_home_game(*, user: Any, home_game: HomeGame) -> bool:
+def user_can_view_home_game(*, user: User | AnonymousUser, home_game: HomeGame) -> bool:
     if not user.is_authenticated:
         return False
     return home_game.host_id == user.pk or home_game.members.filter(pk=user.pk).exists()

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -39,11 +39,17 @@ from django.utils.translation import gettext_lazy as _
 from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
 from ledger.selectors import ledger_chip_totals, ledger_report
 
+if TYPE_CHECKING:  # the ledger writes only its own rows; it imports nothing of tables at run time
+    from django_stubs_ext import StrPromise
+
+    from accounts.models import User
+    from tables.models import Seat, Table
+
 
 class LedgerError(ValueError):
     """A ledger write that cannot be made. ``code`` is stable; ``message`` is for people."""
 
-    def __init__(self, code: str, message: Any) -> None:
+    def __init__(self, code: str, message: str | StrPromise) -> None:
         super().__init__(force_str(message))
         self.code = code
         self.message = message
@@ -63,12 +69,12 @@ class InvariantError(LedgerError):
         self.found = found
 
 
-def _check_seat(table: Any, seat: Any) -> None:
+def _check_seat(table: Table, seat: Seat) -> None:
     if seat.table_id != table.pk:
         raise LedgerError("wrong_table", _("That seat is not at this table."))
 
 
-def _check_chips(chips: Any, *, allow_zero: bool) -> int:
+def _check_chips(chips: object, *, allow_zero: bool) -> int:
     if isinstance(chips, bool) or not isinstance(chips, int):
         raise LedgerError("bad_chips", _("Chips must be a whole number."))
     if chips < 0 or (chips == 0 and not allow_zero):
@@ -78,9 +84,11 @@ def _check_chips(chips: Any, *, allow_zero: bool) -> int:
     return chips
 
 
-def _check_price(price: Any) -> Decimal:
+def _check_price(price: object) -> Decimal:
     if isinstance(price, float | bool):
         raise LedgerError("bad_price", _("A price must be a Decimal, never a float."))
+    if not isinstance(price, Decimal | int | str):
+        raise LedgerError("bad_price", _("That is not a price."))
     try:
         value = Decimal(price)
     except (InvalidOperation, TypeError, ValueError) as error:
@@ -90,7 +98,7 @@ def _check_price(price: Any) -> Decimal:
     return value.quantize(Decimal("0.01"))
 
 
-def _check_chip_value(table: Any, *, chips: int, price: Decimal) -> None:
+def _check_chip_value(table: Table, *, chips: int, price: Decimal) -> None:
     """Every stack at a table is bought at the value of its first one (price over chips):
     a player's result is then exactly chips x value - paid (``docs/ledger.md``)."""
     first = (
@@ -107,13 +115,13 @@ def _check_chip_value(table: Any, *, chips: int, price: Decimal) -> None:
         )
 
 
-def _totals(table: Any) -> TableLedger:
+def _totals(table: Table) -> TableLedger:
     """The table's running totals, locked for this transaction."""
     TableLedger.objects.get_or_create(table=table)
     return TableLedger.objects.select_for_update().get(table=table)
 
 
-def _apply_to_totals(table: Any, *, bought: int = 0, cashed_out: int = 0, paid: Decimal = Decimal(0)) -> None:
+def _apply_to_totals(table: Table, *, bought: int = 0, cashed_out: int = 0, paid: Decimal = Decimal(0)) -> None:
     _totals(table)
     try:
         with transaction.atomic():
@@ -126,7 +134,9 @@ def _apply_to_totals(table: Any, *, bought: int = 0, cashed_out: int = 0, paid: 
         raise LedgerError("chips_created", _("More chips would leave the table than were ever bought.")) from error
 
 
-def _write_entry(*, table: Any, seat: Any, kind: str, chips: int, price: Decimal, by: Any, note: str) -> LedgerEntry:
+def _write_entry(
+    *, table: Table, seat: Seat, kind: str, chips: int, price: Decimal, by: User | None, note: str
+) -> LedgerEntry:
     """A new buy-in, buy-back or cash-out row, the seat's name kept as it is now."""
     return LedgerEntry.objects.create(
         table=table,
@@ -142,7 +152,7 @@ def _write_entry(*, table: Any, seat: Any, kind: str, chips: int, price: Decimal
 
 @transaction.atomic
 def ledger_record_buy_in(
-    *, table: Any, seat: Any, chips: int, price: Decimal, is_buy_back: bool, by: Any = None, note: str = ""
+    *, table: Table, seat: Seat, chips: int, price: Decimal, is_buy_back: bool, by: User | None = None, note: str = ""
 ) -> LedgerEntry:
     """Record a stack bought by ``seat``: the first buy-in or a buy-back. See the module docstring."""
     _check_seat(table, seat)
@@ -155,7 +165,9 @@ def ledger_record_buy_in(
 
 
 @transaction.atomic
-def ledger_record_cash_out(*, table: Any, seat: Any, chips: int, by: Any = None, note: str = "") -> LedgerEntry:
+def ledger_record_cash_out(
+    *, table: Table, seat: Seat, chips: int, by: User | None = None, note: str = ""
+) -> LedgerEntry:
     """Record the chips ``seat`` takes away (leaving, or at the game's end). See the module docstring."""
     _check_seat(table, seat)
     chips = _check_chips(chips, allow_zero=True)
@@ -166,7 +178,7 @@ def ledger_record_cash_out(*, table: Any, seat: Any, chips: int, by: Any = None,
 
 
 @transaction.atomic
-def ledger_reverse(*, entry: LedgerEntry, by: Any, note: str = "") -> LedgerEntry:
+def ledger_reverse(*, entry: LedgerEntry, by: User, note: str = "") -> LedgerEntry:
     """Cancel ``entry`` with a reversing entry. A reversal cannot itself be reversed, nor an entry twice."""
     entry = LedgerEntry.objects.select_for_update().get(pk=entry.pk)
     if entry.kind == LedgerEntry.Kind.REVERSAL:
@@ -194,7 +206,7 @@ def ledger_reverse(*, entry: LedgerEntry, by: Any, note: str = "") -> LedgerEntr
         raise LedgerError("already_reversed", _("That entry has already been reversed.")) from error
 
 
-def ledger_check_invariant(*, table: Any, chips_at_table: int) -> None:
+def ledger_check_invariant(*, table: Table, chips_at_table: int) -> None:
     """Raise :class:`InvariantError` unless ``chips_at_table`` == chips bought - chips cashed out.
 
     Counted from the entries themselves (the record), and compared with the running totals too.
@@ -212,13 +224,13 @@ def ledger_check_invariant(*, table: Any, chips_at_table: int) -> None:
 # --- Transfers marked paid --------------------------------------------------------------
 
 
-def _check_table_host(table: Any, by: Any) -> None:
+def _check_table_host(table: Table, by: User) -> None:
     if table.host_id != by.pk:
         raise LedgerError("not_host", _("Only the host can mark a transfer paid."))
 
 
 @transaction.atomic
-def transfer_mark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, amount: Decimal, by: Any) -> TransferPaid:
+def transfer_mark_paid(*, table: Table, payer_seat: Seat, payee_seat: Seat, amount: Decimal, by: User) -> TransferPaid:
     """The host marks one transfer of the table's settlement as paid (only a transfer it lists)."""
     _check_table_host(table, by)
     report = ledger_report(table=table)
@@ -241,7 +253,7 @@ def transfer_mark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, amount: 
 
 
 @transaction.atomic
-def transfer_unmark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, by: Any) -> None:
+def transfer_unmark_paid(*, table: Table, payer_seat: Seat, payee_seat: Seat, by: User) -> None:
     """The host takes back a paid mark (a mark is a note, not a ledger entry)."""
     _check_table_host(table, by)
     TransferPaid.objects.filter(table=table, payer_seat=payer_seat, payee_seat=payee_seat).delete()
@@ -251,7 +263,7 @@ def transfer_unmark_paid(*, table: Any, payer_seat: Any, payee_seat: Any, by: An
 
 
 @transaction.atomic
-def home_game_create(*, name: str, host: Any, members: list[Any] | None = None) -> HomeGame:
+def home_game_create(*, name: str, host: User, members: list[User] | None = None) -> HomeGame:
     """A new home game; the host is always a member."""
     name = (name or "").strip()
     if not name:
@@ -264,7 +276,7 @@ def home_game_create(*, name: str, host: Any, members: list[Any] | None = None) 
 
 
 @transaction.atomic
-def home_game_add_table(*, home_game: HomeGame, table: Any, by: Any) -> HomeGameNight:
+def home_game_add_table(*, home_game: HomeGame, table: Table, by: User) -> HomeGameNight:
     """Count ``table`` as a night of ``home_game``. Only the home game's host, for a table they host."""
     if home_game.host_id != by.pk:
         raise LedgerError("not_host", _("Only the home game's host can add a night."))
@@ -277,6 +289,6 @@ def home_game_add_table(*, home_game: HomeGame, table: Any, by: Any) -> HomeGame
         raise LedgerError("already_in_home_game", _("That table already belongs to another home game."))
     night = HomeGameNight.objects.create(home_game=home_game, table=table)
     # Everyone with an account who sat at the table joins the group.
-    users = [seat.user for seat in table.seats.filter(user__isnull=False).select_related("user")]
+    users = [seat.user for seat in table.seats.filter(user__isnull=False).select_related("user") if seat.user]
     home_game.members.add(*users)
     return night

@@ -11,7 +11,9 @@ number reveals nothing.
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -23,6 +25,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.models import User
 from ledger.forms import AddTableForm, HomeGameForm, TransferPaidForm
 from ledger.models import HomeGame, HomeGameNight
 from ledger.selectors import (
@@ -46,16 +49,23 @@ def _table_for(request: HttpRequest, code: str) -> Table:
     return table
 
 
-def _guest_or_login(view):
+def _guest_or_login(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Signed-in users, and guests whose session holds a seat's token; others log in first."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args, **kwargs):
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated or request.session.get(GUEST_TOKEN_SESSION_KEY):
             return view(request, *args, **kwargs)
         return redirect_to_login(request.get_full_path())
 
     return wrapped
+
+
+def _signed_in(request: HttpRequest) -> User:
+    """The player of a ``@login_required`` view."""
+    user = request.user
+    assert isinstance(user, User)  # @login_required sent anyone else to log in
+    return user
 
 
 def _home_game_for(request: HttpRequest, home_game_id: int) -> HomeGame:
@@ -104,7 +114,7 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
     report = ledger_report(table=table)
     money = not report.is_zero_value
-    header = [_("Player"), _("Buy-ins"), _("Chips bought"), _("Chips at the end"), _("Net chips")]
+    header: list[object] = [_("Player"), _("Buy-ins"), _("Chips bought"), _("Chips at the end"), _("Net chips")]
     if money:
         header += [_("Bought for"), _("Net")]
     rows: list[list[object]] = [header]
@@ -138,10 +148,14 @@ def transfer_paid(request: HttpRequest, code: str) -> HttpResponse:
     try:
         if form.cleaned_data["paid"]:
             transfer_mark_paid(
-                table=table, payer_seat=payer, payee_seat=payee, amount=form.cleaned_data["amount"], by=request.user
+                table=table,
+                payer_seat=payer,
+                payee_seat=payee,
+                amount=form.cleaned_data["amount"],
+                by=_signed_in(request),
             )
         else:
-            transfer_unmark_paid(table=table, payer_seat=payer, payee_seat=payee, by=request.user)
+            transfer_unmark_paid(table=table, payer_seat=payer, payee_seat=payee, by=_signed_in(request))
     except LedgerError as error:
         messages.error(request, error.message)
     return redirect("ledger:table_report", code=table.code)
@@ -149,7 +163,7 @@ def transfer_paid(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 def home_game_list(request: HttpRequest) -> HttpResponse:
-    home_games = home_games_for_user(user=request.user).select_related("host")
+    home_games = home_games_for_user(user=_signed_in(request)).select_related("host")
     return render(request, "ledger/home_game_list.html", {"home_games": home_games})
 
 
@@ -159,7 +173,7 @@ def home_game_new(request: HttpRequest) -> HttpResponse:
     form = HomeGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            home_game = home_game_create(name=form.cleaned_data["name"], host=request.user)
+            home_game = home_game_create(name=form.cleaned_data["name"], host=_signed_in(request))
         except LedgerError as error:
             form.add_error("name", error.message)
         else:
@@ -221,11 +235,11 @@ def home_game_add(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     if home_game.host_id != request.user.pk:
         raise PermissionDenied(_("Only the home game's host can add a night."))
-    tables = Table.objects.filter(host=request.user, home_game_night__isnull=True).order_by("-created_at")
+    tables = Table.objects.filter(host=_signed_in(request), home_game_night__isnull=True).order_by("-created_at")
     form = AddTableForm(request.POST or None, tables=tables)
     if request.method == "POST" and form.is_valid():
         try:
-            home_game_add_table(home_game=home_game, table=form.cleaned_data["table"], by=request.user)
+            home_game_add_table(home_game=home_game, table=form.cleaned_data["table"], by=_signed_in(request))
         except LedgerError as error:
             form.add_error("table", error.message)
         else:

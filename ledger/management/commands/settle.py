@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from django.core.management.base import BaseCommand, CommandParser
 
 from ledger.settlement import SettlementError, settle_document
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     # json accepts NaN and Infinity by default; they are not JSON numbers.
     raise ValueError(f"{name} is not allowed in JSON")
 
@@ -53,5 +53,5 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as error:
             raise SettlementError("unreadable", f"Cannot read {path}: {error}") from error
 
-    def _print(self, document: dict[str, Any]) -> None:
+    def _print(self, document: dict[str, object]) -> None:
         self.stdout.write(json.dumps(document, indent=2, ensure_ascii=False))
