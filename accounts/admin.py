@@ -12,7 +12,7 @@ class PlayerAdmin(UserAdmin):
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         (_("At the table"), {"fields": ("display_name",)}),
     )
     add_fieldsets = (

@@ -21,7 +21,8 @@ class SignUpForm(UserCreationForm):
     there so a forgotten password can be reset.
     """
 
-    class Meta(UserCreationForm.Meta):
+    # django-stubs does not declare the base form's Meta, which Django has.
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = User
         fields = ("username", "display_name", "email")
         help_texts = {"email": EMAIL_HELP_TEXT}

@@ -7,6 +7,7 @@ accounts/urls.py with templates under templates/registration/.
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.shortcuts import redirect, resolve_url
 from django.urls import reverse_lazy
@@ -50,8 +51,9 @@ class SignUpView(CreateView):
 
     def form_valid(self, form: SignUpForm):
         response = super().form_valid(form)
-        login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")
-        welcome = _("Welcome, %(name)s. Your account is ready.") % {"name": self.object.table_name}
+        user = form.instance  # saved by form_valid above (it is also self.object)
+        login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
+        welcome = _("Welcome, %(name)s. Your account is ready.") % {"name": user.table_name}
         messages.success(self.request, welcome)
         return response
 
@@ -63,8 +65,10 @@ class ProfileView(LoginRequiredMixin, UpdateView):
     template_name = "accounts/profile.html"
     success_url = reverse_lazy("profile")
 
-    def get_object(self, queryset=None) -> User:
-        return self.request.user
+    def get_object(self, queryset: QuerySet[User] | None = None) -> User:
+        user = self.request.user
+        assert isinstance(user, User)  # LoginRequiredMixin lets only a signed-in player in
+        return user
 
     def form_valid(self, form: ProfileForm):
         messages.success(self.request, _("Your profile is saved."))

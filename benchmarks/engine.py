@@ -23,10 +23,10 @@ import importlib.util
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -62,8 +62,12 @@ def random_scripts(preset: str, players: int, count: int, seed: int) -> list[Scr
                 action = Action(rng.choice(blind), "see")
             else:
                 player = rules.to_act(state)
+                assert player is not None  # the hand is not finished
                 pick = rng.choice(rules.legal_actions(state))
-                amount = rng.randrange(pick.min, pick.max + 1, 10) if pick.verb == "raise" else None
+                amount = None
+                if pick.verb == "raise":
+                    assert pick.min is not None and pick.max is not None  # a raise is bounded
+                    amount = rng.randrange(pick.min, pick.max + 1, 10)
                 action = Action(player, pick.verb, amount)
             state, _ = rules.apply(state, action)
             actions.append(action)
@@ -98,17 +102,13 @@ class _ScratchTable:
 
 
 @contextmanager
-def naive_engine():
+def naive_engine() -> Iterator[None]:
     """The same rules with a deep copy per action and no ranking table."""
-    original_copy = teenpatti_hand.HandState.copy
-    original_table = teenpatti_hand.score_table
-    teenpatti_hand.HandState.copy = copy.deepcopy  # type: ignore[method-assign]
-    teenpatti_hand.score_table = _ScratchTable  # type: ignore[assignment]
-    try:
+    with (
+        mock.patch.object(teenpatti_hand.HandState, "copy", copy.deepcopy),
+        mock.patch.object(teenpatti_hand, "score_table", _ScratchTable),
+    ):
         yield
-    finally:
-        teenpatti_hand.HandState.copy = original_copy  # type: ignore[method-assign]
-        teenpatti_hand.score_table = original_table
 
 
 def comparison_rates(count: int, seed: int) -> tuple[float, float]:
@@ -119,14 +119,14 @@ def comparison_rates(count: int, seed: int) -> tuple[float, float]:
         pairs.append((tuple(cards[:3]), tuple(cards[3:])))
     compare_hands(*pairs[0])  # build the table outside the timing
 
-    def timed(compare: Callable[[Any, Any], int]) -> tuple[float, int]:
+    def timed(compare: Callable[[Sequence[int], Sequence[int]], int]) -> tuple[float, int]:
         started = time.perf_counter()
         wins = 0
         for first, second in pairs:
             wins += compare(first, second)
         return count / (time.perf_counter() - started), wins
 
-    def from_scratch(first: Any, second: Any) -> int:
+    def from_scratch(first: Sequence[int], second: Sequence[int]) -> int:
         left, right = evaluate_hand(first), evaluate_hand(second)
         return (left > right) - (left < right)
 
