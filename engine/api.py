@@ -11,7 +11,7 @@ the events the action caused. Everything a caller needs is here:
 - :class:`TableRules`: what differs between the games at a table (seating, buy-backs,
   how the game ends, what the page shows), as data on the game: no caller branches on
   the game's name.
-- :class:`Game`: the protocol each game implements.
+- :class:`Game`: the protocol each game implements, generic in its hand's state.
 - :func:`is_whole_number`: the one check that a number from JSON is an ``int`` and not ``true``.
 
 Players are named by strings (seat names) that are unique within a hand.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeGuard
+from typing import Any, Protocol, TypeGuard, TypeVar
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:
@@ -219,8 +219,17 @@ class TableRules:
         }
 
 
-class Game(Protocol):
-    """What every game's rules provide (Teen Patti presets and hold'em alike)."""
+State = TypeVar("State")
+
+
+class Game(Protocol[State]):
+    """What every game's rules provide (Teen Patti presets and hold'em alike).
+
+    ``State`` is the type of the game's hand (``engine.teenpatti.HandState``,
+    ``engine.holdem.hand.HandState``): only the game that made a state reads it. Code that
+    finds the game by name at run time (:func:`engine.games.get_game`) holds a
+    ``Game[Any]``, since which state comes back is decided by the name.
+    """
 
     name: str
     min_players: int
@@ -255,29 +264,29 @@ class Game(Protocol):
         players: Sequence[tuple[str, int]],
         dealer: int,
         deck: Sequence[int],
-    ) -> tuple[Any, list[Event]]:
+    ) -> tuple[State, list[Event]]:
         """Deal a hand: ``players`` in seat order with their stacks, ``dealer`` an index
         into it, ``deck`` 52 cards top first. Returns the state and the opening events
         (boot or blinds, the deal). A player's cards reach that player only, and only
         when the rules let them look: hold'em hole cards at the deal; Teen Patti cards
         when the player sees (a ``cards`` event), so a look is always recorded."""
 
-    def legal_actions(self, state: Any, player: str | None = None) -> list[LegalAction]:
+    def legal_actions(self, state: State, player: str | None = None) -> list[LegalAction]:
         """The verbs ``player`` (default: the one to act) may use now."""
 
-    def check(self, state: Any, action: Action) -> None:
+    def check(self, state: State, action: Action) -> None:
         """Raise :class:`RuleError` if the rules do not allow ``action`` now."""
 
-    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]:
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         """Check, then return the new state and the events. The old state is unchanged."""
 
-    def to_act(self, state: Any) -> str | None:
+    def to_act(self, state: State) -> str | None:
         """Whose turn it is, or ``None`` when the hand is over."""
 
-    def is_finished(self, state: Any) -> bool: ...
+    def is_finished(self, state: State) -> bool: ...
 
-    def result(self, state: Any) -> HandResult:
+    def result(self, state: State) -> HandResult:
         """Stacks and pots of a finished hand."""
 
-    def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: State, viewer: str | None) -> dict[str, Any]:
         """A JSON-ready picture of the hand as ``viewer`` may see it (``None``: a spectator)."""

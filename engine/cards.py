@@ -41,7 +41,7 @@ def suit_of(card: Card) -> int:
     return card % 4
 
 
-def parse_card(text: str) -> Card:
+def parse_card(text: object) -> Card:
     """Read ``As``, ``Td``, ``10d`` or ``2c`` (case of the rank is ignored).
 
     >>> card_text(parse_card("10d"))
@@ -65,7 +65,7 @@ def card_text(card: Card) -> str:
     return RANK_CHARS[card // 4] + SUIT_CHARS[card % 4]
 
 
-def parse_cards(texts: Iterable[str]) -> list[Card]:
+def parse_cards(texts: Iterable[object]) -> list[Card]:
     """Read several cards; a repeated card is an error."""
     cards = [parse_card(text) for text in texts]
     if len(set(cards)) != len(cards):

@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.api import is_whole_number
 from engine.cards import DECK_SIZE, Card, CardError, cards_text, parse_cards
@@ -158,23 +158,25 @@ def to_text(export: Mapping[str, Any]) -> str:
 # --- reading -------------------------------------------------------------------------------
 
 
-def _require(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+Value = TypeVar("Value")
+
+
+def _require(data: Mapping[str, object], key: str, kind: type[Value], where: str) -> Value:
     name = f"{where}{key}"
     if key not in data:
         raise ExportError(name, "missing.")
     value = data[key]
     # bool is an int in Python; a hand number of `true` is still not a number.
-    if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+    if isinstance(value, bool) and kind is not bool:
         raise ExportError(name, f"expected {_kind_name(kind)}, found {value!r}.")
     if not isinstance(value, kind):
         raise ExportError(name, f"expected {_kind_name(kind)}, found {type(value).__name__}.")
     return value
 
 
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    names = {str: "text", int: "a whole number", list: "a list", dict: "an object", bool: "true/false"}
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
+def _kind_name(kind: type) -> str:
+    names: dict[type, str] = {str: "text", int: "a whole number", list: "a list", dict: "an object", bool: "true/false"}
+    return names.get(kind, kind.__name__)
 
 
 def _check_hex_digest(value: str, name: str) -> str:
@@ -184,7 +186,7 @@ def _check_hex_digest(value: str, name: str) -> str:
     return text
 
 
-def parse_hand(data: Any, *, where: str = "") -> HandRecord:
+def parse_hand(data: object, *, where: str = "") -> HandRecord:
     """Read one exported hand; ``where`` prefixes field names in errors (e.g. ``hands[2].``)."""
     if not isinstance(data, Mapping):
         raise ExportError(where.rstrip(".") or "hand", "expected an object.")
@@ -240,7 +242,7 @@ def parse_hand(data: Any, *, where: str = "") -> HandRecord:
     )
 
 
-def parse_game(data: Any) -> GameRecord:
+def parse_game(data: object) -> GameRecord:
     """Read one exported game; raises :class:`ExportError` naming the field."""
     if not isinstance(data, Mapping):
         raise ExportError("game file", "expected a JSON object.")

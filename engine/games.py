@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from engine.api import Game
+
+if TYPE_CHECKING:
+    # mypy checks each game against the protocol with its own state type, so a method
+    # whose signature drifts from engine.api.Game fails the type check, not a table.
+    from engine.holdem import HOLDEM
+    from engine.holdem.hand import HandState as HoldemHandState
+    from engine.teenpatti import HandState as TeenPattiHandState
+    from engine.teenpatti import TeenPattiGame
+
+    _holdem: Game[HoldemHandState] = HOLDEM
+    _teenpatti: type[Game[TeenPattiHandState]] = TeenPattiGame
 
 GAME_NAMES = ("faras", "classic", "999", "holdem")
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game[Any]:
     """The rules of ``name`` (one of :data:`GAME_NAMES`); ``KeyError`` for any other."""
     if name in ("faras", "classic", "999"):
         from engine.teenpatti import preset_game

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.api import Action, Event, Game, RuleError, SettingsError, is_whole_number
+from engine.api import Action, Event, Game, RuleError, SettingsError, State, is_whole_number
 from engine.cards import DECK_SIZE, CardError, parse_card
 from engine.games import GAME_NAMES, get_game
 
@@ -47,7 +47,7 @@ class ScenarioError(ValueError):
 class Scenario:
     """A scenario, read and checked: everything the engine needs to deal and play."""
 
-    game: Game
+    game: Game[Any]
     settings: Mapping[str, Any]
     players: tuple[tuple[str, int], ...]
     dealer: int
@@ -55,20 +55,20 @@ class Scenario:
     actions: tuple[Action, ...]
 
 
-def _card(value: Any, field: str) -> int:
+def _card(value: object, field: str) -> int:
     try:
         return parse_card(value)
     except CardError as error:
         raise ScenarioError(field, str(error)) from None
 
 
-def _cards(value: Any, field: str) -> list[int]:
+def _cards(value: object, field: str) -> list[int]:
     if not isinstance(value, list):
         raise ScenarioError(field, 'must be a list of cards such as ["As", "Kd", "2c"].')
     return [_card(card, f"{field}[{position}]") for position, card in enumerate(value)]
 
 
-def _read_players(data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+def _read_players(data: Mapping[str, object]) -> tuple[tuple[str, int], ...]:
     raw = data.get("players")
     if not isinstance(raw, list) or not raw:
         raise ScenarioError("players", 'must be a list of {"name": ..., "stack": ...} in seat order.')
@@ -88,7 +88,7 @@ def _read_players(data: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
     return tuple(players)
 
 
-def _read_actions(data: Mapping[str, Any]) -> tuple[Action, ...]:
+def _read_actions(data: Mapping[str, object]) -> tuple[Action, ...]:
     raw = data.get("actions", [])
     if not isinstance(raw, list):
         raise ScenarioError("actions", "must be a list of [player, verb] or [player, verb, amount].")
@@ -108,7 +108,7 @@ def _read_actions(data: Mapping[str, Any]) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-def parse_scenario(data: Any) -> Scenario:
+def parse_scenario(data: object) -> Scenario:
     """Check a scenario's shape and deal its deck; :class:`ScenarioError` names the bad field."""
     if not isinstance(data, dict):
         raise ScenarioError("file", "must hold one JSON object, the scenario.")
@@ -158,17 +158,17 @@ def parse_scenario(data: Any) -> Scenario:
     return Scenario(game, settings, players, dealer, tuple(deck), _read_actions(data))
 
 
-def _stacks_now(game: Game, state: Any) -> dict[str, int]:
+def _stacks_now(game: Game[State], state: State) -> dict[str, int]:
     return {name: int(stack) for name, stack in game.result(state).stacks.items()}
 
 
-def _legal_now(game: Game, state: Any) -> list[dict[str, Any]]:
+def _legal_now(game: Game[State], state: State) -> list[dict[str, Any]]:
     if game.is_finished(state):
         return []
     return [action.to_json() for action in game.legal_actions(state)]
 
 
-def run_scenario(data: Any) -> tuple[int, dict[str, Any]]:
+def run_scenario(data: object) -> tuple[int, dict[str, Any]]:
     """Play a scenario (already read from JSON): the exit status and the output object."""
     try:
         scenario = parse_scenario(data)
