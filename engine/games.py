@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engine.api import Game
 
@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 
     _holdem: Game[HoldemHandState] = HOLDEM
     _teenpatti: type[Game[TeenPattiHandState]] = TeenPattiGame
+
+    # A hand's state in whichever game a table plays: the table keeps it and hands it
+    # back to the game that made it (for annotations only: the games load lazily).
+    AnyHandState: TypeAlias = TeenPattiHandState | HoldemHandState
 
 GAME_NAMES = ("faras", "classic", "999", "holdem")
 
