@@ -1,4 +1,12 @@
-"""The event log's frames: one event as it travels to the sockets and to the history pages.
+"""The event log's vocabulary and frames: every kind of event a table's log may hold, and
+one event as it travels to the sockets and to the history pages.
+
+:class:`EventKind` is the one list of kinds. Services append with its members (never a
+bare string); the engine's own events keep the engine's names, listed here too (the
+engine is standard library only and does not import this), and a test plays random games
+of every game and checks that every kind written to the log is here. The table page gets
+the same names from the server (``event_kinds_for_page``, a ``json_script`` with the id
+``event-kinds``), so the page never retypes them.
 
 :func:`event_frame` is the one shape of an event outside the database (visibility still
 attached); ``tables.selectors.frame_for_viewer`` then keeps what one viewer may see.
@@ -6,9 +14,64 @@ attached); ``tables.selectors.frame_for_viewer`` then keeps what one viewer may 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from tables.models import Event
+
+
+class EventKind(StrEnum):
+    """Every kind of event in a table's log. The value is what is stored and sent."""
+
+    # --- written by the table's services ---
+    TABLE_CREATED = "table_created"  # the first event: game, code, seed commitment, settings
+    SEAT_JOINED = "seat_joined"  # someone joined (watching): seat, name, guest
+    SEAT_TAKEN = "seat_taken"  # sat down with a buy-in
+    SEAT_LEFT = "seat_left"  # left their seat, cashed out
+    SEAT_REMOVED = "seat_removed"  # the host sent them from their seat, cashed out
+    SEAT_OUT = "seat_out"  # too few chips and no buy-backs left: cashed out, watches
+    SEAT_SAT_OUT = "seat_sat_out"
+    SEAT_CAME_BACK = "seat_came_back"
+    SEAT_BOUGHT_BACK = "seat_bought_back"
+    PLAYER_SEED = "player_seed"  # a player's seed for the next hand's deck
+    GAME_STARTED = "game_started"
+    GAME_PAUSED = "game_paused"
+    GAME_RESUMED = "game_resumed"
+    GAME_ENDED = "game_ended"  # always the log's last event; reveals the secret seed
+    SETTINGS_CHANGED = "settings_changed"
+    HAND_STARTED = "hand_started"  # the deal's record (also the engine's first event of a hand)
+    HAND_ENDED = "hand_ended"  # the table's summary of a hand paid out
+    HAND_VOID = "hand_void"  # a hand called off when the game ended
+    TURN = "turn"  # whose turn, what they may do, until when
+    REMINDER = "reminder"  # a waiting turn's reminder (it never acts)
+    ACTION = "action"  # a player's request as recorded (actor set); hold'em's engine uses it too
+    WAITING = "waiting"  # no hand can be dealt: too few players with chips
+    # --- the engine's events (engine/teenpatti/hand.py, engine/holdem/hand.py) ---
+    BOOT = "boot"
+    BLIND = "blind"
+    DEALT = "dealt"
+    HOLE_CARDS = "hole_cards"
+    CARDS = "cards"
+    SEE = "see"
+    CHAAL = "chaal"
+    RAISE = "raise"
+    PACK = "pack"
+    SIDESHOW = "sideshow"
+    SIDESHOW_ACCEPTED = "sideshow_accepted"
+    SIDESHOW_REFUSED = "sideshow_refused"
+    SIDESHOW_RESULT = "sideshow_result"
+    SHOW = "show"
+    SHOWDOWN = "showdown"
+    BOARD = "board"
+    UNCALLED = "uncalled"
+    MUCK = "muck"
+    POT_AWARDED = "pot_awarded"
+    HAND_FINISHED = "hand_finished"
+
+
+def event_kinds_for_page() -> dict[str, str]:
+    """The kinds as the page reads them: ``{"SEAT_TAKEN": "seat_taken", ...}``."""
+    return {kind.name: kind.value for kind in EventKind}
 
 
 def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:

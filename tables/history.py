@@ -33,12 +33,12 @@ from engine.api import Action
 from engine.export import game_export, hand_export
 from engine.fairness import hand_deck
 from engine.games import get_game
-from tables.events import event_frame
+from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.selectors import frame_for_viewer, hand_start_state
 
 # Events that only say whose turn it is, or remind: the replay's steps already show that.
-QUIET_KINDS = frozenset({"turn", "reminder"})
+QUIET_KINDS = frozenset({EventKind.TURN, EventKind.REMINDER})
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +77,7 @@ def _export_seed(table: Table) -> bytes | None:
 
 def revealed_secret_seed(*, table: Table) -> bytes | None:
     """The secret seed as the log revealed it (the ``game_ended`` event), or ``None`` before then."""
-    event = Event.objects.filter(table=table, kind="game_ended").order_by("-seq").first()
+    event = Event.objects.filter(table=table, kind=EventKind.GAME_ENDED).order_by("-seq").first()
     if event is None or not event.payload.get("secret_seed"):
         return None
     return bytes.fromhex(str(event.payload["secret_seed"]))
@@ -133,7 +133,7 @@ def _hand_events(hand: Hand) -> list[Event]:
 def is_recorded_action(event: Event) -> bool:
     """A player's request as live play recorded it (``hand_act``: kind ``action``, with the acting
     seat). Hold'em's engine also reports what an action did as an ``action`` event, with no actor."""
-    return event.kind == "action" and event.actor_id is not None
+    return event.kind == EventKind.ACTION and event.actor_id is not None
 
 
 def _action_of(event: Event) -> Action:
@@ -166,7 +166,9 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
             state, _events = game.apply(state, _action_of(event))
             steps.append({"seq": event.seq, "words": [], "view": None, "_engine_said": False})
             request = frame_for_viewer(event_frame(event), viewer)
-            request_sentence = describe_event("action", request["data"], names, viewer) if "data" in request else ""
+            request_sentence = (
+                describe_event(EventKind.ACTION, request["data"], names, viewer) if "data" in request else ""
+            )
             continue
         if event.kind in QUIET_KINDS:
             continue
@@ -176,7 +178,7 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
         sentence = describe_event(frame["kind"], frame["data"], names, viewer, engine=True)
         if sentence:
             steps[-1]["words"].append(sentence)
-            if frame["kind"] == "action":
+            if frame["kind"] == EventKind.ACTION:
                 steps[-1]["_engine_said"] = True
     _close_step(steps[-1], request_sentence, _picture(game, state, engine_viewer))
     if not steps[0]["words"]:
@@ -234,12 +236,12 @@ def describe_event(
 ) -> str:
     """One sentence for an event of the log, in the viewer's language ('' to say nothing).
 
-    ``engine`` marks the engine's own events; a player's recorded request is ``kind="action"``
+    ``engine`` marks the engine's own events; a player's recorded request is an ``EventKind.ACTION``
     without it."""
     player = _name(names, data.get("player", ""))
-    if kind == "action" and engine:
+    if kind == EventKind.ACTION and engine:
         return _describe_holdem_action(player, data)
-    if kind == "action":
+    if kind == EventKind.ACTION:
         verb = str(data.get("verb", ""))
         amount = data.get("amount")
         if amount is not None and verb in _VERBS_WITH_AMOUNT:
@@ -247,32 +249,32 @@ def describe_event(
         if verb in _VERBS:
             return _(_VERBS[verb]) % {"player": player}
         return _("%(player)s: %(verb)s.") % {"player": player, "verb": verb}
-    if kind == "hand_started":
+    if kind == EventKind.HAND_STARTED:
         if "number" in data:
             return _("Hand %(number)s: %(dealer)s deals.") % {
                 "number": data["number"],
                 "dealer": _name(names, data.get("dealer", "")),
             }
         return ""  # the engine's own start event repeats the table's
-    if kind == "boot":
+    if kind == EventKind.BOOT:
         return _("Everyone puts in the boot of %(amount)s; the pot is %(pot)s.") % {
             "amount": data.get("amount"),
             "pot": data.get("pot"),
         }
-    if kind == "dealt":
+    if kind == EventKind.DEALT:
         return _("The cards are dealt, %(count)s each.") % {"count": data.get("cards_each", "")}
-    if kind in ("cards", "hole_cards"):
+    if kind in (EventKind.CARDS, EventKind.HOLE_CARDS):
         cards = _cards_text(data.get("cards", ""))
         if str(data.get("player", "")) == viewer:
             return _("Your cards: %(cards)s.") % {"cards": cards}
         return _("%(player)s's cards: %(cards)s.") % {"player": player, "cards": cards}
-    if kind in ("see", "pack", "fold", "check", "call", "bet", "raise", "chaal", "blind", "allin"):
-        return ""  # the action's own sentence already says it
-    if kind == "sideshow_result":
+    if kind in (EventKind.SEE, EventKind.PACK, EventKind.RAISE, EventKind.CHAAL, EventKind.BLIND):
+        return ""  # the action's own sentence already says it (hold'em's actions are all EventKind.ACTION)
+    if kind == EventKind.SIDESHOW_RESULT:
         cards = data.get("cards") or {}
         shown = "; ".join(f"{_name(names, who)} {_cards_text(hand)}" for who, hand in cards.items())
         return _("Sideshow: %(shown)s. %(loser)s packs.") % {"shown": shown, "loser": _name(names, data.get("loser"))}
-    if kind == "showdown":
+    if kind == EventKind.SHOWDOWN:
         cards = data.get("cards") or {}
         hands = data.get("hands") or {}
         shown = "; ".join(
@@ -280,8 +282,8 @@ def describe_event(
             for who, hand in cards.items()
         )
         return _("Show: %(shown)s.") % {"shown": shown}
-    if kind in ("hand_finished", "hand_ended"):
-        if kind == "hand_finished":
+    if kind in (EventKind.HAND_FINISHED, EventKind.HAND_ENDED):
+        if kind == EventKind.HAND_FINISHED:
             return ""  # the table's hand_ended says it once
         pots = data.get("pots") or []
         parts = []
@@ -289,29 +291,29 @@ def describe_event(
             winners = ", ".join(_name(names, winner) for winner in pot.get("winners", []))
             parts.append(_("%(winners)s wins %(amount)s") % {"winners": winners, "amount": pot.get("amount")})
         return "; ".join(parts) + "." if parts else _("The hand is over.")
-    if kind == "hand_void":
+    if kind == EventKind.HAND_VOID:
         return _("The hand was called off when the game ended; every bet went back.")
-    if kind == "blind":
+    if kind == EventKind.BLIND:
         values = {"player": player, "amount": data.get("amount")}
         if data.get("blind") == "small":
             return _("%(player)s posts the small blind of %(amount)s.") % values
         return _("%(player)s posts the big blind of %(amount)s.") % values
-    if kind == "board":
+    if kind == EventKind.BOARD:
         streets = {"flop": _("The flop"), "turn": _("The turn"), "river": _("The river")}
         return _("%(street)s: %(cards)s (board %(board)s).") % {
             "street": streets.get(str(data.get("street")), _("The board")),
             "cards": _cards_text(data.get("cards", "")),
             "board": _cards_text(data.get("board", "")),
         }
-    if kind == "show" and "cards" in data:
+    if kind == EventKind.SHOW and "cards" in data:
         return _("%(player)s shows %(cards)s.") % {"player": player, "cards": _cards_text(data["cards"])}
-    if kind == "show":
+    if kind == EventKind.SHOW:
         return ""  # Teen Patti: the request; its sentence is the action's
-    if kind == "muck":
+    if kind == EventKind.MUCK:
         return _("%(player)s does not show.") % {"player": player}
-    if kind == "uncalled":
+    if kind == EventKind.UNCALLED:
         return _("%(amount)s uncalled goes back to %(player)s.") % {"player": player, "amount": data.get("amount")}
-    if kind in ("pot_awarded", "sideshow", "sideshow_accepted", "sideshow_refused"):
+    if kind in (EventKind.POT_AWARDED, EventKind.SIDESHOW, EventKind.SIDESHOW_ACCEPTED, EventKind.SIDESHOW_REFUSED):
         return ""  # said by the action, or by the hand's end
     details = ", ".join(
         f"{key}={_name(names, value) if isinstance(value, str) else value}" for key, value in data.items()

@@ -20,7 +20,7 @@ from django.db import transaction
 from engine.api import Action
 from engine.fairness import hand_deck
 from engine.games import get_game
-from tables.events import event_frame
+from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.state_cache import state_cache_get
 
@@ -55,7 +55,7 @@ def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
         seq, state = 0, hand_start_state(table=table, hand=hand)
     game = get_game(table.game)
     for event in (
-        Event.objects.filter(hand=hand, kind="action", actor__isnull=False, seq__gt=seq)
+        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False, seq__gt=seq)
         .order_by("seq")
         .only("seq", "payload")
     ):

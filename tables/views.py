@@ -29,6 +29,7 @@ from django.views.decorators.http import require_http_methods
 from engine.games import get_game
 from tables import selectors, services
 from tables.consumers import GUEST_TOKEN_SESSION_KEY
+from tables.events import event_kinds_for_page
 from tables.forms import GAME_CHOICES, JoinByCodeForm, JoinForm, OpenTableForm
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
@@ -149,6 +150,9 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             "seat": seat,
             "is_host": is_host,
             "join_url": join_url,
+            # Every kind of event the log may hold, {"SEAT_TAKEN": "seat_taken", ...}
+            # (tables.events.EventKind): the page reads the names from here.
+            "event_kinds": event_kinds_for_page(),
             "page_config": {
                 "code": table.code,
                 "game": table.game,

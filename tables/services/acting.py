@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.api import Action, RuleError
 from engine.games import get_game
 from tables import selectors
+from tables.events import EventKind
 from tables.models import Event, Table
 from tables.services.between_hands import next_hand_schedule
 from tables.services.errors import ServiceError
@@ -104,14 +105,14 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
         except RuleError as error:
             raise ServiceError(error.code, error.message) from None
         recorded = log.append(
-            "action",
+            EventKind.ACTION,
             {"player": name, "verb": verb, "amount": amount},
             hand=hand,
             actor_id=seat_id,
             client_action_id=client_action_id,
         )
         for event in events:
-            log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
+            log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
         action_seq = recorded.seq
         if after_state_change(log, hand=hand, state=new_state, actor_name=name, verb=verb, action_seq=action_seq):
             next_hand_schedule(log)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 
 from tables import selectors
+from tables.events import EventKind
 from tables.models import Hand, Table
 from tables.services.dealing import deal_next_hand
 from tables.services.errors import ServiceError
@@ -92,7 +93,7 @@ def hand_remind(*, table_id: int, hand_id: int, turn_seq: int) -> bool:
             ):
                 return False
             log.append(
-                "reminder",
+                EventKind.REMINDER,
                 {"player": hand.to_act, "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None},
                 hand=hand,
             )

@@ -14,6 +14,7 @@ from engine.api import TablePosition
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables import selectors
+from tables.events import EventKind
 from tables.models import Event, Hand, Seat, Table
 from tables.services.hand_end import game_end
 from tables.services.log import TableLog
@@ -46,13 +47,15 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         if rules.ends_when_one_left:
             game_end(log, reason="one_left")
         else:
-            log.append("waiting", {"reason": "too_few_players"})
+            log.append(EventKind.WAITING, {"reason": "too_few_players"})
         return None
 
     number = table.hands_played + 1
     seeds = [
         str(event.payload["seed"])
-        for event in Event.objects.filter(table=table, kind="player_seed", payload__for_hand=number).order_by("seq")
+        for event in Event.objects.filter(table=table, kind=EventKind.PLAYER_SEED, payload__for_hand=number).order_by(
+            "seq"
+        )
     ]
     players = [[str(name), int(stack)] for name, stack in plan.players]
     by_name = {seat.engine_name: seat for seat in seats}
@@ -77,7 +80,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         settings=plan.settings, players=[(n, s) for n, s in players], dealer=plan.dealer, deck=deck
     )
     log.append(
-        "hand_started",
+        EventKind.HAND_STARTED,
         {
             "number": number,
             "table": table.code,
@@ -91,7 +94,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         hand=hand,
     )
     for event in events:
-        log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
+        log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
     after_state_change(log, hand=hand, state=state, actor_name=None, verb=None)
     return hand
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from engine.games import get_game
 from tables import selectors
+from tables.events import EventKind
 from tables.models import Hand, Seat, Table
 from tables.services.ledger_link import ledger_cash_out, ledger_check
 from tables.services.log import TableLog
@@ -34,7 +35,7 @@ def hand_finish(log: TableLog, *, hand: Hand, state: Any) -> None:
         "pots": [p.to_json() for p in result.pots],
     }
     hand_close(log, hand=hand, result=summary)
-    log.append("hand_ended", {"number": hand.number, **summary}, hand=hand)
+    log.append(EventKind.HAND_ENDED, {"number": hand.number, **summary}, hand=hand)
     ledger_check(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
     _send_out_the_broke(log, seats=list(seats.values()))
 
@@ -59,10 +60,10 @@ def _send_out_the_broke(log: TableLog, *, seats: list[Seat]) -> None:
             continue
         if buy_backs_left(table, seat):
             continue  # may buy back between hands
-        seat_cash_out_and_unseat(log, seat=seat, kind="seat_out")
+        seat_cash_out_and_unseat(log, seat=seat, kind=EventKind.SEAT_OUT)
 
 
-def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: str) -> int:
+def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: EventKind) -> int:
     """Cash out the seat's chips to the ledger, free its place (it watches now), and record
     ``kind`` (``seat_left``, ``seat_removed``, ``seat_out``) with what was cashed out."""
     chips = seat.stack
@@ -84,7 +85,7 @@ def game_end(log: TableLog, *, reason: str) -> None:
     hand = selectors.hand_live(table=table)
     if hand is not None:
         hand_close(log, hand=hand, result={"void": True})
-        log.append("hand_void", {"number": hand.number}, hand=hand)
+        log.append(EventKind.HAND_VOID, {"number": hand.number}, hand=hand)
     final = {}
     for seat in Seat.objects.filter(table=table).order_by("pk"):
         final[str(seat.pk)] = seat.stack
@@ -95,7 +96,7 @@ def game_end(log: TableLog, *, reason: str) -> None:
     table.status = Table.Status.ENDED
     table.ended_at = timezone.now()
     log.append(
-        "game_ended",
+        EventKind.GAME_ENDED,
         {
             "reason": reason,
             "final_stacks": final,

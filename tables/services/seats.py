@@ -15,6 +15,7 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 
 from engine.games import get_game
+from tables.events import EventKind
 from tables.models import Event, Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
@@ -63,7 +64,7 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
         seat.save(update_fields=["number", "status", "stack", "buy_ins", "buy_backs_used"])
         ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=is_buy_back)
         log.append(
-            "seat_taken",
+            EventKind.SEAT_TAKEN,
             {
                 "seat": seat.pk,
                 "name": seat.display_name,
@@ -86,7 +87,7 @@ def seat_leave(*, table_id: int, seat_id: int) -> Seat:
             raise ServiceError("not_seated", _("You have no seat."))
         if in_live_hand(table, seat):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
-        seat_cash_out_and_unseat(log, seat=seat, kind="seat_left")
+        seat_cash_out_and_unseat(log, seat=seat, kind=EventKind.SEAT_LEFT)
     return seat
 
 
@@ -98,7 +99,7 @@ def seat_sit_out(*, table_id: int, seat_id: int) -> Seat:
             raise ServiceError("not_playing", _("You are not playing."))
         seat.status = Seat.Status.SITTING_OUT
         seat.save(update_fields=["status"])
-        log.append("seat_sat_out", {"seat": seat.pk})
+        log.append(EventKind.SEAT_SAT_OUT, {"seat": seat.pk})
     return seat
 
 
@@ -110,7 +111,7 @@ def seat_come_back(*, table_id: int, seat_id: int) -> Seat:
             raise ServiceError("not_sitting_out", _("You are not sitting out."))
         seat.status = Seat.Status.PLAYING
         seat.save(update_fields=["status"])
-        log.append("seat_came_back", {"seat": seat.pk})
+        log.append(EventKind.SEAT_CAME_BACK, {"seat": seat.pk})
         deal_when_ready(log)
     return seat
 
@@ -135,7 +136,9 @@ def seat_buy_back(*, table_id: int, seat_id: int) -> Seat:
             seat.status = Seat.Status.PLAYING
         seat.save(update_fields=["stack", "buy_ins", "buy_backs_used", "status"])
         ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
-        log.append("seat_bought_back", {"seat": seat.pk, "chips": chips, "price": str(price), "stack": seat.stack})
+        log.append(
+            EventKind.SEAT_BOUGHT_BACK, {"seat": seat.pk, "chips": chips, "price": str(price), "stack": seat.stack}
+        )
         deal_when_ready(log)
     return seat
 
@@ -150,7 +153,9 @@ def seat_seed_submit(*, table_id: int, seat_id: int, seed: str) -> int:
     with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
         for_hand = table.hands_played + 1
-        if Event.objects.filter(table=table, kind="player_seed", actor=seat, payload__for_hand=for_hand).exists():
+        if Event.objects.filter(
+            table=table, kind=EventKind.PLAYER_SEED, actor=seat, payload__for_hand=for_hand
+        ).exists():
             raise ServiceError("seed_given", _("You have already added a seed for the next hand."))
-        log.append("player_seed", {"seat": seat.pk, "seed": seed, "for_hand": for_hand}, actor=seat)
+        log.append(EventKind.PLAYER_SEED, {"seat": seat.pk, "seed": seed, "for_hand": for_hand}, actor=seat)
     return for_hand

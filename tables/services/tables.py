@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from engine.fairness import commitment
 from engine.games import get_game
 from tables import selectors
+from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.services.between_hands import hand_deal_now
 from tables.services.errors import ServiceError
@@ -91,7 +92,7 @@ def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None)
             ) as (table, log):
                 seat = Seat.objects.create(table=table, user=host, display_name=host.table_name)
                 log.append(
-                    "table_created",
+                    EventKind.TABLE_CREATED,
                     {
                         "game": game,
                         "code": table.code,
@@ -99,7 +100,7 @@ def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None)
                         "settings": {k: v for k, v in built.items() if k != "host"},
                     },
                 )
-                log.append("seat_joined", {"seat": seat.pk, "name": seat.display_name, "guest": False})
+                log.append(EventKind.SEAT_JOINED, {"seat": seat.pk, "name": seat.display_name, "guest": False})
             return table
         except IntegrityError:
             continue  # a code already taken: draw another
@@ -129,7 +130,7 @@ def table_join(*, code: str, user: Any = None, guest_name: str | None = None, gu
             seat = Seat.objects.create(table=table, user=user, display_name=user.table_name)
         else:
             seat = Seat.objects.create(table=table, guest_token=guest_token, display_name=name)
-        log.append("seat_joined", {"seat": seat.pk, "name": seat.display_name, "guest": seat.is_guest})
+        log.append(EventKind.SEAT_JOINED, {"seat": seat.pk, "name": seat.display_name, "guest": seat.is_guest})
     return seat
 
 
@@ -144,7 +145,7 @@ def table_start(*, table_id: int, seat_id: int) -> Table:
             raise ServiceError("too_few_players", _("More players must take a seat first."))
         table.status = Table.Status.PLAYING
         table.started_at = timezone.now()
-        log.append("game_started", {"seed_commitment": table.seed_commitment})
+        log.append(EventKind.GAME_STARTED, {"seed_commitment": table.seed_commitment})
         hand = hand_deal_now(log)
         if hand is None and table.status == Table.Status.PLAYING:
             raise ServiceError("too_few_players", _("Not enough players have chips to be dealt in."))
@@ -158,7 +159,7 @@ def table_pause(*, table_id: int, seat_id: int) -> Table:
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("The game is not being played."))
         table.status = Table.Status.PAUSED
-        log.append("game_paused", {})
+        log.append(EventKind.GAME_PAUSED, {})
     return table
 
 
@@ -169,7 +170,7 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
         if table.status != Table.Status.PAUSED:
             raise ServiceError("not_paused", _("The game is not paused."))
         table.status = Table.Status.PLAYING
-        log.append("game_resumed", {})
+        log.append(EventKind.GAME_RESUMED, {})
         hand = selectors.hand_live(table=table)
         if hand is None:
             hand_deal_now(log)
@@ -229,7 +230,7 @@ def table_update_settings(
         payload: dict[str, Any] = {"settings": {k: v for k, v in built.items() if k != "host"}}
         if by_admin:
             payload["by"] = "admin"
-        log.append("settings_changed", payload)
+        log.append(EventKind.SETTINGS_CHANGED, payload)
     return table
 
 
@@ -242,5 +243,5 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int) -> Seat:
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
         if target.number is None:
             raise ServiceError("not_seated", _("That player has no seat."))
-        seat_cash_out_and_unseat(log, seat=target, kind="seat_removed")
+        seat_cash_out_and_unseat(log, seat=target, kind=EventKind.SEAT_REMOVED)
     return target

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from engine.games import get_game
 from tables import selectors
+from tables.events import EventKind
 from tables.models import Hand, Table
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
@@ -43,7 +44,9 @@ def after_state_change(
     # A turn event after every change: what the player to act may do can change without
     # the turn passing (a blind player who sees pays double from then on).
     log.append(
-        "turn", {**selectors.turn_public(game=game, state=state, player=to_act, hand=hand), "new": new_turn}, hand=hand
+        EventKind.TURN,
+        {**selectors.turn_public(game=game, state=state, player=to_act, hand=hand), "new": new_turn},
+        hand=hand,
     )
     log.hand_now(hand, state, action_seq)
     if not new_turn:

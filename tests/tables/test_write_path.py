@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tables import services
+from tables.events import EventKind
 from tables.models import Event, Hand, Seat, Table
 from tables.services import ServiceError
 from tables.services.log import TableLog
@@ -114,8 +115,8 @@ def test_the_log_refuses_an_event_after_game_ended_even_if_a_service_forgot():
     table, seats = open_table("faras", players=2, start=False)
     with pytest.raises(RuntimeError, match="after game_ended"):
         with table_write(table.pk) as (_locked, log):
-            log.append("game_ended", {"reason": "test"})
-            log.append("seat_left", {"seat": seats[1].pk})
+            log.append(EventKind.GAME_ENDED, {"reason": "test"})
+            log.append(EventKind.SEAT_LEFT, {"seat": seats[1].pk})
     # The block raised: nothing of it was written.
     assert not Event.objects.filter(table=table, kind="game_ended").exists()
 
@@ -126,7 +127,7 @@ def test_a_refusal_inside_the_block_writes_nothing_and_tells_no_one(django_captu
     with django_capture_on_commit_callbacks() as callbacks:
         with pytest.raises(ServiceError):
             with table_write(table.pk) as (locked, log):
-                log.append("game_paused", {})
+                log.append(EventKind.GAME_PAUSED, {})
                 locked.status = Table.Status.PAUSED
                 raise ServiceError("test", "refused half way")
     assert callbacks == []
