@@ -4,8 +4,12 @@ Passwords are Django's business: hashing, the validators in AUTH_PASSWORD_VALIDA
 and the "passwords differ" check all come from the base form.
 """
 
+from typing import Any
+
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -29,9 +33,17 @@ class SignUpForm(UserCreationForm):
 
 
 class ProfileForm(forms.ModelForm):
-    """What a player may change about themselves: the name shown at the table, the e-mail."""
+    """What a player may change about themselves: the name shown at the table, the e-mail,
+    the site's language (empty: the browser's)."""
 
     class Meta:
         model = User
-        fields = ("display_name", "email")
+        fields = ("display_name", "email", "language")
         help_texts = {"email": EMAIL_HELP_TEXT}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Each language in its own name, as the switcher shows it, so a player can find theirs.
+        self.fields["language"].choices = [("", _("The browser's language"))] + [
+            (code, get_language_info(code)["name_local"]) for code, _name in settings.LANGUAGES
+        ]

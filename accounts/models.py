@@ -1,5 +1,6 @@
-"""Accounts: Django's own user, with the display name shown at the table."""
+"""Accounts: Django's own user, with the display name shown at the table and the site's language."""
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +12,16 @@ class User(AbstractUser):
         max_length=40,
         blank=True,
         help_text=_("The name other players see at the table. Your username if left empty."),
+    )
+
+    # Empty: follow the browser (or the language cookie). Set by the language switcher
+    # and the profile form, applied on every request once logged in (accounts.middleware).
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("The site's language for you, on every device you log in from."),
     )
 
     @property

@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a logged-in player's own language wins over cookie and browser.
+    "accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -131,7 +133,10 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ne", _("Nepali")), ("hi", _("Hindi")), ("de", _("German"))]
+# The catalogues are compiled (.mo) by scripts/serve and scripts/test, not committed.
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates, numbers and money per language (config/formats/<language>/formats.py).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -1,4 +1,5 @@
-"""The site's URLs: the home page, accounts, the lobby and tables, the ledger, the admin.
+"""The site's URLs: the home page, accounts, the lobby and tables, the ledger, the admin,
+the language switcher (``set_language``) and the JavaScript catalogue (``javascript-catalog``).
 
 The home page lives here (URL name ``home``); the lobby and tables own their paths in
 tables/urls.py (the lobby's URL name is ``lobby``).
@@ -7,10 +8,16 @@ tables/urls.py (the lobby's URL name is ``lobby``).
 from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import TemplateView
+from django.views.i18n import JavaScriptCatalog
+
+from accounts.language import set_language
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("admin/", admin.site.urls),
+    path("i18n/setlang/", set_language, name="set_language"),
+    # The page scripts' gettext/ngettext/interpolate (base.html loads it on every page).
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("ledger/", include("ledger.urls")),
     path("", include("tables.urls")),

@@ -37,9 +37,11 @@ from typing import Any
 from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import close_old_connections
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.language import language_for_scope
 from tables import selectors, services
 from tables.services import ServiceError
 from tables.services.log import remember_server_loop
@@ -149,6 +151,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.send", "text": json.dumps(message)})
             await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Each socket speaks its viewer's language, chosen by the same rule as a page's.
+        language = getattr(self, "language", None)
+        if language is None:
+            language = self.language = language_for_scope(self.scope)
+        with translation.override(language):
+            await super().dispatch(message)
 
     async def connect(self) -> None:
         remember_server_loop(asyncio.get_running_loop())
