@@ -20,6 +20,7 @@ from tables.events import EventKind
 from tables.models import Event, Table
 from tables.services.between_hands import next_hand_schedule
 from tables.services.errors import ServiceError
+from tables.services.refusals import rule_refusal
 from tables.services.seat_state import players_of
 from tables.services.turns import after_state_change
 from tables.services.write import seat_at, table_write
@@ -103,7 +104,7 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
             game.check(state, action)
             new_state, events = game.apply(state, action)
         except RuleError as error:
-            raise ServiceError(error.code, error.message) from None
+            raise rule_refusal(error) from None
         recorded = log.append(
             EventKind.ACTION,
             {"player": name, "verb": verb, "amount": amount},

@@ -30,6 +30,7 @@ from engine.games import get_game
 from ledger.settlement import format_chip_value
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
+from tables.services.refusals import settings_refusal_message
 
 GAMES = ("faras", "classic", "999", "holdem")
 TEEN_PATTI_GAMES = ("faras", "classic", "999")
@@ -158,7 +159,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     try:
         engine_settings = dict(get_game(game).settings(engine_overrides))
     except SettingsError as error:
-        raise _error(error.field, error.message) from None
+        raise _error(error.field, settings_refusal_message(error)) from None
     host = {key: value for key, value in choices.items()}
     if "buy_in_price" in host:
         host["buy_in_price"] = str(buy_in_price)
