@@ -24,6 +24,14 @@ from django.test import override_settings
 SERVICE_MARKERS = ("postgres", "redis", "browser")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The translations are compiled from locale/*.po before any test (and the browser
+    tests' server) reads them, as scripts/serve does: only the .po files are in git."""
+    from config.catalogues import compile_catalogues
+
+    compile_catalogues()
+
+
 def running_in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
