@@ -20,6 +20,9 @@
 
   var config = JSON.parse(document.getElementById("table-config").textContent);
   var S = config.strings;
+  // Numbers in the page's language with the digits 0-9 (docs/glossary-ne.md, -hi.md):
+  // grouping as the language writes it (1,000 / 1.000 / 1,00,000), never ५० for 50.
+  var NUMBER_LOCALE = (document.documentElement.lang || "en") + "-u-nu-latn";
   if (window.DashainCards) window.DashainCards.setLabels(S.cards);
 
   // ------------------------------------------------------------------ state
@@ -58,7 +61,7 @@
       return params && params[name] !== undefined && params[name] !== null ? params[name] : "";
     });
   }
-  function chips(n) { return fmt(S.chips, { n: Number(n || 0).toLocaleString() }); }
+  function chips(n) { return fmt(S.chips, { n: Number(n || 0).toLocaleString(NUMBER_LOCALE) }); }
   function nameOf(engineName) {
     if (engineName === null || engineName === undefined) return "";
     var seat = state.seats[String(engineName)];
@@ -455,7 +458,7 @@
   function describePot(d) {
     var winners = (d.winners || []).map(nameOf).join(", ");
     var label = d.pot ? fmt(S.side_pot, { number: d.pot }) : S.main_pot;
-    return fmt(S.log_pot_awarded, { pot: label, amount: Number(d.amount).toLocaleString(), winners: winners });
+    return fmt(S.log_pot_awarded, { pot: label, amount: Number(d.amount).toLocaleString(NUMBER_LOCALE), winners: winners });
   }
 
   function describeFinish(d) {
@@ -492,7 +495,7 @@
     if (!ended) return;
     var finals = state.finalStacks || {};
     var text = Object.keys(finals).filter(function (id) { return finals[id] > 0; }).map(function (id) {
-      return nameOf(id) + " " + Number(finals[id]).toLocaleString();
+      return nameOf(id) + " " + Number(finals[id]).toLocaleString(NUMBER_LOCALE);
     }).join(" · ");
     $("#game-over-stacks").textContent = text ? fmt(S.final_stacks, { stacks: text }) : "";
   }
@@ -574,7 +577,7 @@
       if (!player && seat.status) { badges.appendChild(el("span", { class: "badge", text: S["seat_" + seat.status] || seat.status })); description.push(S["seat_" + seat.status] || ""); }
       if (seat.connected === false) { badges.appendChild(el("span", { class: "badge", text: S.away })); }
       var won = result && result.payouts && result.payouts[id] ? result.payouts[id] : 0;
-      if (won) { var wonText = fmt(S.won, { amount: Number(won).toLocaleString() }); badges.appendChild(el("span", { class: "badge badge-winner", text: wonText })); description.push(wonText); }
+      if (won) { var wonText = fmt(S.won, { amount: Number(won).toLocaleString(NUMBER_LOCALE) }); badges.appendChild(el("span", { class: "badge badge-winner", text: wonText })); description.push(wonText); }
       var cardsBox = el("div", { class: "seat-cards hand-cards-small", "data-cards-of": id });
       if (player) drawCards(cardsBox, player.cards, player.cards ? null : cardCount(), player.best_cards || (result && result.best_cards && result.best_cards[id]));
       var node = el("li", {
@@ -624,7 +627,7 @@
 
   function renderCenter() {
     var hand = state.hand;
-    $("#pot").textContent = hand ? fmt(S.pot, { amount: Number(potOf(hand)).toLocaleString() }) : "";
+    $("#pot").textContent = hand ? fmt(S.pot, { amount: Number(potOf(hand)).toLocaleString(NUMBER_LOCALE) }) : "";
     var stakeText = "";
     if (hand && isHoldem()) {
       stakeText = fmt(S.blinds, { small: hand.small_blind, big: hand.big_blind });
@@ -632,7 +635,7 @@
       // Side pots as they form (the view lists the pots collected so far, main pot first).
       if (handLive() && hand.pots && hand.pots.length > 1) {
         stakeText += " · " + hand.pots.map(function (pot, i) {
-          return fmt(S.pot_line_short, { pot: i ? fmt(S.side_pot, { number: i }) : S.main_pot, amount: Number(pot.amount).toLocaleString() });
+          return fmt(S.pot_line_short, { pot: i ? fmt(S.side_pot, { number: i }) : S.main_pot, amount: Number(pot.amount).toLocaleString(NUMBER_LOCALE) });
         }).join(" · ");
       }
     } else if (hand) {
@@ -698,7 +701,7 @@
 
   function costLabel(action) {
     var cost = costOf(action);
-    return cost ? fmt(S.costs, { amount: Number(cost).toLocaleString() }) : "";
+    return cost ? fmt(S.costs, { amount: Number(cost).toLocaleString(NUMBER_LOCALE) }) : "";
   }
 
   function actionButton(verb, label, key, action, amount) {
@@ -757,9 +760,9 @@
       var amount = Number(input.value);
       if (isHoldem()) {
         var already = player && player.bet ? player.bet : 0;
-        cost.textContent = fmt(S.costs, { amount: (verb === "raise" ? amount - already : amount).toLocaleString() });
+        cost.textContent = fmt(S.costs, { amount: (verb === "raise" ? amount - already : amount).toLocaleString(NUMBER_LOCALE) });
       } else {
-        cost.textContent = fmt(S.costs, { amount: (amount * unitCost()).toLocaleString() });
+        cost.textContent = fmt(S.costs, { amount: (amount * unitCost()).toLocaleString(NUMBER_LOCALE) });
       }
     }
     function stepBy(direction) {
@@ -797,16 +800,16 @@
     lines.textContent = "";
     var payouts = result.payouts || {};
     Object.keys(payouts).forEach(function (name) {
-      if (payouts[name] > 0) lines.appendChild(el("p", { class: "pot-line", "data-winner": name, text: fmt(S.result_won, { player: nameOf(name), amount: Number(payouts[name]).toLocaleString() }) }));
+      if (payouts[name] > 0) lines.appendChild(el("p", { class: "pot-line", "data-winner": name, text: fmt(S.result_won, { player: nameOf(name), amount: Number(payouts[name]).toLocaleString(NUMBER_LOCALE) }) }));
     });
     var reason = S["reason_" + result.reason];
     if (reason) lines.appendChild(el("p", { class: "pot-line", text: reason }));
     (result.pots || []).forEach(function (pot, i) {
       var label = i === 0 ? S.main_pot : fmt(S.side_pot, { number: i });
-      lines.appendChild(el("p", { class: "pot-line", "data-pot": i, text: fmt(S.pot_line, { pot: label, amount: Number(pot.amount).toLocaleString(), winners: (pot.winners || []).map(nameOf).join(", ") }) }));
+      lines.appendChild(el("p", { class: "pot-line", "data-pot": i, text: fmt(S.pot_line, { pot: label, amount: Number(pot.amount).toLocaleString(NUMBER_LOCALE), winners: (pot.winners || []).map(nameOf).join(", ") }) }));
     });
     var stacks = result.stacks || {};
-    var stackText = Object.keys(stacks).map(function (name) { return nameOf(name) + " " + Number(stacks[name]).toLocaleString(); }).join(" · ");
+    var stackText = Object.keys(stacks).map(function (name) { return nameOf(name) + " " + Number(stacks[name]).toLocaleString(NUMBER_LOCALE); }).join(" · ");
     lines.appendChild(el("p", { class: "pot-line result-stacks", text: fmt(S.stacks_now, { stacks: stackText }) }));
   }
 
