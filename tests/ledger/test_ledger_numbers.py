@@ -23,3 +23,14 @@ def test_localized_like_the_plain_variable():
     with translation.override("de"):
         assert with_filter.render({"value": Decimal("8.50")}) == "+" + plain.render({"value": Decimal("8.50")})
         assert with_filter.render({"value": Decimal("8.50")}) == "+8,50"
+
+
+def test_a_chip_value_keeps_every_place_with_the_languages_decimal_sign():
+    from ledger.templatetags.ledger_numbers import localized_decimal
+
+    with translation.override("de"):
+        assert localized_decimal("0.0125") == "0,0125"
+        assert localized_decimal("0.01") == "0,01"
+    for language in ("en", "ne", "hi"):
+        with translation.override(language):
+            assert localized_decimal("0.0125") == "0.0125"
