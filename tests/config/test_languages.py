@@ -51,6 +51,24 @@ def test_a_guest_choice_is_kept_by_the_cookie_over_the_browser(client):
     assert page_language(client.get("/", HTTP_ACCEPT_LANGUAGE="de")) == "ne"
 
 
+def test_the_switcher_returns_to_the_page_it_was_on(client):
+    page = "/accounts/login/?next=/tables/"
+
+    response = client.post(reverse("set_language"), {"language": "hi"}, HTTP_REFERER=f"http://testserver{page}")
+
+    assert response.status_code == 302
+    assert response.url == f"http://testserver{page}"
+    foreign = client.post(reverse("set_language"), {"language": "hi"}, HTTP_REFERER="https://evil.example/")
+    assert foreign.url == "/"
+
+
+def test_the_switcher_does_not_echo_the_pages_query(client):
+    text = client.get(reverse("login"), {"next": "https://evil.example/"}).content.decode()
+
+    switcher = text[text.index('class="language-switcher"') :]
+    assert "evil.example" not in switcher[: switcher.index("</form>")]
+
+
 def test_an_unknown_language_or_a_foreign_next_changes_nothing(client, player):
     client.force_login(player)
 
