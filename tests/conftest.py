@@ -24,6 +24,18 @@ from django.test import override_settings
 SERVICE_MARKERS = ("postgres", "redis", "browser")
 
 
+@pytest.fixture(autouse=True)
+def _english_to_start_with():
+    """Each test starts in the site's default language. A request activates its visitor's
+    language in the thread that serves it (LocaleMiddleware) and leaves it active, so a
+    test client's Nepali request would otherwise make the next test's services speak Nepali."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """The translations are compiled from locale/*.po before any test (and the browser
     tests' server) reads them, as scripts/serve does: only the .po files are in git."""
