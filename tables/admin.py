@@ -196,4 +196,4 @@ class EventAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("hand"), ordering="hand__number")
     def hand_number(self, event: Event) -> int | None:
-        return event.hand.number if event.hand_id else None
+        return event.hand.number if event.hand is not None else None

@@ -175,7 +175,8 @@ class OpenTableForm(forms.Form):
         )
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data  # what Form.clean returns
         if self.errors:
             return cleaned
         choices = {name: value for name, value in cleaned.items() if name in self.fields}

@@ -271,15 +271,15 @@ def describe_event(
     if kind in (EventKind.SEE, EventKind.PACK, EventKind.RAISE, EventKind.CHAAL, EventKind.BLIND):
         return ""  # the action's own sentence already says it (hold'em's actions are all EventKind.ACTION)
     if kind == EventKind.SIDESHOW_RESULT:
-        cards = data.get("cards") or {}
-        shown = "; ".join(f"{_name(names, who)} {_cards_text(hand)}" for who, hand in cards.items())
+        shown_cards = data.get("cards") or {}
+        shown = "; ".join(f"{_name(names, who)} {_cards_text(hand)}" for who, hand in shown_cards.items())
         return _("Sideshow: %(shown)s. %(loser)s packs.") % {"shown": shown, "loser": _name(names, data.get("loser"))}
     if kind == EventKind.SHOWDOWN:
-        cards = data.get("cards") or {}
+        shown_cards = data.get("cards") or {}
         hands = data.get("hands") or {}
         shown = "; ".join(
             f"{_name(names, who)} {_cards_text(hand)} ({_hand_label(hands.get(who))})".replace(" ()", "")
-            for who, hand in cards.items()
+            for who, hand in shown_cards.items()
         )
         return _("Show: %(shown)s.") % {"shown": shown}
     if kind in (EventKind.HAND_FINISHED, EventKind.HAND_ENDED):

@@ -91,7 +91,8 @@ def table_by_code(*, code: str) -> Table | None:
 
 def seat_number_highest(*, table: Table) -> int:
     """The highest seat number taken at the table (0 when no one is seated)."""
-    return max(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True), default=0)
+    numbers = Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True)
+    return max((number for number in numbers if number is not None), default=0)
 
 
 def seat_for_viewer(*, table: Table, user: Any = None, guest_token: str | None = None) -> Seat | None:

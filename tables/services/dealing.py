@@ -57,9 +57,10 @@ def deal_next_hand(log: TableLog) -> Hand | None:
             "seq"
         )
     ]
-    players = [[str(name), int(stack)] for name, stack in plan.players]
+    pairs = [(str(name), int(stack)) for name, stack in plan.players]
+    players = [[name, stack] for name, stack in pairs]  # as the plan keeps them (JSON lists)
     by_name = {seat.engine_name: seat for seat in seats}
-    dealer_seat = by_name.get(players[plan.dealer][0])
+    dealer_seat = by_name.get(pairs[plan.dealer][0])
     hand = Hand.objects.create(
         table=table,
         number=number,
@@ -76,9 +77,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     table.hands_played = number
     table.position = asdict(plan.position)
     deck = hand_deck(bytes(table.secret_seed), table.code, number, seeds)
-    state, events = game.start_hand(
-        settings=plan.settings, players=[(n, s) for n, s in players], dealer=plan.dealer, deck=deck
-    )
+    state, events = game.start_hand(settings=plan.settings, players=pairs, dealer=plan.dealer, deck=deck)
     log.append(
         EventKind.HAND_STARTED,
         {

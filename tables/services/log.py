@@ -79,7 +79,8 @@ def _field_values(table: Table) -> dict[str, Any]:
 
 def remember_loaded_values(table: Table) -> None:
     """Note the row as loaded, so :meth:`TableLog.flush` writes back only what changed."""
-    table._loaded_values = {
+    # Django's documented place for the loaded values (Model.from_db), unknown to django-stubs.
+    table._loaded_values = {  # type: ignore[attr-defined]
         name: copy.deepcopy(value) if isinstance(value, dict | list) else value
         for name, value in _field_values(table).items()
     }

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.utils.translation import gettext as _
 
@@ -51,7 +51,11 @@ def _error(field: str, message: str) -> ServiceError:
     return ServiceError("invalid_settings", message, field=field)
 
 
-def _int(field: str, value: Any, *, low: int, high: int, allow_none: bool = False) -> int | None:
+@overload
+def _int(field: str, value: object, *, low: int, high: int, allow_none: Literal[False] = False) -> int: ...
+@overload
+def _int(field: str, value: object, *, low: int, high: int, allow_none: bool) -> int | None: ...
+def _int(field: str, value: object, *, low: int, high: int, allow_none: bool = False) -> int | None:
     if value is None or value == "":
         if allow_none:
             return None

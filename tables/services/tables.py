@@ -10,7 +10,7 @@ import re
 import secrets
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError
 from django.utils import timezone
@@ -28,6 +28,11 @@ from tables.services.seat_state import in_live_hand
 from tables.services.settings import chip_value_kept, table_settings_build
 from tables.services.turns import queue_reminder
 from tables.services.write import seat_at, table_write, table_write_new
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
 
 # Codes avoid letters and digits that are easy to confuse when read aloud (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -107,29 +112,35 @@ def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None)
     raise ServiceError("busy", _("Could not open a table; please try again."))
 
 
-def table_join(*, code: str, user: Any = None, guest_name: str | None = None, guest_token: str | None = None) -> Seat:
+def table_join(
+    *,
+    code: str,
+    user: User | AnonymousUser | None = None,
+    guest_name: str | None = None,
+    guest_token: str | None = None,
+) -> Seat:
     """Join the table with ``code`` as a watcher: a signed-in ``user``, or a guest with a
     display name and the token kept in their session. Joining again returns the same seat."""
     table = selectors.table_by_code(code=code) if isinstance(code, str) else None
     if table is None:
         raise ServiceError("no_table", _("There is no table with that code."))
-    signed_in = user is not None and getattr(user, "is_authenticated", False)
-    if not signed_in:
+    account = user if user is not None and user.is_authenticated else None
+    token = name = ""
+    if account is None:
         if not isinstance(guest_token, str) or not 20 <= len(guest_token) <= 64:
             raise ServiceError("no_session", _("Your session has expired; open the link again."))
-        name = _clean_name(guest_name)
-    viewer = {"user": user if signed_in else None, "guest_token": None if signed_in else guest_token}
-    existing = selectors.seat_for_viewer(table=table, **viewer)
+        token, name = guest_token, _clean_name(guest_name)
+    existing = selectors.seat_for_viewer(table=table, user=account, guest_token=token or None)
     if existing is not None:
         return existing  # joining again (even once the game is over) writes nothing
     with table_write(table.pk) as (table, log):
-        existing = selectors.seat_for_viewer(table=table, **viewer)  # again, under the lock
+        existing = selectors.seat_for_viewer(table=table, user=account, guest_token=token or None)  # under the lock
         if existing is not None:
             return existing
-        if signed_in:
-            seat = Seat.objects.create(table=table, user=user, display_name=user.table_name)
+        if account is not None:
+            seat = Seat.objects.create(table=table, user=account, display_name=account.table_name)
         else:
-            seat = Seat.objects.create(table=table, guest_token=guest_token, display_name=name)
+            seat = Seat.objects.create(table=table, guest_token=token, display_name=name)
         log.append(EventKind.SEAT_JOINED, {"seat": seat.pk, "name": seat.display_name, "guest": seat.is_guest})
     return seat
 
