@@ -19,6 +19,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
@@ -30,13 +31,13 @@ from tables.services import ServiceError, table_update_settings
 class ReadOnlyPermissions:
     """Shown, searched and filtered; never added, changed or deleted from the admin."""
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
@@ -123,7 +124,7 @@ class TableAdmin(admin.ModelAdmin):
         (_("Times"), {"fields": ("created_at", "started_at", "ended_at")}),
     )
 
-    def get_inlines(self, request: HttpRequest, obj: Any) -> list[type]:
+    def get_inlines(self, request: HttpRequest, obj: Table | None) -> list[type]:
         return [SeatInline] if obj is not None else []
 
     @admin.display(description=_("settings in force"))
@@ -133,7 +134,7 @@ class TableAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a table is opened in the lobby, which draws its secret seed
 
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return False  # its event log is the record of every hand
 
     def save_model(self, request: HttpRequest, obj: Table, form: TableAdminForm, change: bool) -> None:

@@ -32,7 +32,8 @@ import hashlib
 import json
 import logging
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from channels.db import database_sync_to_async as _database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -46,19 +47,33 @@ from tables import selectors, services
 from tables.services import ServiceError
 from tables.services.log import remember_server_loop
 
+if TYPE_CHECKING:
+    from asgiref.typing import Scope
+    from django.contrib.auth.models import AnonymousUser
+    from django_stubs_ext import StrPromise
+
+    from accounts.models import User
+
+Result = TypeVar("Result")
+# An ASGI message, as this module sends and reads them.
+Message = dict[str, Any]
+
 GUEST_TOKEN_SESSION_KEY = "dashain_guest_token"
 
 logger = logging.getLogger(__name__)
 
 
-def database_sync_to_async(function: Any) -> Any:
+def database_sync_to_async(function: Callable[..., Result]) -> Callable[..., Awaitable[Result]]:
     """Run a service off the event loop. On PostgreSQL, calls for different tables run in
     parallel threads (each service locks its table row, so one table's actions stay one at a
     time); SQLite keeps Channels' default of one thread, as concurrent writers stall it."""
-    return _database_sync_to_async(_closing_old_connections(function), thread_sensitive=not _parallel_database())
+    wrapped: Callable[..., Awaitable[Result]] = _database_sync_to_async(  # Channels has no type hints
+        _closing_old_connections(function), thread_sensitive=not _parallel_database()
+    )
+    return wrapped
 
 
-def _closing_old_connections(function: Any) -> Any:
+def _closing_old_connections(function: Callable[..., Result]) -> Callable[..., Result]:
     """``function`` with Django's end-of-request connection check before and after it.
 
     Channels runs that check around the call, but outside the context the call runs in;
@@ -69,7 +84,7 @@ def _closing_old_connections(function: Any) -> Any:
     """
 
     @functools.wraps(function)
-    def call(*args: Any, **kwargs: Any) -> Any:
+    def call(*args: object, **kwargs: object) -> Result:
         close_old_connections()
         try:
             return function(*args, **kwargs)
@@ -109,7 +124,7 @@ def sockets_close_for_session(session_key: str | None) -> None:
     layer_send(session_group(session_key), {"type": "session.ended"})
 
 
-def _identify(code: str, user: Any, guest_token: str | None) -> tuple[int, int, str] | None:
+def _identify(code: str, user: User | AnonymousUser | None, guest_token: str | None) -> tuple[int, int, str] | None:
     """(table id, seat id, group name) of the viewer, joining a signed-in user as a watcher if needed."""
     table = selectors.table_by_code(code=code)
     if table is None:
@@ -135,7 +150,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # A socket with no news for this long checks the table's latest seq in the log.
     quiet_seconds = 5.0
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(
+        self, scope: Scope, receive: Callable[[], Awaitable[Message]], send: Callable[[Message], Awaitable[None]]
+    ) -> None:
         try:
             await super().__call__(scope, receive, send)
         except Exception:
@@ -279,7 +296,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if out:
             await self.send_json({"type": "events", "events": out})
 
-    async def _error(self, code: str, message: Any, request_id: Any = None) -> None:
+    async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}
         if request_id is not None:
             frame["id"] = request_id
@@ -385,7 +402,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _on_seat(self, message: dict[str, Any]) -> dict[str, Any]:
         verb = message.get("verb")
-        calls = {
+        calls: dict[str, Callable[..., object]] = {
             "take": services.seat_take,
             "leave": services.seat_leave,
             "sit_out": services.seat_sit_out,
@@ -403,7 +420,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _on_host(self, message: dict[str, Any]) -> dict[str, Any]:
         verb = message.get("verb")
         kwargs: dict[str, Any] = {"table_id": self.table_id, "seat_id": self.seat_id}
-        calls = {
+        calls: dict[str, Callable[..., object]] = {
             "start": services.table_start,
             "pause": services.table_pause,
             "resume": services.table_resume,

@@ -24,18 +24,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from engine.api import Action
+from engine.api import Action, Game
 from engine.export import game_export, hand_export
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.selectors import frame_for_viewer, hand_start_state
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+    from engine.games import AnyHandState
 
 # Events that only say whose turn it is, or remind: the replay's steps already show that.
 QUIET_KINDS = frozenset({EventKind.TURN, EventKind.REMINDER})
@@ -56,11 +62,11 @@ class HandSummary:
 # --- who may look --------------------------------------------------------------------------
 
 
-def history_may_view(*, table: Table, user: Any, seat: Seat | None) -> bool:
+def history_may_view(*, table: Table, user: User | AnonymousUser | None, seat: Seat | None) -> bool:
     """The people at the table (a seat row of theirs, user or guest) and its host."""
     if seat is not None and seat.table_id == table.pk:
         return True
-    return bool(getattr(user, "is_authenticated", False) and user.pk == table.host_id)
+    return user is not None and user.is_authenticated and user.pk == table.host_id
 
 
 def history_exports_open(*, table: Table) -> bool:
@@ -91,7 +97,7 @@ def seat_names(*, table: Table) -> dict[str, str]:
     return {seat.engine_name: seat.display_name for seat in Seat.objects.filter(table=table)}
 
 
-def _name(names: Mapping[str, str], engine_name: Any) -> str:
+def _name(names: Mapping[str, str], engine_name: object) -> str:
     return names.get(str(engine_name), str(engine_name))
 
 
@@ -142,7 +148,7 @@ def _action_of(event: Event) -> Action:
     return Action(str(payload["player"]), str(payload["verb"]), None if amount is None else int(amount))
 
 
-def _picture(game: Any, state: Any, viewer: str | None) -> dict[str, Any]:
+def _picture(game: Game[Any], state: AnyHandState, viewer: str | None) -> dict[str, Any]:
     view = dict(game.view(state, viewer))
     view.pop("legal", None)  # what the viewer could do then is not part of the picture
     return view
@@ -217,13 +223,13 @@ _VERBS_WITH_AMOUNT = {
 }
 
 
-def _cards_text(cards: Any) -> str:
+def _cards_text(cards: object) -> str:
     if isinstance(cards, list | tuple):
         return " ".join(str(card) for card in cards)
     return str(cards)
 
 
-def _hand_label(label: Any) -> str:
+def _hand_label(label: object) -> str:
     if isinstance(label, Mapping):
         category = str(label.get("category", "")).replace("_", " ")
         value = label.get("value")
@@ -346,8 +352,8 @@ def _describe_holdem_action(player: str, data: Mapping[str, Any]) -> str:
 # --- the exports ---------------------------------------------------------------------------
 
 
-def _hand_actions(events: list[Event]) -> list[list[Any]]:
-    actions = []
+def _hand_actions(events: list[Event]) -> list[list[str | int]]:
+    actions: list[list[str | int]] = []
     for event in events:
         if not is_recorded_action(event):
             continue

@@ -13,19 +13,25 @@ Selectors never import ``tables.services`` (services import selectors).
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from engine.api import Action
+from engine.api import Action, Game
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.state_cache import state_cache_get
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
 
-def hand_start_state(*, table: Table, hand: Hand) -> Any:
+    from accounts.models import User
+    from engine.games import AnyHandState
+
+
+def hand_start_state(*, table: Table, hand: Hand) -> AnyHandState:
     """The state right after the deal, from the hand's recorded plan and seeds."""
     game = get_game(table.game)
     plan = hand.plan
@@ -39,7 +45,7 @@ def hand_start_state(*, table: Table, hand: Hand) -> Any:
     return state
 
 
-def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
+def hand_state(*, table: Table, hand: Hand) -> tuple[AnyHandState, int]:
     """The hand's current state and the seq of the last action it includes (0: none).
 
     Starts from the cached state of this hand when there is one, and applies the
@@ -65,7 +71,7 @@ def hand_state(*, table: Table, hand: Hand) -> tuple[Any, int]:
     return state, seq
 
 
-def live_hand_and_state(*, table: Table) -> tuple[Hand | None, Any, int]:
+def live_hand_and_state(*, table: Table) -> tuple[Hand | None, AnyHandState | None, int]:
     """The live hand (a fresh object the caller may change), its state and last action's seq.
 
     ``table`` must be locked. When the cache holds the table as it is now (same
@@ -95,9 +101,11 @@ def seat_number_highest(*, table: Table) -> int:
     return max((number for number in numbers if number is not None), default=0)
 
 
-def seat_for_viewer(*, table: Table, user: Any = None, guest_token: str | None = None) -> Seat | None:
+def seat_for_viewer(
+    *, table: Table, user: User | AnonymousUser | None = None, guest_token: str | None = None
+) -> Seat | None:
     """The seat (or watcher's place) of a signed-in user or of a guest's session token."""
-    if user is not None and getattr(user, "is_authenticated", False):
+    if user is not None and user.is_authenticated:
         return Seat.objects.filter(table=table, user=user).first()
     if guest_token:
         return Seat.objects.filter(table=table, guest_token=guest_token).first()
@@ -134,7 +142,7 @@ def table_public(table: Table) -> dict[str, Any]:
     }
 
 
-def turn_public(*, game: Any, state: Any, player: str, hand: Hand) -> dict[str, Any]:
+def turn_public(*, game: Game[Any], state: AnyHandState, player: str, hand: Hand) -> dict[str, Any]:
     """Whose turn it is, what they may do and until when: the ``turn`` event's data and
     the snapshot's ``turn``."""
     return {
@@ -156,7 +164,7 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
         hand, state, _seq = live_hand_and_state(table=table)
         hand_view = None
         turn = None
-        if hand is not None:
+        if hand is not None and state is not None:  # a live hand always has a state
             game = get_game(table.game)
             viewer = str(you) if you is not None and str(you) in {str(p[0]) for p in hand.plan["players"]} else None
             hand_view = game.view(state, viewer)

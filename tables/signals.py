@@ -6,14 +6,21 @@ its user signed out (in another tab, or on a shared computer) could still act fo
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 
+if TYPE_CHECKING:
+    from django.http import HttpRequest
+
+    from accounts.models import User
+
 
 @receiver(user_logged_out, dispatch_uid="tables_close_sockets_at_sign_out")
-def _close_sockets_at_sign_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+def _close_sockets_at_sign_out(
+    sender: type[User], request: HttpRequest | None, user: User | None, **kwargs: Any
+) -> None:
     from tables.consumers import sockets_close_for_session
 
     session = getattr(request, "session", None)

@@ -18,9 +18,12 @@ import copy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tables.models import Hand, Table
+
+if TYPE_CHECKING:
+    from engine.games import AnyHandState
 
 CACHE_SIZE = 4096
 
@@ -32,7 +35,7 @@ class CachedHand:
     table_seq: int  # the table's ``last_seq`` when stored: the entry is exact while it is unchanged
     hand: Hand  # the hand row as committed (a copy is handed out, never this object)
     action_seq: int  # seq of the last player action ``state`` includes (0: none)
-    state: Any  # engine states are immutable values (each game has its own state type)
+    state: AnyHandState  # engine states are immutable values (each game has its own state type)
 
 
 _cache: OrderedDict[tuple[int, str], CachedHand] = OrderedDict()
@@ -56,7 +59,9 @@ def state_cache_get(table: Table) -> CachedHand | None:
         return _cache.get(_cache_key(table))
 
 
-def state_cache_put(*, table: Table, table_seq: int, hand: Hand | None, action_seq: int, state: Any) -> None:
+def state_cache_put(
+    *, table: Table, table_seq: int, hand: Hand | None, action_seq: int, state: AnyHandState | None
+) -> None:
     """Remember the table's live hand (or that it has none) as committed at ``table_seq``.
 
     Call only after the commit. A later write to the table moves its ``last_seq`` on, so
@@ -64,7 +69,7 @@ def state_cache_put(*, table: Table, table_seq: int, hand: Hand | None, action_s
     """
     key = _cache_key(table)
     with _cache_lock:
-        if hand is None:
+        if hand is None or state is None:  # no live hand (a live hand always has a state)
             _cache.pop(key, None)
             return
         _cache[key] = CachedHand(table_seq=table_seq, hand=copy.copy(hand), action_seq=action_seq, state=state)

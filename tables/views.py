@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -57,7 +58,7 @@ def _table_or_404(code: str) -> Table:
     return table
 
 
-def _service_error_on_form(form: Any, error: ServiceError) -> None:
+def _service_error_on_form(form: forms.BaseForm, error: ServiceError) -> None:
     form.add_error(error.field if error.field in form.fields else None, force_str(error.message))
 
 

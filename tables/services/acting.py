@@ -8,8 +8,6 @@ ends and the next is dealt (``tables.services.between_hands``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import IntegrityError
 from django.utils.translation import gettext_lazy as _
 
@@ -30,7 +28,7 @@ MAX_AMOUNT = 10**9
 MAX_CLIENT_ACTION_ID = 64
 
 
-def _check_request(verb: Any, amount: Any, client_action_id: Any) -> None:
+def _check_request(verb: object, amount: object, client_action_id: object) -> None:
     if not isinstance(verb, str) or not verb or len(verb) > MAX_VERB_LENGTH:
         raise ServiceError("bad_verb", _("That is not an action."))
     if amount is not None and (

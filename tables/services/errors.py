@@ -6,23 +6,26 @@ the error is raised before anything is written or rolls the transaction back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils.encoding import force_str
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 
 class ServiceError(Exception):
     """A request the table cannot carry out. ``code`` is stable (clients switch on it);
     ``message`` is translated (a lazy string) or, for the engine's refusals, plain English."""
 
-    def __init__(self, code: str, message: Any, *, field: str | None = None) -> None:
+    def __init__(self, code: str, message: str | StrPromise, *, field: str | None = None) -> None:
         super().__init__(force_str(message))
         self.code = code
         self.message = message
         self.field = field
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": force_str(self.message)}
+    def to_json(self) -> dict[str, str]:
+        out = {"code": self.code, "message": force_str(self.message)}
         if self.field:
             out["field"] = self.field
         return out

@@ -7,7 +7,7 @@ table locked. Nothing here deals the next hand: that is the between-hands flow's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
@@ -19,8 +19,11 @@ from tables.services.ledger_link import ledger_cash_out, ledger_check
 from tables.services.log import TableLog
 from tables.services.seat_state import buy_backs_left
 
+if TYPE_CHECKING:
+    from engine.games import AnyHandState
 
-def hand_finish(log: TableLog, *, hand: Hand, state: Any) -> None:
+
+def hand_finish(log: TableLog, *, hand: Hand, state: AnyHandState) -> None:
     """Pay the pots into the seats, check the chips, send out the broke."""
     table = log.table
     game = get_game(table.game)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import enum
 import logging
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -25,6 +26,9 @@ from django.db import transaction
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.state_cache import state_cache_put
+
+if TYPE_CHECKING:
+    from engine.games import AnyHandState
 
 logger = logging.getLogger(__name__)
 
@@ -86,10 +90,16 @@ def remember_loaded_values(table: Table) -> None:
     }
 
 
-_UNTOUCHED = object()
+class _Untouched(enum.Enum):
+    UNTOUCHED = "untouched"
 
 
-def _cache_callback(table: Table, table_seq: int, live: Any) -> Callable[[], None]:
+_UNTOUCHED = _Untouched.UNTOUCHED
+# The live hand, its state and the seq of its last action; None: no hand is live.
+LiveHand: TypeAlias = "tuple[Hand, AnyHandState, int] | None"
+
+
+def _cache_callback(table: Table, table_seq: int, live: LiveHand) -> Callable[[], None]:
     hand, state, action_seq = live if live is not None else (None, None, 0)
     if hand is not None and hand.ended_at is not None:
         hand = None
@@ -109,7 +119,7 @@ class TableLog:
         self.after_commit: list[Callable[[], None]] = []
         # The live hand after this transaction, for the state cache: (hand, state, seq of
         # its last action), None when no hand is live any more, _UNTOUCHED when not known.
-        self.live_hand: tuple[Hand, Any, int] | None | object = _UNTOUCHED
+        self.live_hand: LiveHand | Literal[_Untouched.UNTOUCHED] = _UNTOUCHED
         self.game_ended = False
 
     @property
@@ -152,7 +162,7 @@ class TableLog:
         self.pending.append(event)
         return event
 
-    def hand_now(self, hand: Hand, state: Any, action_seq: int) -> None:
+    def hand_now(self, hand: Hand, state: AnyHandState, action_seq: int) -> None:
         """Note the live hand's state as this transaction leaves it (cached after the commit)."""
         self.live_hand = (hand, state, action_seq)
 

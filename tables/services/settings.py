@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Literal, overload
+from typing import Any, Literal, TypeVar, overload
 
 from django.utils.translation import gettext as _
 
@@ -71,7 +71,10 @@ def _int(field: str, value: object, *, low: int, high: int, allow_none: bool = F
     return value
 
 
-def _choice(field: str, value: Any, choices: tuple[Any, ...]) -> Any:
+Choice = TypeVar("Choice")
+
+
+def _choice(field: str, value: object, choices: tuple[Choice, ...]) -> Choice:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value.strip())
     if value == "":
@@ -79,10 +82,10 @@ def _choice(field: str, value: Any, choices: tuple[Any, ...]) -> Any:
     if isinstance(value, bool) or value not in choices:
         shown = ", ".join(_("none") if c is None else str(c) for c in choices)
         raise _error(field, _("Choose one of: %(choices)s.") % {"choices": shown})
-    return value
+    return choices[choices.index(value)]  # the choice equal to value
 
 
-def _price(value: Any) -> Decimal:
+def _price(value: object) -> Decimal:
     if isinstance(value, bool) or isinstance(value, float):
         raise _error("buy_in_price", _("Give the price as an amount such as 10.00."))
     try:
@@ -179,14 +182,14 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     }
 
 
-def _sideshow(game: str, value: Any) -> str:
+def _sideshow(game: str, value: object) -> str:
     """On/off from the host (rule book 000), or the engine's own partner rule."""
     preset = get_game(game).settings({}).get("sideshow", "previous")
     if value in (True, "on", "true", "1", 1):
         return preset if preset != "off" else "previous"
     if value in (False, "off", "false", "0", 0):
         return "off"
-    if value in ("previous", "previous_seen"):
+    if isinstance(value, str) and value in ("previous", "previous_seen"):
         return value
     raise _error("sideshow", _("Choose on or off."))
 

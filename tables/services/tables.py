@@ -62,7 +62,7 @@ def _require_between_hands(table: Table) -> None:
         raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
 
 
-def _clean_name(name: Any) -> str:
+def _clean_name(name: object) -> str:
     if not isinstance(name, str):
         raise ServiceError("bad_name", _("Give a name other players will see."), field="display_name")
     cleaned = " ".join(name.split())
@@ -71,13 +71,13 @@ def _clean_name(name: Any) -> str:
     return cleaned
 
 
-def table_create(*, host: Any, game: str, choices: dict[str, Any] | None = None) -> Table:
+def table_create(*, host: User | AnonymousUser | None, game: str, choices: dict[str, Any] | None = None) -> Table:
     """Open a table for ``game`` with the host's ``choices`` (see ``services.settings``).
 
     The host joins as a watcher (they take a seat like anyone else). The seed
     commitment is the log's first event.
     """
-    if host is None or not getattr(host, "is_authenticated", False):
+    if host is None or not host.is_authenticated:
         raise ServiceError("not_signed_in", _("Sign in to host a table."))
     built = table_settings_build(game=game, choices=choices)
     seed = secrets.token_bytes(32)

@@ -4,7 +4,7 @@ or the hand's end. Called inside a service's ``table_write`` block by dealing an
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
@@ -15,12 +15,15 @@ from tables.models import Hand, Table
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 
+if TYPE_CHECKING:
+    from engine.games import AnyHandState
+
 
 def after_state_change(
     log: TableLog,
     *,
     hand: Hand,
-    state: Any,
+    state: AnyHandState,
     actor_name: str | None,
     verb: str | None,
     action_seq: int = 0,
