@@ -12,12 +12,15 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.api import Action, Event
 from engine.bots import choose_action, wants_to_act
 from engine.bots.history import History
 from engine.games import get_game
+
+if TYPE_CHECKING:
+    from engine.games import AnyHandState
 
 
 class Strategy(Protocol):
@@ -42,7 +45,7 @@ class Computer:
 
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
-    state: Any
+    state: AnyHandState
     events: list[Event]
     histories: dict[str, History]
     decisions: int
