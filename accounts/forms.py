@@ -44,6 +44,8 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Each language in its own name, as the switcher shows it, so a player can find theirs.
-        self.fields["language"].choices = [("", _("The browser's language"))] + [
+        language = self.fields["language"]
+        assert isinstance(language, forms.ChoiceField)  # the model field has choices
+        language.choices = [("", _("The browser's language"))] + [
             (code, get_language_info(code)["name_local"]) for code, _name in settings.LANGUAGES
         ]

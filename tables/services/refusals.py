@@ -12,13 +12,17 @@ the amounts that are allowed now.
 
 from __future__ import annotations
 
-from django.utils.functional import Promise
+from typing import TYPE_CHECKING
+
 from django.utils.translation import gettext_lazy as _
 
 from engine.api import RuleError, SettingsError
 from tables.services.errors import ServiceError
 
-RULE_MESSAGES: dict[str, Promise] = {
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
+RULE_MESSAGES: dict[str, StrPromise] = {
     # Both games
     "hand_over": _("The hand is over."),
     "unknown_player": _("You are not playing this hand."),
@@ -65,6 +69,6 @@ def rule_refusal(error: RuleError) -> ServiceError:
     return ServiceError(error.code, RULE_MESSAGES.get(error.code, UNKNOWN_RULE))
 
 
-def settings_refusal_message(error: SettingsError) -> Promise:
+def settings_refusal_message(error: SettingsError) -> StrPromise:
     """A translated sentence for an engine settings check (``error.field`` names the setting)."""
     return SETTINGS_REFUSED

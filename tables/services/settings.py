@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from django.utils.translation import gettext as _
 
@@ -31,6 +31,9 @@ from ledger.settlement import format_chip_value
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.refusals import settings_refusal_message
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 GAMES = ("faras", "classic", "999", "holdem")
 TEEN_PATTI_GAMES = ("faras", "classic", "999")
@@ -47,7 +50,7 @@ TEEN_PATTI_ENGINE_KEYS = frozenset({"boot", "blind_turns", "stake_limit", "pot_l
 HOLDEM_ENGINE_KEYS = frozenset({"blind_speed"})
 
 
-def _error(field: str, message: str) -> ServiceError:
+def _error(field: str, message: str | StrPromise) -> ServiceError:
     return ServiceError("invalid_settings", message, field=field)
 
 
