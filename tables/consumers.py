@@ -260,41 +260,47 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         async with self.sending:
             if latest <= self.last_seq:
                 return latest
-            missed = await database_sync_to_async(selectors.events_after)(
-                table_id=self.table_id, after=self.last_seq, viewer=self.viewer, limit=RESYNC_LIMIT + 1
-            )
-            if len(missed) > RESYNC_LIMIT:
-                await self._send_snapshot()
-            elif missed:
-                self.last_seq = missed[-1]["seq"]
-                await self.send_json({"type": "events", "events": missed})
+            await self._send_missed()
         return max(latest, self.last_seq)
 
+    async def _send_missed(self) -> None:
+        """The events after this socket's seq from the log, with its screen read at the same
+        seq (news was lost on the way); a snapshot instead when too much was missed."""
+        caught = await database_sync_to_async(selectors.table_catch_up)(
+            table_id=self.table_id, seat_id=self.seat_id, after=self.last_seq, limit=RESYNC_LIMIT
+        )
+        if caught is None:
+            await self._send_snapshot()
+            return
+        events, screen = caught
+        if events:
+            self.last_seq = screen["seq"]
+            await self.send_json({"type": "events", "events": events, "screen": screen})
+
     async def table_events(self, message: dict[str, Any]) -> None:
-        """News from the channel layer: send it in seq order, filling any gap from the log."""
+        """News from the channel layer: the events in seq order, with this viewer's screen
+        after them (``tables.screens``). No query and no lock, unless news was lost on the
+        way (a gap): then what was missed comes from the log."""
         self.news_at = time.monotonic()
         async with self.sending:
-            await self._send_news(message["events"])
+            await self._send_news(message)
 
-    async def _send_news(self, frames: list[dict[str, Any]]) -> None:
-        out: list[dict[str, Any]] = []
-        if frames and frames[0]["seq"] > self.last_seq + 1:
-            missed = await database_sync_to_async(selectors.events_after)(
-                table_id=self.table_id, after=self.last_seq, viewer=self.viewer, limit=RESYNC_LIMIT
-            )
-            if missed and missed[-1]["seq"] < frames[0]["seq"] - 1:
-                await self._send_snapshot()  # too far behind: start again from a snapshot
-                return
-            out.extend(missed)
-            if missed:
-                self.last_seq = missed[-1]["seq"]
-        for frame in frames:
-            if frame["seq"] <= self.last_seq:
-                continue
-            out.append(selectors.frame_for_viewer(frame, self.viewer))
-            self.last_seq = frame["seq"]
-        if out:
-            await self.send_json({"type": "events", "events": out})
+    async def _send_news(self, message: dict[str, Any]) -> None:
+        frames = message["events"]
+        if not frames or frames[-1]["seq"] <= self.last_seq:
+            return  # old news: it came after a later message, or after a snapshot
+        if frames[0]["seq"] > self.last_seq + 1:
+            await self._send_missed()
+            return
+        out = [selectors.frame_for_viewer(frame, self.viewer) for frame in frames if frame["seq"] > self.last_seq]
+        self.last_seq = frames[-1]["seq"]
+        reply: dict[str, Any] = {"type": "events", "events": out}
+        screen = message.get("screen")
+        if screen is not None and screen["seq"] == self.last_seq:
+            reply["screen"] = selectors.screen_for_viewer(screen, self.viewer)
+        await self.send_json(reply)
+        if "screen" not in reply:
+            await self._send_snapshot()  # news without a screen (not sent by this version): read it
 
     async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}

@@ -13,15 +13,18 @@ Selectors never import ``tables.services`` (services import selectors).
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from engine.api import Action, Game
+from engine.api import Action
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
+from tables.screens import hand_screen
 from tables.state_cache import state_cache_get
 
 if TYPE_CHECKING:
@@ -53,7 +56,9 @@ def hand_state(*, table: Table, hand: Hand) -> tuple[AnyHandState, int]:
     table's current ``last_seq``).
     """
     cached = state_cache_get(table)
-    if cached is not None and cached.hand.pk == hand.pk:
+    # An entry newer than the table as read (a reader without the lock may see the table
+    # before a write the cache already holds) is never used: the state would be ahead.
+    if cached is not None and cached.hand.pk == hand.pk and cached.table_seq <= table.last_seq:
         if cached.table_seq == table.last_seq:
             return cached.state, cached.action_seq
         seq, state = cached.action_seq, cached.state
@@ -112,6 +117,10 @@ def seat_for_viewer(
     return None
 
 
+def seats_public(table: Table) -> list[dict[str, Any]]:
+    return [seat_public(seat) for seat in Seat.objects.filter(table=table).order_by("pk")]
+
+
 def seat_public(seat: Seat) -> dict[str, Any]:
     return {
         "id": seat.pk,
@@ -142,45 +151,94 @@ def table_public(table: Table) -> dict[str, Any]:
     }
 
 
-def turn_public(*, game: Game[Any], state: AnyHandState, player: str, hand: Hand) -> dict[str, Any]:
-    """Whose turn it is, what they may do and until when: the ``turn`` event's data and
-    the snapshot's ``turn``."""
-    return {
-        "player": player,
-        "legal": [legal.to_json() for legal in game.legal_actions(state, player)],
-        "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None,
-    }
+@contextmanager
+def _consistent_read() -> Iterator[None]:
+    """One transaction whose every query sees the database as of its first (REPEATABLE READ
+    on PostgreSQL; SQLite's transactions read one snapshot anyway). Inside a transaction
+    already begun it is that transaction, as it is."""
+    connection = transaction.get_connection()
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
 
 
 def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
     """What one viewer may see of the table now, with the seq it is exact at.
 
-    Taken under the table's lock so no action can slip between the seq and the state.
+    Read without the table's row lock, in one consistent read: on PostgreSQL a
+    REPEATABLE READ transaction (every query sees the database as of its first one), on
+    SQLite the transaction's own snapshot. So no write waits for a page connecting, and
+    the seq and the state still agree. When no hand is live, the last one played is
+    shown, result and all, as the page showed it when it ended.
     """
-    with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+    with _consistent_read():
+        table = Table.objects.get(pk=table_id)
         seats = list(Seat.objects.filter(table=table).order_by("pk"))
         you = seat_id if any(seat.pk == seat_id for seat in seats) else None
         hand, state, _seq = live_hand_and_state(table=table)
-        hand_view = None
-        turn = None
-        if hand is not None and state is not None:  # a live hand always has a state
-            game = get_game(table.game)
-            viewer = str(you) if you is not None and str(you) in {str(p[0]) for p in hand.plan["players"]} else None
-            hand_view = game.view(state, viewer)
-            to_act = game.to_act(state)
-            if to_act is not None:
-                turn = turn_public(game=game, state=state, player=to_act, hand=hand)
+        if hand is None:
+            hand = _hand_last_played(table)
+            state = None if hand is None else _hand_final_state(table=table, hand=hand)
+        hand_out = None
+        if hand is not None and state is not None:
+            screen = hand_screen(table=table, hand=hand, state=state)
+            hand_out = _hand_for_viewer(screen, None if you is None else str(you))
         return {
             "type": "snapshot",
             "seq": table.last_seq,
             "you": you,
             "table": table_public(table),
             "seats": [seat_public(seat) for seat in seats],
-            "hand": None
-            if hand is None
-            else {"number": hand.number, "dealer": hand.dealer_id, "view": hand_view, "turn": turn},
+            "hand": hand_out,
         }
+
+
+def _hand_last_played(table: Table) -> Hand | None:
+    """The last hand, if it was played to its end (not called off)."""
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    if hand is None or hand.ended_at is None or not hand.result or hand.result.get("void"):
+        return None
+    return hand
+
+
+def _hand_final_state(*, table: Table, hand: Hand) -> Any:
+    """The state a finished hand ended in, replayed from its log."""
+    game = get_game(table.game)
+    state = hand_start_state(table=table, hand=hand)
+    for event in (
+        Event.objects.filter(hand=hand, kind="action", actor__isnull=False).order_by("seq").only("seq", "payload")
+    ):
+        payload = event.payload
+        state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
+    return state
+
+
+def _hand_for_viewer(hand: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """One viewer's part of a hand's screen: their own view if dealt in, else the public one."""
+    views = hand["views"]
+    view = views[viewer] if viewer is not None and viewer in views else hand["public"]
+    return {
+        "number": hand["number"],
+        "dealer": hand["dealer"],
+        "finished": hand["finished"],
+        "view": view,
+        "turn": hand["turn"],
+    }
+
+
+def screen_for_viewer(screen: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """What one socket is sent of a pushed screen (``tables.screens``): its own view only.
+
+    With :func:`frame_for_viewer`, the one place where what a viewer receives is chosen;
+    which cards a view holds was decided by the engine's ``view``.
+    """
+    out = {key: value for key, value in screen.items() if key != "hand"}
+    if "hand" in screen:
+        out["hand"] = None if screen["hand"] is None else _hand_for_viewer(screen["hand"], viewer)
+    return out
 
 
 def frame_for_viewer(frame: dict[str, Any], viewer: str | None) -> dict[str, Any]:
@@ -203,3 +261,19 @@ def events_after(*, table_id: int, after: int, viewer: str | None, limit: int = 
     """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first."""
     rows = Event.objects.filter(table_id=table_id, seq__gt=after).order_by("seq")[:limit]
     return [frame_for_viewer(event_frame(event), viewer) for event in rows]
+
+
+def table_catch_up(
+    *, table_id: int, seat_id: int | None, after: int, limit: int = 500
+) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """The events after ``after`` as this seat may see them, and its screen at the last of
+    them, read in one consistent read (see :func:`table_snapshot`); ``None`` when more than
+    ``limit`` events were missed (a snapshot is the better answer then)."""
+    with _consistent_read():
+        viewer = None if seat_id is None else str(seat_id)
+        snapshot = table_snapshot(table_id=table_id, seat_id=seat_id)
+        events = events_after(table_id=table_id, after=after, viewer=viewer, limit=limit + 1)
+    if len(events) > limit:
+        return None
+    screen = {key: value for key, value in snapshot.items() if key not in ("type", "you")}
+    return [event for event in events if event["seq"] <= screen["seq"]], screen

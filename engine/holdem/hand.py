@@ -89,6 +89,7 @@ class HandState:
 
     __slots__ = (
         "acted_at",
+        "awards",
         "bets",
         "big_blind",
         "big_blind_seat",
@@ -136,6 +137,9 @@ class HandState:
     to_act: int  # seat to act, -1 when nobody is (the hand is over)
     revealed: tuple[int, ...]  # seats whose hands everyone has seen
     result: HandResult | None
+    # Once the pots are paid: {"payouts": {name: chips won, odd chips included},
+    # "best": {winner: {"category", "cards": the five}}} (best is empty without a showdown).
+    awards: Mapping[str, Any] | None
 
     def copy(self) -> HandState:
         new = HandState.__new__(HandState)
@@ -162,6 +166,7 @@ class HandState:
         new.to_act = self.to_act
         new.revealed = self.revealed
         new.result = self.result
+        new.awards = self.awards
         return new
 
     def __repr__(self) -> str:
@@ -251,6 +256,7 @@ def start_hand(
     state.to_act = -1
     state.revealed = ()
     state.result = None
+    state.awards = None
 
     events = [
         Event(
@@ -683,6 +689,7 @@ def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | N
     pots = pots_of(state.committed, state.folded)
     results: list[PotResult] = [PotResult(0, (), ())] * len(pots)
     named: dict[int, dict[str, Any]] = {}  # each winner's five cards, worked out once
+    payouts: dict[str, int] = {}  # what each winner takes from all the pots
     for index in range(len(pots) - 1, -1, -1):
         amount, eligible = pots[index]
         if values is None or len(eligible) == 1:
@@ -698,6 +705,7 @@ def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | N
             won = share + (odd if place == 0 else 0)  # odd chips: the first winner left of the button
             state.stacks[seat] += won
             shares[names[seat]] = won
+            payouts[names[seat]] = payouts.get(names[seat], 0) + won
         hands: dict[str, Any] = {}
         if values is not None and len(eligible) > 1:
             for seat in winners:
@@ -721,6 +729,7 @@ def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | N
             )
         )
         results[index] = PotResult(amount, tuple(eligible_names), tuple(winner_names))
+    state.awards = {"payouts": payouts, "best": {names[seat]: named[seat] for seat in named}}
     state.committed = [0] * len(names)
     state.street = FINISHED
     state.to_act = -1

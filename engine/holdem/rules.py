@@ -18,12 +18,16 @@ the table (:mod:`engine.holdem.table`) and the per-viewer picture of a hand.
          "cards": ["As", "Kd"] | null}   # the viewer's own, or a hand turned up for everyone
       ],
       "board": ["2c", "7h", "Td"],
+      "pot": 80,                         # every chip in the middle, this round's bets included
       "pots": [{"amount": 60, "eligible": ["Asha", "Bikash"]}],  # main first; bets of this round not yet in
       "current_bet": 20,                 # what a call reaches this round
       "min_raise_to": 40,                # the least full raise, to (or the least bet when nobody has bet)
       "to_act": "Bikash" | null,
-      "legal": [{"verb": "raise", "min": 40, "max": 1000}, ...],  # only for the viewer on turn
-      "result": null | {"stacks": {...}, "pots": [{"amount", "eligible", "winners"}]}
+      "legal": [{"verb": "raise", "min": 40, "max": 1000, "cost": 30}, ...],  # only for the viewer on turn;
+                                         # cost: chips it puts in now (a raise: at min)
+      "result": null | {"stacks": {...}, "pots": [{"amount", "eligible", "winners"}],
+                        "payouts": {name: chips won, odd chips included},
+                        "best_cards": {winner: [the five]}, "hands": {winner: {"category"}}}
     }
 
 Mucked hands and other players' unseen cards never appear.
@@ -187,10 +191,17 @@ class HoldemRules:
         legal = self.legal_actions(state, viewer) if viewer is not None and viewer == to_act else []
         result = None
         if state.result is not None:
+            awards = state.awards or {"payouts": {}, "best": {}}
             result = {
                 "stacks": dict(state.result.stacks),
                 "pots": [pot.to_json() for pot in state.result.pots],
+                "payouts": dict(awards["payouts"]),
+                "best_cards": {name: list(best["cards"]) for name, best in awards["best"].items()},
+                "hands": {name: {"category": best["category"]} for name, best in awards["best"].items()},
             }
+            in_the_middle = sum(pot.amount for pot in state.result.pots)
+        else:
+            in_the_middle = sum(state.committed)
         return {
             "game": "holdem",
             "street": STREET_NAMES[state.street],
@@ -199,11 +210,12 @@ class HoldemRules:
             "big_blind": state.big_blind,
             "players": players,
             "board": [card_text(c) for c in state.board],
+            "pot": in_the_middle,
             "pots": [] if state.result is not None else pots,
             "current_bet": state.current_bet,
             "min_raise_to": min_raise_to,
             "to_act": to_act,
-            "legal": [action.to_json() for action in legal],
+            "legal": [{**action.to_json(), "cost": action.cost} for action in legal],
             "result": result,
         }
 

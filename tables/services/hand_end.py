@@ -28,6 +28,7 @@ def hand_finish(log: TableLog, *, hand: Hand, state: AnyHandState) -> None:
     table = log.table
     game = get_game(table.game)
     result = game.result(state)
+    log.hand_finished(hand, state)
     seats = {seat.engine_name: seat for seat in Seat.objects.filter(table=table)}
     for name, stack in result.stacks.items():
         seat = seats[str(name)]

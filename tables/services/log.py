@@ -50,10 +50,14 @@ def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
         _server_loop_thread = threading.get_ident()
 
 
-def broadcast(group: str, frames: list[dict[str, Any]]) -> None:
-    """Send ``frames`` to every socket of the table (each filters what its viewer may see)."""
+def broadcast(group: str, frames: list[dict[str, Any]], screen: dict[str, Any] | None = None) -> None:
+    """Send ``frames`` (and the ``screen`` after them, see ``tables.screens``) to every socket
+    of the table; each keeps what its viewer may see."""
     if frames:
-        layer_send(group, {"type": "table.events", "events": frames})
+        message: dict[str, Any] = {"type": "table.events", "events": frames}
+        if screen is not None:
+            message["screen"] = screen
+        layer_send(group, message)
 
 
 def layer_send(group: str, message: dict[str, Any]) -> None:
@@ -120,6 +124,9 @@ class TableLog:
         # The live hand after this transaction, for the state cache: (hand, state, seq of
         # its last action), None when no hand is live any more, _UNTOUCHED when not known.
         self.live_hand: LiveHand | Literal[_Untouched.UNTOUCHED] = _UNTOUCHED
+        # A hand this transaction finished, with its last state: shown (result and all)
+        # until another is dealt.
+        self.finished_hand: tuple[Hand, Any] | None = None
         self.game_ended = False
 
     @property
@@ -170,6 +177,10 @@ class TableLog:
         """Note that no hand is live when this transaction ends (unless another is dealt)."""
         self.live_hand = None
 
+    def hand_finished(self, hand: Hand, state: Any) -> None:
+        """Note the final state of a hand this transaction finished (its views are pushed)."""
+        self.finished_hand = (hand, state)
+
     def on_commit(self, callback: Callable[[], None]) -> None:
         self.after_commit.append(callback)
 
@@ -178,6 +189,7 @@ class TableLog:
         if self.pending:
             Event.objects.bulk_create(self.pending)
         loaded = getattr(self.table, "_loaded_values", None)
+        table_changed = True
         if loaded is None:
             self.table.save()
         else:
@@ -185,14 +197,18 @@ class TableLog:
             if changed:
                 fields = [Table._meta.get_field(name).name for name in changed if name != "id"]
                 self.table.save(update_fields=fields)
+            table_changed = bool(set(changed) - {"last_seq"})
             remember_loaded_values(self.table)
         frames = [event_frame(event) for event in self.pending]
+        screen = self._screen_parts(table_changed) if frames else None
         group = self.table.group_name
         self.pending = []
         callbacks, self.after_commit = self.after_commit, []
         live, self.live_hand = self.live_hand, _UNTOUCHED
+        finished, self.finished_hand = self.finished_hand, None
         if live is not _UNTOUCHED:
             callbacks.append(_cache_callback(self.table, self.table.last_seq, live))
+        table = self.table
 
         def _after() -> None:
             # What is committed is done: a callback that fails (a broker that is down) is
@@ -202,6 +218,38 @@ class TableLog:
                     callback()
                 except Exception:
                     logger.exception("an after-commit step of %s failed", group)
-            broadcast(group, frames)
+            if screen is not None:
+                try:
+                    _add_hand_screen(screen, table, live, finished)
+                except Exception:  # the news goes out; each page's next snapshot has the view
+                    logger.exception("the screens of %s could not be built", group)
+                    screen.pop("hand", None)
+            broadcast(group, frames, screen)
 
         transaction.on_commit(_after)
+
+    def _screen_parts(self, table_changed: bool) -> dict[str, Any]:
+        """What the screens need besides the hand, read inside the transaction (so exact at
+        its last seq): the table when its row changed, the seats when an event moved them."""
+        from tables.screens import SEAT_KINDS
+        from tables.selectors import seats_public, table_public
+
+        screen: dict[str, Any] = {"seq": self.table.last_seq}
+        if table_changed:
+            screen["table"] = table_public(self.table)
+        if any(event.kind in SEAT_KINDS for event in self.pending):
+            screen["seats"] = seats_public(self.table)
+        return screen
+
+
+def _add_hand_screen(screen: dict[str, Any], table: Table, live: Any, finished: tuple[Hand, Any] | None) -> None:
+    """The hand part of the screen: the live hand's views, else those of the hand this
+    transaction finished, else none (``None``) when the live hand went, else left out."""
+    from tables.screens import hand_screen
+
+    if isinstance(live, tuple) and live[0].ended_at is None:
+        screen["hand"] = hand_screen(table=table, hand=live[0], state=live[1])
+    elif finished is not None:
+        screen["hand"] = hand_screen(table=table, hand=finished[0], state=finished[1])
+    elif live is None:
+        screen["hand"] = None

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 
 from engine.games import get_game
-from tables import selectors
 from tables.events import EventKind
 from tables.models import Hand, Table
+from tables.screens import turn_public
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 
@@ -48,7 +48,7 @@ def after_state_change(
     # the turn passing (a blind player who sees pays double from then on).
     log.append(
         EventKind.TURN,
-        {**selectors.turn_public(game=game, state=state, player=to_act, hand=hand), "new": new_turn},
+        {**turn_public(game=game, state=state, player=to_act, hand=hand), "new": new_turn},
         hand=hand,
     )
     log.hand_now(hand, state, action_seq)

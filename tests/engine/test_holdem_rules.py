@@ -18,7 +18,7 @@ from engine.api import Action, RuleError, SettingsError
 from engine.cards import NEW_DECK, card_text, parse_cards
 from engine.games import get_game
 from engine.holdem import HOLDEM
-from engine.replay import run_scenario
+from engine.replay import parse_scenario, run_scenario
 
 SCENARIOS = sorted((Path(__file__).parent / "holdem_scenarios").glob("*.json"))
 REPO = Path(__file__).resolve().parents[2]
@@ -297,6 +297,42 @@ def test_split_pot_names_each_winners_five_cards_and_shares():
     assert awarded["hands"]["Asha"]["cards"] == ["Ah", "Kc", "Qd", "Jh", "Ts"]
 
 
+def test_the_view_counts_every_chip_in_the_middle_and_the_pots_as_they_form():
+    """Issue 13: shove, call, then all in on the flop. The centre must show all the chips in
+    the middle (the pots plus this round's bets), never a sum the page works out."""
+    state, _ = deal(players=[("Asha", 600), ("Bikash", 1000), ("Chandra", 1000)], dealer=0)
+    state, _ = play(state, ("Asha", "allin"), ("Bikash", "call"), ("Chandra", "call"))
+    view = HOLDEM.view(state, None)
+    assert view["street"] == "flop" and view["pot"] == 1800 == sum(pot["amount"] for pot in view["pots"])
+    state, _ = play(state, ("Bikash", "bet", 40))
+    view = HOLDEM.view(state, "Chandra")
+    assert view["pot"] == 1840
+    assert {"verb": "call", "cost": 40} in view["legal"]
+    state, _ = play(state, ("Chandra", "allin"), ("Bikash", "call"))
+    view = HOLDEM.view(state, None)
+    assert view["result"] is not None
+    pots = view["result"]["pots"]
+    assert [pot["amount"] for pot in pots] == [1800, 800]
+    assert view["pot"] == 2600 == sum(view["result"]["payouts"].values())
+    assert sum(view["result"]["stacks"].values()) == 2600
+
+
+def test_a_finished_view_names_each_winners_share_with_the_odd_chip_and_their_five():
+    path = next(p for p in SCENARIOS if p.stem.startswith("equal_hands_share"))
+    scenario = _load(path)
+    _, output = run_scenario(scenario)
+    awarded = next(e for e in output["events"] if e["kind"] == "pot_awarded")
+    parsed = parse_scenario(scenario)
+    state, _ = HOLDEM.start_hand(
+        settings=parsed.settings, players=parsed.players, dealer=parsed.dealer, deck=parsed.deck
+    )
+    state, _ = play(state, *[(a.player, a.verb, a.amount) for a in parsed.actions])
+    result = HOLDEM.view(state, None)["result"]
+    assert result["payouts"] == awarded["shares"] == {"Chandra": 13, "Asha": 12}
+    assert result["best_cards"]["Asha"] == awarded["hands"]["Asha"]["cards"]
+    assert result["hands"]["Chandra"] == {"category": awarded["hands"]["Chandra"]["category"]}
+
+
 def test_uncalled_chips_event_names_player_and_amount():
     path = next(p for p in SCENARIOS if p.stem == "chips_nobody_calls_go_back")
     _, output = run_scenario(_load(path))
@@ -419,7 +455,9 @@ def test_view_shape_for_the_player_to_act():
     view = HOLDEM.view(state, "Bikash")
     assert view["to_act"] == "Bikash"
     assert view["current_bet"] == 100 and view["min_raise_to"] == 180
-    assert {"verb": "raise", "min": 180, "max": 1000} in view["legal"]
+    assert {"verb": "raise", "min": 180, "max": 1000, "cost": 170} in view["legal"]  # Bikash has 10 in
+    assert {"verb": "call", "cost": 90} in view["legal"]
+    assert view["pot"] == 130  # every chip in the middle, this round's bets included
     assert HOLDEM.view(state, "Asha")["legal"] == []
     assert [p["bet"] for p in view["players"]] == [100, 10, 20]
     assert view["pots"] == [] and view["result"] is None

@@ -32,7 +32,7 @@ def _act_unheard(table, seats, monkeypatch) -> int:
     by_name = {seat.engine_name: seat for seat in seats}
     verb = "chaal" if any(entry.verb == "chaal" for entry in legal) else legal[0].verb
     with monkeypatch.context() as patch:
-        patch.setattr(log_module, "broadcast", lambda group, frames: None)
+        patch.setattr(log_module, "broadcast", lambda *args, **kwargs: None)
         return hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, client_action_id="lost-1")
 
 

@@ -42,6 +42,7 @@ class Client:
         self.name = name  # the seat id as a string, or a label for tests
         self.frames: list[dict[str, Any]] = []
         self.snapshots: list[dict[str, Any]] = []
+        self.screens: list[dict[str, Any]] = []  # the screens pushed with events frames, in order
         self.replies: list[dict[str, Any]] = []
         self.last_seq = 0
         self.turn: dict[str, Any] | None = None
@@ -67,6 +68,9 @@ class Client:
                     self.turn = event["data"]
                 elif event.get("kind") in ("hand_ended", "hand_void", "game_ended"):
                     self.turn = None
+            if "screen" in frame:
+                assert frame["screen"]["seq"] == self.last_seq, "a screen is exact at its frame's last seq"
+                self.screens.append(frame["screen"])
         if kind not in ("snapshot", "events") or "id" in frame:
             self.replies.append(frame)
         return frame
