@@ -23,8 +23,9 @@ the table (:mod:`engine.holdem.table`) and the per-viewer picture of a hand.
       "current_bet": 20,                 # what a call reaches this round
       "min_raise_to": 40,                # the least full raise, to (or the least bet when nobody has bet)
       "to_act": "Bikash" | null,
-      "legal": [{"verb": "raise", "min": 40, "max": 1000, "cost": 30}, ...],  # only for the viewer on turn;
-                                         # cost: chips it puts in now (a raise: at min)
+      "legal": [{"verb": "raise", "min": 40, "max": 1000, "cost": 30,  # only for the viewer on turn;
+                 "per_chip": 1, "step": 20, "start": 40}, ...],  # cost: chips it puts in now (a raise:
+                                         # at min); per_chip, step, start: the amount box
       "result": null | {"stacks": {...}, "pots": [{"amount", "eligible", "winners"}],
                         "payouts": {name: chips won, odd chips included},
                         "best_cards": {winner: [the five]}, "hands": {winner: {"category"}}}
@@ -215,9 +216,18 @@ class HoldemRules:
             "current_bet": state.current_bet,
             "min_raise_to": min_raise_to,
             "to_act": to_act,
-            "legal": [{**action.to_json(), "cost": action.cost} for action in legal],
+            "legal": [_legal_entry(action, state.big_blind) for action in legal],
             "result": result,
         }
+
+
+def _legal_entry(action: LegalAction, big_blind: int) -> dict[str, Any]:
+    """A legal action as the view gives it: with its cost now, and for a bet or raise the
+    amount box's cost per chip above ``min``, step (a big blind) and starting amount."""
+    entry = {**action.to_json(), "cost": action.cost}
+    if action.verb in ("bet", "raise"):
+        entry.update(per_chip=1, step=big_blind, start=action.min)
+    return entry
 
 
 HOLDEM = HoldemRules()

@@ -19,7 +19,8 @@ The view is a JSON-ready dict; the live site and the browser page render it as i
         ...
       ],
       "your_cards": [...] | None,        # the viewer's own cards, once they have seen
-      "legal": [{"verb": "raise", "min": 20, "max": 990, "cost": 20}, ...],  # the viewer's
+      "legal": [{"verb": "raise", "min": 20, "max": 990, "cost": 20,   # the viewer's; cost at min
+                 "per_chip": 1, "step": 10, "start": 20}, ...],      # raise box: cost per chip, step, start
       "sideshow": {"asker": "Bikash", "partner": "Chandra"} | None,  # awaiting an answer
       "finished": false,
       "result": None | {"reason": "show", "winners": [...], "payouts": {...},
@@ -79,6 +80,12 @@ def hand_view(state: HandState, viewer: str | None) -> dict[str, Any]:
         for action in legal_actions(state, viewer_seat):
             entry = action.to_json()
             entry["cost"] = action.cost
+            if action.verb == "raise" and action.min is not None and action.max is not None:
+                # The raise box: each chip the stake goes up costs one (blind) or two (seen);
+                # it steps a boot at a time and starts at the classic double.
+                entry["per_chip"] = 2 if state.seen[viewer_seat] else 1
+                entry["step"] = settings.boot
+                entry["start"] = max(action.min, min(action.max, 2 * state.stake))
             legal.append(entry)
     outcome = state.outcome
     result = None

@@ -455,7 +455,8 @@ def test_view_shape_for_the_player_to_act():
     view = HOLDEM.view(state, "Bikash")
     assert view["to_act"] == "Bikash"
     assert view["current_bet"] == 100 and view["min_raise_to"] == 180
-    assert {"verb": "raise", "min": 180, "max": 1000, "cost": 170} in view["legal"]  # Bikash has 10 in
+    raise_entry = {"verb": "raise", "min": 180, "max": 1000, "cost": 170, "per_chip": 1, "step": 20, "start": 180}
+    assert raise_entry in view["legal"]  # Bikash has 10 in: raising to 180 costs 170
     assert {"verb": "call", "cost": 90} in view["legal"]
     assert view["pot"] == 130  # every chip in the middle, this round's bets included
     assert HOLDEM.view(state, "Asha")["legal"] == []

@@ -43,7 +43,7 @@ def test_view_has_every_field_the_pages_render_and_is_json_ready():
     assert view["legal"] == [
         {"verb": "see", "cost": 0},
         {"verb": "chaal", "cost": 10},
-        {"verb": "raise", "min": 20, "max": 990, "cost": 20},
+        {"verb": "raise", "min": 20, "max": 990, "cost": 20, "per_chip": 1, "step": 10, "start": 20},
         {"verb": "pack", "cost": 0},
     ]
 

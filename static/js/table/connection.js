@@ -1,0 +1,87 @@
+/*
+ * connection.js: the page's one WebSocket to its table, kept open.
+ *
+ * Owns: connecting; a heartbeat (the server's "ping" message every 25 s; no frame at all
+ * for 60 s means the socket is dead even if the browser has not noticed, so it is closed
+ * and opened again); reconnecting after a loss with a jittered backoff (a random wait
+ * between half and all of 0.5 s, 1 s, 2 s ... 10 s, so a table's pages do not all come
+ * back at the same instant after a server restart); reconnecting at once when the
+ * browser comes back online or the tab is shown again. A socket the server closed
+ * because this viewer may not be there (4403) or signed out (4401) is not reopened.
+ */
+
+const HEARTBEAT_MS = 25000;
+const SILENCE_MS = 60000;
+const NO_RETRY = new Set([4401, 4403]);
+
+export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
+  let socket = null;
+  let retry = 0;
+  let retryTimer = null;
+  let heartbeat = null;
+  let lastHeard = 0;
+  let pings = 0;
+  let stopped = false;
+
+  function open() {
+    if (stopped) return;
+    window.clearTimeout(retryTimer);
+    retryTimer = null;
+    const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    const current = new WebSocket(scheme + window.location.host + path);
+    socket = current;
+    onSocket(current);
+    current.addEventListener("open", () => {
+      if (socket !== current) return;
+      retry = 0;
+      lastHeard = Date.now();
+      window.clearInterval(heartbeat);
+      heartbeat = window.setInterval(beat, HEARTBEAT_MS);
+      onOpen();
+    });
+    current.addEventListener("message", (message) => {
+      if (socket !== current) return;
+      lastHeard = Date.now();
+      let frame;
+      try { frame = JSON.parse(message.data); } catch (error) { return; }
+      onFrame(frame);
+    });
+    current.addEventListener("close", (event) => {
+      if (socket !== current) return;
+      socket = null;
+      window.clearInterval(heartbeat);
+      const final = NO_RETRY.has(event.code);
+      onClose(final, event.code);
+      if (final) { stopped = true; return; }
+      const ceiling = Math.min(10000, 500 * Math.pow(2, retry));
+      retry += 1;
+      retryTimer = window.setTimeout(open, ceiling / 2 + Math.random() * ceiling / 2);
+    });
+  }
+
+  function beat() {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - lastHeard > SILENCE_MS) { socket.close(); return; }
+    pings += 1;
+    send({ type: "ping", id: "heartbeat-" + pings });
+  }
+
+  function send(frame) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+
+  function now() {
+    // Back online, or the tab shown again: reconnect without waiting for the backoff,
+    // or make sure an open socket still answers.
+    if (stopped) return;
+    if (!socket) open();
+    else if (socket.readyState === WebSocket.OPEN) beat();
+  }
+
+  window.addEventListener("online", now);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") now(); });
+  open();
+  return { send };
+}

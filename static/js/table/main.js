@@ -1,0 +1,162 @@
+/*
+ * main.js: the table page (templates/tables/table.html), as native ES modules with no build step.
+ *
+ *   connection.js  the WebSocket: heartbeat, reconnect with jittered backoff
+ *   store.js       what the page knows, and how each frame changes it (docs/live-play.md)
+ *   words.js       every word shown (translated by Django) and the log in words
+ *   families.js    what differs on screen between families of games (the action bar's verbs)
+ *   regions/*.js   one renderer per region of the page, each redrawn only when its part changed
+ *
+ * The page decides no rule: the verbs offered, what each costs, the pots, who won what and
+ * which cards show come from the server, which pushes this viewer's screen with every piece
+ * of news. It never receives another player's hidden cards: the server filters every frame.
+ */
+
+import { $ } from "./dom.js";
+import { connect } from "./connection.js";
+import { applyFrame, legal, mySeat, state } from "./store.js";
+import { CONFIG, S } from "./words.js";
+import { renderActions } from "./regions/actions.js";
+import { renderCentre } from "./regions/centre.js";
+import { renderHost } from "./regions/host.js";
+import { renderLog } from "./regions/log.js";
+import { renderMyHand } from "./regions/my-hand.js";
+import { renderResult } from "./regions/result.js";
+import { renderSeatControls } from "./regions/seat-controls.js";
+import { renderSeats } from "./regions/seats.js";
+import { renderSideshow } from "./regions/sideshow.js";
+import { renderConnection, renderGameOver, renderHeader, renderReminder, showNotice } from "./regions/status.js";
+
+if (window.DashainCards) window.DashainCards.setLabels(S.cards);
+
+function newClientId() {
+  if (window.crypto && window.crypto.randomUUID) return window.crypto.randomUUID();
+  return "c" + Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
+
+function send(frame) {
+  if (!socket.send(frame)) {
+    showNotice(S.not_connected);
+    return false;
+  }
+  return true;
+}
+
+function sendAction(verb, amount) {
+  // "see" has its own message; everything else is an action. The id makes a resend a no-op.
+  const frame = verb === "see" ? { type: "see", id: newClientId() } : { type: "action", verb, id: newClientId() };
+  if (amount !== undefined && amount !== null) frame.amount = amount;
+  if (send(frame)) showNotice("");
+}
+
+function sendSeat(verb) {
+  send({ type: "seat", verb, id: newClientId() });
+}
+
+function sendHost(verb, extra) {
+  send(Object.assign({ type: "host", verb, id: newClientId() }, extra || {}));
+}
+
+// Fairness (docs/fairness.md): a seated player's browser may add its own seed to the deck
+// of the next hand, when the player asks for it (the box under "Your seat").
+function offerSeed() {
+  const box = $("#add-seed");
+  const seat = mySeat();
+  if (!box || !box.checked || !seat || seat.number === null || seat.number === undefined) return;
+  if (!state.table || state.table.status === "ended" || !state.connected) return;
+  const forHand = (state.table.hands_played || 0) + 1;
+  if (state.seedFor === forHand) return;
+  state.seedFor = forHand;
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  const seed = Array.from(bytes, (b) => ("0" + b.toString(16)).slice(-2)).join("");
+  send({ type: "seed", seed, id: newClientId() });
+}
+
+function render() {
+  renderHeader();
+  renderSeats();
+  renderCentre();
+  renderMyHand();
+  renderSideshow();
+  renderActions(sendAction, showNotice);
+  renderResult();
+  renderLog();
+  renderSeatControls(sendSeat);
+  renderHost(sendHost);
+  renderReminder();
+  renderGameOver();
+  offerSeed();
+}
+
+function onFrame(frame) {
+  if (frame.type === "error") {
+    if (frame.code !== "seed_given") showNotice(frame.message || S.refused);   // seed_given: already in
+    return;
+  }
+  applyFrame(frame, (request) => socket.send(request));
+  render();
+}
+
+const socket = connect({
+  path: CONFIG.socket_path,
+  onSocket: (current) => { state.socket = current; },
+  onOpen: () => {
+    // The server sends a snapshot at once; nothing to ask for.
+    state.connected = true;
+    renderConnection("open");
+    render();
+  },
+  onFrame,
+  onClose: () => {
+    state.connected = false;
+    state.snapshotWanted = false;
+    renderConnection("closed");
+    render();
+  }
+});
+renderConnection("connecting");
+
+// --- keyboard shortcuts ---------------------------------------------------------------
+const SHORTCUTS = { s: "see", k: "check", f: "fold", p: "pack", w: "show", d: "sideshow", a: "allin", y: "accept", n: "refuse" };
+document.addEventListener("keydown", (event) => {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+  const key = event.key.toLowerCase();
+  if (key === "c") {
+    const verb = legal("chaal") ? "chaal" : legal("call") ? "call" : null;
+    if (verb) sendAction(verb);
+    return;
+  }
+  if (key === "r") {
+    const go = document.querySelector(".raise-group button[data-verb]");
+    if (go) go.click();
+    return;
+  }
+  if (key === "arrowup" || key === "arrowdown") {
+    const step = document.querySelector(key === "arrowup" ? ".raise-group .step-up" : ".raise-group .step-down");
+    if (step) { step.click(); event.preventDefault(); }
+    return;
+  }
+  const verb = SHORTCUTS[key];
+  if (verb && legal(verb)) { sendAction(verb); event.preventDefault(); }
+});
+
+// --- the rest of the page --------------------------------------------------------------
+$("#see-button").addEventListener("click", () => sendAction("see"));
+$("#add-seed").addEventListener("change", offerSeed);
+$("#sideshow-accept").addEventListener("click", () => sendAction("accept"));
+$("#sideshow-refuse").addEventListener("click", () => sendAction("refuse"));
+const copy = $("#copy-link");
+if (copy) {
+  copy.addEventListener("click", () => {
+    const input = $("#join-link");
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
+    showNotice(S.link_copied);
+  });
+}
+
+window.DashainTable = { state, render, send };
+render();

@@ -1,0 +1,32 @@
+/* "Your seat": where I sit and with what, and what I may do with my seat between hands. */
+
+import { $, el, once } from "../dom.js";
+import { S, chips, fmt } from "../words.js";
+import { handLive, mySeat, myPlayer, rules, state } from "../store.js";
+
+export function controlButton(onClick, command, label) {
+  const node = el("button", { type: "button", "data-command": command, text: label });
+  node.disabled = !state.connected;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+export function renderSeatControls(sendSeat) {
+  const seat = mySeat();
+  const player = myPlayer();
+  const live = handLive();
+  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed], () => {
+    const box = $("#between-hands");
+    box.textContent = "";
+    if (!seat || (state.table && state.table.status === "ended")) return;
+    const inHand = !!player && live;
+    const seated = seat.number !== null && seat.number !== undefined;
+    const stack = player && live ? player.stack : seat.stack;
+    box.appendChild(el("p", { class: "aside", text: seated ? fmt(S.your_seat, { number: seat.number, stack: chips(stack) }) : S.watching }));
+    if (!seated) box.appendChild(controlButton(() => sendSeat("take"), "take", S.take_seat));
+    if (rules().rebuys_allowed && seated && !inHand) box.appendChild(controlButton(() => sendSeat("buy_back"), "buy_back", S.buy_again));
+    if (seat.status === "playing" && seated) box.appendChild(controlButton(() => sendSeat("sit_out"), "sit_out", S.sit_out));
+    if (seat.status === "sitting_out") box.appendChild(controlButton(() => sendSeat("come_back"), "come_back", S.come_back));
+    if (seated && !inHand) box.appendChild(controlButton(() => sendSeat("leave"), "leave", S.leave_seat));
+  });
+}

@@ -1,0 +1,204 @@
+/*
+ * store.js: what the page knows of the table, and how each frame from the server changes it.
+ *
+ * Owns the page's state and the protocol of docs/live-play.md from the page's side:
+ *  - a snapshot (at connect, or after a gap too large to fill) replaces everything;
+ *  - an events frame carries the news in seq order and, with it, this viewer's screen
+ *    (the table and seats when they changed, the hand as this viewer may see it, the
+ *    turn): the page applies it and asks for nothing;
+ *  - the log in words is filled from the events before the snapshot (a resync) and
+ *    then grows with the news.
+ * The store decides no rule: legal moves, costs, pots, who won what and which cards
+ * show all come from the server.
+ */
+
+import { CONFIG, describe } from "./words.js";
+
+export const state = {
+  lastSeq: 0,
+  you: null,
+  table: null,        // the table's public summary: status, host, settings, rules
+  seats: {},          // seat id (string) -> {id, name, number, stack, status, ...}
+  hand: null,         // this viewer's view of the live (or last finished) hand, with number and finished
+  turn: null,         // {player, legal, deadline} of the live hand, or null
+  log: [],            // [{seq, text}] of the current hand
+  finalStacks: {},
+  connected: false,
+  socket: null,       // the open WebSocket (tests close it to try the reconnect)
+  snapshotWanted: false,
+  seedFor: null,      // the hand this browser last gave a seed for
+  reminder: null      // the last reminder event's data, until the turn moves on
+};
+
+const LOG_REQUEST = "hand-log";
+const CATCH_UP = "catch-up:";
+const LOG_LOOKBACK = 400;
+
+export function nameOf(seatId) {
+  if (seatId === null || seatId === undefined) return "";
+  const seat = state.seats[String(seatId)];
+  return seat ? seat.name : String(seatId);
+}
+
+/** A dealing of the table's own record (the engine's opening event shares the kind, without a number). */
+function isDeal(event) {
+  return event.kind === "hand_started" && event.data && event.data.number !== undefined;
+}
+
+function setSeats(list) {
+  state.seats = {};
+  for (const seat of list) state.seats[String(seat.id)] = seat;
+}
+
+function setHand(hand) {
+  if (!hand) {
+    state.hand = null;
+    state.turn = null;
+    return;
+  }
+  const sameHand = state.hand && state.hand.number === hand.number;
+  state.hand = Object.assign({}, hand.view, { number: hand.number, finished: !!hand.finished, dealer_seat: hand.dealer });
+  state.turn = hand.turn || null;
+  if (!sameHand) state.reminder = null;
+}
+
+/**
+ * Apply one frame. ``send`` sends a frame back (the page's only requests here: the log in
+ * words at connect, a snapshot when too far behind). Returns the events that were new.
+ */
+export function applyFrame(frame, send) {
+  switch (frame.type) {
+    case "snapshot": applySnapshot(frame, send); return [];
+    case "events":
+      if (frame.id === LOG_REQUEST) { fillLog(frame.events || []); return []; }
+      if (typeof frame.id === "string" && frame.id.indexOf(CATCH_UP) === 0) { catchUp(frame.events || [], frame.id); return []; }
+      return applyEvents(frame, send);
+    case "pong":
+      // The server's last seq for this socket: behind it, news was lost on the way.
+      if (typeof frame.seq === "number" && frame.seq > state.lastSeq) wantSnapshot(send);
+      return [];
+    default:
+      return [];
+  }
+}
+
+function wantSnapshot(send) {
+  if (state.snapshotWanted) return;
+  state.snapshotWanted = true;
+  send({ type: "snapshot" });
+}
+
+function applySnapshot(frame, send) {
+  state.snapshotWanted = false;
+  const first = !state.table;
+  const previousSeq = state.lastSeq;
+  state.lastSeq = frame.seq || 0;
+  state.you = frame.you;
+  if (frame.table) state.table = frame.table;
+  if (frame.seats) setSeats(frame.seats);
+  setHand(frame.hand);
+  if (first || !state.log.length) {
+    // The log in words of the current (or last) hand, from the events before now.
+    send({ type: "resync", after: Math.max(0, state.lastSeq - LOG_LOOKBACK), id: LOG_REQUEST });
+  } else if (previousSeq && state.lastSeq > previousSeq) {
+    // The snapshot jumped over news (a reconnect): fetch it for the log in words.
+    send({ type: "resync", after: previousSeq, id: CATCH_UP + previousSeq + ":" + state.lastSeq });
+  }
+}
+
+function logLine(event) {
+  const text = describe(event, nameOf);
+  return text ? { seq: event.seq, text } : null;
+}
+
+function fillLog(events) {
+  // Events up to the snapshot's seq: only the words of the latest hand are kept.
+  let start = -1;
+  events.forEach((event, i) => { if (isDeal(event)) start = i; });
+  for (const event of events) if (event.kind === "game_ended") state.finalStacks = event.data.final_stacks || {};
+  const lines = [];
+  for (const event of events.slice(start < 0 ? events.length : start)) {
+    if (event.seq > state.lastSeq) continue;
+    const line = logLine(event);
+    if (line) lines.push(line);
+  }
+  state.log = lines;
+}
+
+function catchUp(events, id) {
+  const [after, upTo] = id.slice(CATCH_UP.length).split(":").map(Number);
+  for (const event of events) {
+    if (!event.kind || event.seq <= after || event.seq > upTo) continue;
+    if (isDeal(event)) state.log = state.log.filter((line) => line.seq > event.seq);
+    if (event.kind === "game_ended") state.finalStacks = event.data.final_stacks || {};
+    if (state.log.some((line) => line.seq === event.seq)) continue;
+    const line = logLine(event);
+    if (line) state.log.push(line);
+  }
+  state.log.sort((a, b) => a.seq - b.seq);
+}
+
+function applyEvents(frame, send) {
+  const fresh = [];
+  let gap = false;
+  for (const event of frame.events || []) {
+    if (event.seq <= state.lastSeq) continue;            // already held
+    if (event.seq !== state.lastSeq + 1) { gap = true; break; }
+    state.lastSeq = event.seq;
+    if (!event.kind) continue;                           // an event this viewer may not see
+    if (isDeal(event)) state.log = [];
+    const line = logLine(event);
+    if (line) state.log.push(line);
+    if (event.kind === "reminder") state.reminder = event.data || {};
+    if (event.kind === "turn" && (event.data || {}).new) state.reminder = null;
+    if (event.kind === "game_ended") state.finalStacks = (event.data || {}).final_stacks || {};
+    fresh.push(event);
+  }
+  if (gap) {
+    // The server sends every seq in order; a hole means this page lost frames: start again.
+    wantSnapshot(send);
+    return fresh;
+  }
+  const screen = frame.screen;
+  if (screen && screen.seq === state.lastSeq) {
+    if (screen.table) state.table = screen.table;
+    if (screen.seats) setSeats(screen.seats);
+    if ("hand" in screen) setHand(screen.hand);
+  }
+  return fresh;
+}
+
+// --- questions the regions ask ------------------------------------------------------
+
+export function me() {
+  return String(CONFIG.seat);
+}
+
+export function myPlayer() {
+  const players = (state.hand && state.hand.players) || [];
+  return players.find((player) => String(player.name) === me()) || null;
+}
+
+export function handLive() {
+  return !!(state.hand && !state.hand.finished && !state.hand.result);
+}
+
+export function legal(verb) {
+  const list = (handLive() && state.hand.legal) || [];
+  return list.find((entry) => entry.verb === verb) || null;
+}
+
+export function isToAct(player) {
+  if (!player || !handLive()) return false;
+  if (player.to_act !== undefined) return !!player.to_act;
+  return state.hand.to_act !== null && String(state.hand.to_act) === String(player.name);
+}
+
+export function mySeat() {
+  return state.seats[String(me())] || null;
+}
+
+/** The game's properties the page draws by (sent by the server; see docs/live-play.md). */
+export function rules() {
+  return (state.table && state.table.rules) || CONFIG.rules || {};
+}
