@@ -174,9 +174,14 @@ def _sign_out(session_key: str) -> int:
     from django.test import Client as HttpClient
     from django.urls import reverse
 
+    from django.db import connection
+
     browser = HttpClient()
     browser.cookies[settings.SESSION_COOKIE_NAME] = session_key
-    return browser.post(reverse("logout")).status_code
+    try:
+        return browser.post(reverse("logout")).status_code
+    finally:
+        connection.close()  # this thread's connection, so the test database can be dropped
 
 
 async def test_signing_out_closes_the_sockets_that_session_opened():
