@@ -112,7 +112,87 @@ def _rss_kib(pid: int) -> int:
     return 0
 
 
-CLIENTS = ("bare", "pull")
+CLIENTS = ("page", "pull", "bare")
+
+
+class PushedPage:
+    """The frames the table page sends (static/js/table/store.js, connection.js, main.js):
+    on connect, one ``resync`` for the log in words; then nothing but its player's actions
+    and the heartbeat's ``ping``, since each events frame brings the screen with it; a
+    ``snapshot`` only after a gap or when a ``pong`` says news was lost. It acts on the
+    pushed view. ``tests/browser/test_page_frames.py`` pins it to the page."""
+
+    LOG_LOOKBACK = 400
+    HEARTBEAT_SECONDS = 25.0  # connection.js HEARTBEAT_MS
+
+    def __init__(self) -> None:
+        self.last_seq = 0
+        self.view_seq = 0
+        self.first = True
+        self.snapshot_wanted = False
+        self.you: str | None = None
+        self.legal: list[dict] = []
+        self.pings = 0
+
+    def _hand(self, hand: dict | None) -> None:
+        view = (hand or {}).get("view") or {}
+        # The scripted player acts on its turn only (a Teen Patti view also offers "see" out of turn).
+        self.legal = (view.get("legal") or []) if str(view.get("to_act")) == self.you else []
+
+    def on_frame(self, frame: dict) -> tuple[list[dict], list[int], bool]:
+        """(frames to send, seqs whose news this frame brought onto the screen, may act now)."""
+        kind = frame.get("type")
+        out: list[dict] = []
+        shown: list[int] = []
+        if kind == "snapshot":
+            self.snapshot_wanted = False
+            self.you = str(frame.get("you"))
+            self.last_seq = frame.get("seq") or 0
+            shown = list(range(self.view_seq + 1, self.last_seq + 1))
+            self.view_seq = self.last_seq
+            if self.first:
+                out.append({"type": "resync", "after": max(0, self.last_seq - self.LOG_LOOKBACK), "id": "hand-log"})
+            self.first = False
+            self._hand(frame.get("hand"))
+            return out, shown, bool(self.legal)
+        if kind == "pong" and isinstance(frame.get("seq"), int) and frame["seq"] > self.last_seq:
+            if not self.snapshot_wanted:
+                self.snapshot_wanted = True
+                out.append({"type": "snapshot"})
+            return out, shown, False
+        if kind != "events" or frame.get("id") is not None:
+            return out, shown, False
+        for event in frame.get("events", []):
+            if event["seq"] <= self.last_seq:
+                continue
+            if event["seq"] != self.last_seq + 1:
+                if not self.snapshot_wanted:
+                    self.snapshot_wanted = True
+                    out.append({"type": "snapshot"})
+                return out, shown, False
+            self.last_seq = event["seq"]
+        screen = frame.get("screen")
+        if screen and screen["seq"] == self.last_seq:
+            shown = list(range(self.view_seq + 1, self.last_seq + 1))
+            self.view_seq = self.last_seq
+            if "hand" in screen:
+                self._hand(screen["hand"])
+            return out, shown, bool(self.legal)
+        return out, shown, False
+
+    def ping(self) -> dict:
+        self.pings += 1
+        return {"type": "ping", "id": f"heartbeat-{self.pings}"}
+
+    @staticmethod
+    def action(verb: str, amount: int | None, request_id: str) -> dict:
+        """main.js sendAction: "see" has its own message; an amount only when there is one."""
+        frame: dict = (
+            {"type": "see", "id": request_id} if verb == "see" else {"type": "action", "verb": verb, "id": request_id}
+        )
+        if amount is not None:
+            frame["amount"] = amount
+        return frame
 
 
 class PullingPage:
@@ -168,16 +248,19 @@ class PullingPage:
 class Player:
     """One scripted player's socket, sending the frames its page would send.
 
-    ``client`` is ``bare`` (acts on the ``turn`` event, asks for nothing: the old
-    benchmark) or ``pull`` (:class:`PullingPage`). A player's screen is up to date with
-    an action when the frame that brings it arrives: the events frame (``bare``), the
-    snapshot at or after its seq (``pull``).
+    ``client`` is ``page`` (:class:`PushedPage`, what the page sends now), ``pull``
+    (:class:`PullingPage`, what it sent before views were pushed) or ``bare`` (acts on the
+    ``turn`` event and asks for nothing: the old benchmark). A player's screen is up to date
+    with an action when the frame that brings it arrives: the events frame with the screen
+    (``page``), the snapshot at or after its seq (``pull``), the events frame (``bare``).
     """
 
     def __init__(self, table: dict, index: int, url: str, stats: dict, rng: random.Random, client: str) -> None:
         self.table, self.index, self.url, self.stats, self.rng = table, index, url, stats, rng
         self.client = client
-        self.page = PullingPage() if client == "pull" else None
+        self.page: PushedPage | PullingPage | None = {"page": PushedPage, "pull": PullingPage}.get(
+            client, lambda: None
+        )()
         self.me: str | None = None
         self.next_id = 0
         # A player acts once per turn: not while an action of theirs is on its way, and then
@@ -199,6 +282,9 @@ class Player:
             if self.stats["connected"] == self.stats["expected"]:
                 connected.set()
             await go.wait()
+            heartbeat = (
+                asyncio.ensure_future(self.heartbeat(socket, stop)) if isinstance(self.page, PushedPage) else None
+            )
             await self.on_frame(socket, snapshot, time.perf_counter(), 0)
             while not stop.is_set():
                 try:
@@ -207,6 +293,14 @@ class Player:
                     continue
                 now = time.perf_counter()
                 await self.on_frame(socket, json.loads(raw), now, len(raw))
+            if heartbeat is not None:
+                heartbeat.cancel()
+
+    async def heartbeat(self, socket, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await asyncio.sleep(PushedPage.HEARTBEAT_SECONDS)
+            if not stop.is_set():
+                await socket.send(json.dumps(self.page.ping()))
 
     async def on_frame(self, socket, frame: dict, now: float, size: int) -> None:
         stats = self.stats
@@ -274,11 +368,8 @@ class Player:
             verb = self.rng.choice([v for v in verbs if v not in ("raise", "see")] or verbs)
         self.next_id += 1
         request_id = f"{self.index}-{self.next_id}"
-        frame: dict = (
-            {"type": "see", "id": request_id} if verb == "see" else {"type": "action", "verb": verb, "id": request_id}
-        )
-        if verb == "raise":
-            frame["amount"] = next(entry["min"] for entry in legal if entry["verb"] == "raise")
+        amount = next(entry["min"] for entry in legal if entry["verb"] == "raise") if verb == "raise" else None
+        frame = PushedPage.action(verb, amount, request_id)
         self.pending[request_id] = time.perf_counter()
         try:
             await socket.send(json.dumps(frame))

@@ -163,7 +163,6 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
                 "seat": str(seat.pk),
                 "is_host": is_host,
                 "title": f"{table.get_game_display()} · {table.code}",
-                "rules": table_page_rules(table.game),
                 "strings": table_page_strings(),
             },
         },
@@ -187,28 +186,6 @@ def table_settings(request: HttpRequest, code: str) -> HttpResponse:
         else:
             return redirect("table_detail", code=table.code)
     return render(request, "tables/settings.html", {"form": form, "table": table})
-
-
-def table_page_rules(game: str) -> dict[str, Any]:
-    """The game's properties the table page draws by (static/js/table/store.js ``rules()``),
-    so the page never branches on the game's name. The snapshot's ``table.rules`` wins when
-    the server sends it (issue 11: game properties on the engine's games); until then they
-    are read here, in this one place.
-
-    ``family``: which action bar and words (``teenpatti`` / ``holdem``); ``hole_cards``: cards
-    each player is dealt; ``has_board``; ``has_blind_and_seen`` (players play blind until
-    they look); ``rebuys_allowed`` (buying in again between hands); ``bets_per_round``
-    (a player's bet counts this betting round, not the whole hand).
-    """
-    holdem = game == "holdem"
-    return {
-        "family": "holdem" if holdem else "teenpatti",
-        "hole_cards": 2 if holdem else 3,
-        "has_board": holdem,
-        "has_blind_and_seen": not holdem,
-        "rebuys_allowed": not holdem,
-        "bets_per_round": holdem,
-    }
 
 
 def card_strings() -> dict[str, Any]:

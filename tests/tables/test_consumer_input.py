@@ -171,10 +171,9 @@ async def test_a_frame_nested_too_deep_is_bad_json_and_the_socket_lives():
 
 def _sign_out(session_key: str) -> int:
     from django.conf import settings
+    from django.db import connection
     from django.test import Client as HttpClient
     from django.urls import reverse
-
-    from django.db import connection
 
     browser = HttpClient()
     browser.cookies[settings.SESSION_COOKIE_NAME] = session_key
