@@ -33,6 +33,10 @@ from tests.browser.driver import (
 START_CHIPS = 1000
 
 
+def digits(text: str) -> int:
+    return int(re.sub(r"\D", "", text))
+
+
 def hand_number(player: Player) -> int | None:
     return player.page.evaluate("() => (window.DashainTable.state.hand || {}).number || null")
 
@@ -109,6 +113,13 @@ def test_a_holdem_hand_to_the_showdown_with_an_all_in_and_a_side_pot(new_page, l
         player = by_seat[to_act(host)]
         verbs = action_verbs(player)
         street = host.page.evaluate(street_of)
+        if "call" in verbs:
+            # "to call" beside the blinds is what the Call button puts in (issue 13: it showed
+            # the bet to match, 60, beside a button "Call 40").
+            button = player.page.locator('#action-bar button[data-verb="call"] span').first.inner_text()
+            stake = player.page.locator("#stake").inner_text()
+            to_call = re.search(r"to call: ([\d,]+)", stake)
+            assert to_call and digits(to_call.group(1)) == digits(button), (stake, button)
         if player is short and "allin" in verbs:
             act(player, "allin")
         elif "call" in verbs:
@@ -137,6 +148,10 @@ def test_a_holdem_hand_to_the_showdown_with_an_all_in_and_a_side_pot(new_page, l
             assert len(face_up_cards(player.page, other.seat)) == 2
         assert player.page.locator("#board svg.card-face").count() == 5
         assert player.page.locator("svg.card-lit").count() >= 5
+    # The pot in the middle is every chip the pots hold (issue 13: it showed 1,940 beside
+    # pots of 1,200 + 1,080).
+    pots = re.findall(r"pot(?: \d+)? of ([\d,]+):", results[host.label])
+    assert len(pots) >= 2 and digits(host.page.locator("#pot").inner_text()) == sum(digits(pot) for pot in pots)
     stacks = {player.label: stacks_shown(player.page) for player in players}
     assert all(shown == stacks[host.label] for shown in stacks.values()), stacks
     assert sum(int(re.sub(r"\D", "", text)) for text in stacks[host.label].values()) == 3 * START_CHIPS
