@@ -4,7 +4,7 @@
  *   connection.js  the WebSocket: heartbeat, reconnect with jittered backoff
  *   store.js       what the page knows, and how each frame changes it (docs/live-play.md)
  *   words.js       every word shown (translated by Django) and the log in words
- *   families.js    what differs on screen between families of games (the action bar's verbs)
+ *   game-parts.js  what differs on screen between games, read from the game's properties (table.rules)
  *   regions/*.js   one renderer per region of the page, each redrawn only when its part changed
  *
  * The page decides no rule: the verbs offered, what each costs, the pots, who won what and

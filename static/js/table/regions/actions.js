@@ -1,6 +1,7 @@
 /*
- * The action bar: one bar per family of games (families.js), showing only the verbs the
- * server offers this viewer now, each with what it costs (the server's figure).
+ * The action bar: the game's verbs in the game's order (game-parts.js, from the game's
+ * properties), showing only those the server offers this viewer now, each with what it
+ * costs (the server's figure).
  *
  * The bar is rebuilt only when the offer changes, so others acting does not touch it: the
  * raise box keeps its focus and the amount being typed. Its cost line follows the amount
@@ -9,14 +10,14 @@
 
 import { $, el, once } from "../dom.js";
 import { S, fmt, number } from "../words.js";
-import { family } from "../families.js";
+import { barVerbs } from "../game-parts.js";
 import { handLive, rules, state } from "../store.js";
 
 const box = { key: null, amount: null };   // the raise box's amount, kept across redraws of one turn
 
 export function renderActions(sendAction, showNotice) {
   const offer = handLive() ? state.hand.legal || [] : [];
-  once("actions", [state.hand && state.hand.number, offer, state.connected, rules().family], () =>
+  once("actions", [state.hand && state.hand.number, offer, state.connected, rules().action_verbs], () =>
     drawBar(offer, sendAction, showNotice));
 }
 
@@ -25,10 +26,10 @@ function drawBar(offer, sendAction, showNotice) {
   const focused = document.activeElement && document.activeElement.id === "raise-amount";
   bar.textContent = "";
   const byVerb = Object.fromEntries(offer.map((entry) => [entry.verb, entry]));
-  for (const [verb, label, key, kind] of family(rules()).bar) {
+  for (const [verb, label, key, amountBox] of barVerbs(rules())) {
     const entry = byVerb[verb];
     if (!entry) continue;
-    if (kind === "amount") bar.appendChild(amountGroup(entry, label(entry), sendAction, showNotice));
+    if (amountBox) bar.appendChild(amountGroup(entry, label(entry), sendAction, showNotice));
     else bar.appendChild(button(entry, label(entry), key, () => sendAction(verb)));
   }
   const input = $("#raise-amount");

@@ -2,7 +2,7 @@
 
 import { $, once } from "../dom.js";
 import { S, fmt, number } from "../words.js";
-import { family } from "../families.js";
+import { stakesLine } from "../game-parts.js";
 import { handLive, legal, rules, state } from "../store.js";
 import { flatten } from "./cards.js";
 
@@ -15,7 +15,7 @@ function drawCentre() {
   const game = rules();
   // The server's count of every chip in the middle (hold'em: this round's bets too).
   $("#pot").textContent = hand ? fmt(S.pot, { amount: number(hand.pot) }) : "";
-  $("#stake").textContent = hand ? family(game).stakes(hand, handLive(), legal("call")) : "";
+  $("#stake").textContent = hand ? stakesLine(game, hand, handLive(), legal("call")) : "";
   const board = $("#board");
   board.textContent = "";
   if (hand && game.has_board) {

@@ -2,7 +2,7 @@
 
 import { $, el, once } from "../dom.js";
 import { S, chips, fmt, handLabel, number } from "../words.js";
-import { family } from "../families.js";
+import { dealerWords, gaveUpWord } from "../game-parts.js";
 import { handLive, isToAct, me, nameOf, rules, state } from "../store.js";
 import { drawCards } from "./cards.js";
 
@@ -39,7 +39,9 @@ function drawSeats() {
   const people = seatOrder();
   const map = POSITIONS[Math.min(people.length, 8)] || [];
   const game = rules();
-  const words = family(game);
+  const [dealerShort, dealerWord] = dealerWords(game);
+  const gaveUp = gaveUpWord(game);
+  const perRound = game.bets_per === "round";
   const result = state.hand && state.hand.result;
   const live = handLive();
   people.forEach((entry, i) => {
@@ -53,15 +55,15 @@ function drawSeats() {
     const description = [name, chips(stack)];
     const badge = (text, extra) => { badges.appendChild(el("span", { class: "badge" + (extra ? " " + extra : ""), text })); };
     if (player && (player.dealer || player.is_button)) {
-      badges.appendChild(el("span", { class: "badge badge-dealer", title: S.dealer, text: words.dealerShort() }));
-      description.push(words.dealer());
+      badges.appendChild(el("span", { class: "badge badge-dealer", title: S.dealer, text: dealerShort }));
+      description.push(dealerWord);
     }
     if (isToAct(player)) { badge(S.to_act, "badge-turn"); description.push(S.to_act); }
     if (player && game.has_blind_and_seen && !player.packed && player.seen !== undefined) {
       badge(player.seen ? S.seen : S.blind, player.seen ? "badge-seen" : "badge-blind");
       description.push(player.seen ? S.seen : S.blind);
     }
-    if (player && (player.packed || player.folded)) { badge(words.gaveUp()); description.push(words.gaveUp()); }
+    if (player && (player.packed || player.folded)) { badge(gaveUp); description.push(gaveUp); }
     if (player && player.all_in) { badge(S.all_in, "badge-turn"); description.push(S.all_in); }
     if (!player && seat.status) { badge(S["seat_" + seat.status] || seat.status); description.push(S["seat_" + seat.status] || ""); }
     const won = result && result.payouts && result.payouts[id] ? result.payouts[id] : 0;
@@ -72,7 +74,7 @@ function drawSeats() {
       drawCards(cardsBox, player.cards, player.cards ? 0 : game.hole_cards, lit, live);
     }
     const label = player && player.cards && (player.hand || (result && result.hands && result.hands[id]));
-    const betShown = player && player.bet && (live || !game.bets_per_round);
+    const betShown = player && player.bet && (live || !perRound);
     list.appendChild(el("li", {
       class: "seat",
       "data-seat": id,
@@ -84,7 +86,7 @@ function drawSeats() {
     }, [
       el("div", { class: "name" }, [el("span", { class: "seat-name", text: name }), el("span", { class: "seat-stack", text: chips(stack) })]),
       badges,
-      betShown ? el("div", { class: "bet", text: fmt(game.bets_per_round ? S.bet_round : S.bet_hand, { amount: player.bet }) }) : null,
+      betShown ? el("div", { class: "bet", text: fmt(perRound ? S.bet_round : S.bet_hand, { amount: player.bet }) }) : null,
       cardsBox,
       label && label.category && id !== me() ? el("div", { class: "seat-hand", text: handLabel(label) }) : null
     ]));
