@@ -96,10 +96,18 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     # players sit in seats 1-4 in the order of this list; the turn goes round in seat order,
     # so this is the third to act
     looked_early = players[(players.index(first) + 2) % len(players)]
+    # The player to act is typing an amount: others' moves leave the raise box alone (issue 13:
+    # every frame used to rebuild it, losing the focus).
+    first.page.locator("#raise-amount").fill("30")
+    first.page.locator("#raise-amount").focus()
     act(looked_early, "see")
     expect(looked_early.page.locator("#my-cards svg.card-face")).to_have_count(3)
     settle(players)
     assert by_seat[to_act(host)] is first
+    assert first.page.locator("#raise-amount").input_value() == "30"
+    assert first.page.evaluate("() => document.activeElement && document.activeElement.id") == "raise-amount"
+    first.page.locator("#raise-amount").fill("20")
+    first.page.evaluate("() => document.activeElement.blur()")
     assert looked_early.page.locator("#action-bar button[data-verb]").count() == 0
 
     # 1. The first player looks, then raises: the stepper starts at double the stake (20).
