@@ -39,6 +39,7 @@ from ledger.selectors import (
 from ledger.services import LedgerError, home_game_add_table, home_game_create, transfer_mark_paid, transfer_unmark_paid
 from tables.consumers import GUEST_TOKEN_SESSION_KEY
 from tables.models import Seat, Table
+from tables.services.settings import table_currency
 
 
 def _table_for(request: HttpRequest, code: str) -> Table:
@@ -101,6 +102,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
         "ledger/table_report.html",
         {
             "table": table,
+            "currency": table_currency(table),
             "report": report,
             "entries": ledger_entries(table=table),
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,

@@ -119,6 +119,20 @@ class OpenTableForm(forms.Form):
             decimal_places=2,
             help_text=_("What a buy-in costs; 0 plays for chips alone. Dashain never handles money."),
         )
+        self.fields["currency"] = forms.ChoiceField(
+            label=_("Currency"),
+            choices=[
+                ("", _("None: plain amounts")),
+                ("NPR", _("Nepali rupee (NPR)")),
+                ("INR", _("Indian rupee (INR)")),
+                ("EUR", _("Euro (EUR)")),
+                ("USD", _("US dollar (USD)")),
+                ("GBP", _("Pound sterling (GBP)")),
+            ],
+            required=False,
+            initial="",
+            help_text=_("What the price is in; the settlement shows every amount in it."),
+        )
         self.fields["buy_backs"] = _optional_number_choice(
             label=_("Buy-backs"),
             choices=BUY_BACK_CHOICES,

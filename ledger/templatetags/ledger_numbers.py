@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django import template
 from django.utils.formats import localize
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -22,3 +23,16 @@ def localized_decimal(value: str | Decimal) -> str:
     """An exact decimal text such as a chip's value (``"0.0125"``) with the language's decimal
     sign, every place kept: ``"0,0125"`` in German, ``"0.0125"`` in English and Nepali."""
     return localize(Decimal(value))
+
+
+@register.filter
+def in_currency(value: str | int | Decimal, currency: str) -> str:
+    """An amount with the host's currency (ISO code), placed as the language writes it:
+    ``10,00 EUR`` in German, ``NPR 10.00`` in English, Nepali and Hindi. No currency: the
+    amount alone. A number is localized first; a text (already written) is kept as it is."""
+    amount = value if isinstance(value, str) else localize(value)
+    if not currency:
+        return amount
+    if (get_language() or "").startswith("de"):
+        return f"{amount}\u00a0{currency}"
+    return f"{currency}\u00a0{amount}"

@@ -45,7 +45,10 @@ MAX_SEATS = 8
 HOLDEM_STARTING_CHIPS = 1000
 
 # Host keys that are the table's own; every other key is handed to the engine.
-TABLE_KEYS = frozenset({"seats", "turn_timer", "buy_in_chips", "buy_in_price", "buy_backs", "game_length"})
+TABLE_KEYS = frozenset({"seats", "turn_timer", "buy_in_chips", "buy_in_price", "buy_backs", "game_length", "currency"})
+# The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
+# Kept with the host's choices (settings["host"]["currency"]); read it with table_currency().
+CURRENCIES = ("NPR", "INR", "EUR", "USD", "GBP")
 TEEN_PATTI_ENGINE_KEYS = frozenset({"boot", "blind_turns", "stake_limit", "pot_limit_boots", "sideshow", "best_run"})
 HOLDEM_ENGINE_KEYS = frozenset({"blind_speed"})
 
@@ -149,6 +152,8 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
             engine_overrides["best_run"] = _choice("best_run", choices["best_run"], ("AKQ", "A23"))
         buy_in_chips = _int("buy_in_chips", choices.get("buy_in_chips", 1000), low=boot, high=10**7)
         buy_in_price = _price(choices.get("buy_in_price", "10.00"))
+        if choices.get("currency") not in (None, "", *CURRENCIES):
+            raise _error("currency", _("Choose one of: %(choices)s.") % {"choices": ", ".join(CURRENCIES)})
         buy_backs = _choice("buy_backs", choices.get("buy_backs"), BUY_BACK_CHOICES)
         game_length = None
         if "game_length" in choices and choices["game_length"] not in (None, ""):
@@ -164,6 +169,8 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
                 raise _error(key, _("Hold'em is played with %(value)s here.") % {"value": fixed})
         if "buy_in_price" in choices and _price(choices["buy_in_price"]) != 0:
             raise _error("buy_in_price", _("Hold'em is played for play chips only."))
+        if choices.get("currency") not in (None, ""):
+            raise _error("currency", _("Hold'em is played for play chips only."))
         buy_in_chips, buy_in_price, buy_backs = HOLDEM_STARTING_CHIPS, Decimal("0.00"), 0
 
     try:
@@ -206,6 +213,13 @@ def chip_value_kept(*, table: Table, settings: Mapping[str, Any]) -> None:
     """
     if not Seat.objects.filter(table=table, buy_ins__gt=0).exists():
         return
+    if ((settings.get("host") or {}).get("currency") or "") != table_currency(table):
+        raise ServiceError(
+            "currency_fixed",
+            _("The buy-ins here were paid in %(currency)s. To play in another currency, start a new game.")
+            % {"currency": table_currency(table) or _("plain amounts")},
+            field="currency",
+        )
     value = Fraction(Decimal(table.buy_in_price)) / table.buy_in_chips
     chips = int(settings["buy_in_chips"])
     if Fraction(Decimal(settings["buy_in_price"])) / chips == value:
@@ -223,6 +237,13 @@ def chip_value_kept(*, table: Table, settings: Mapping[str, Any]) -> None:
             "a whole number of cents. To play at another value, start a new game."
         )
     raise ServiceError("chip_value_fixed", message % values, field="buy_in_price")
+
+
+def table_currency(table: Table) -> str:
+    """The ISO code of the currency the host chose for the buy-in price, or "" (none)."""
+    host = (table.settings or {}).get("host") or {}
+    currency = host.get("currency") or ""
+    return currency if currency in CURRENCIES else ""
 
 
 def _money(amount: Fraction) -> str:
