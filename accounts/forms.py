@@ -13,12 +13,21 @@ from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.names import name_clean
 
 # Both forms ask for the same optional e-mail and explain it the same way.
 EMAIL_HELP_TEXT = _("Optional. Only used to send you a link if you forget your password.")
 
 
-class SignUpForm(UserCreationForm):
+class DisplayNameMixin:
+    """The display name checked as every name players read is (``accounts.names``)."""
+
+    def clean_display_name(self) -> str:
+        value = self.cleaned_data.get("display_name", "")  # type: ignore[attr-defined]
+        return name_clean(value) if value and value.strip() else ""
+
+
+class SignUpForm(DisplayNameMixin, UserCreationForm):
     """Username, display name, an optional e-mail and the password twice.
 
     Usernames are unique ignoring case (the base form checks it). The e-mail is only
@@ -32,7 +41,7 @@ class SignUpForm(UserCreationForm):
         help_texts = {"email": EMAIL_HELP_TEXT}
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(DisplayNameMixin, forms.ModelForm):
     """What a player may change about themselves: the name shown at the table, the e-mail,
     the site's language (empty: the browser's)."""
 

@@ -8,6 +8,7 @@ from django import forms
 from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import name_clean
 from tables.models import Table
 
 
@@ -15,6 +16,9 @@ class HomeGameForm(forms.Form):
     name = forms.CharField(
         label=_("Name"), max_length=80, help_text=_("What your group calls its game, such as “Friday Faras”.")
     )
+
+    def clean_name(self) -> str:
+        return name_clean(self.cleaned_data["name"], max_length=80)
 
 
 class _TableChoiceField(forms.ModelChoiceField):

@@ -6,16 +6,17 @@ game, change its settings between hands, or remove a player between hands.
 
 from __future__ import annotations
 
-import re
 import secrets
 from datetime import timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import name_clean
 from engine.fairness import commitment
 from engine.games import get_game
 from tables import selectors
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
 # Codes avoid letters and digits that are easy to confuse when read aloud (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-MAX_NAME_LENGTH = 40
-_NAME_PATTERN = re.compile(r"^[^\x00-\x1f\x7f<>]+$")
 
 
 def guest_token_new() -> str:
@@ -63,12 +62,10 @@ def _require_between_hands(table: Table) -> None:
 
 
 def _clean_name(name: object) -> str:
-    if not isinstance(name, str):
-        raise ServiceError("bad_name", _("Give a name other players will see."), field="display_name")
-    cleaned = " ".join(name.split())
-    if not cleaned or len(cleaned) > MAX_NAME_LENGTH or not _NAME_PATTERN.match(cleaned):
-        raise ServiceError("bad_name", _("Give a name of 1 to 40 letters, digits or spaces."), field="display_name")
-    return cleaned
+    try:
+        return name_clean(name)
+    except ValidationError as error:
+        raise ServiceError("bad_name", " ".join(error.messages), field="display_name") from None
 
 
 def table_create(*, host: User | AnonymousUser | None, game: str, choices: dict[str, Any] | None = None) -> Table:
