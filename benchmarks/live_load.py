@@ -89,7 +89,7 @@ def _open_tables(count: int, players: int) -> list[dict]:
         ]
         table = table_create(host=users[0], game="faras", choices={"buy_in_chips": 10_000_000, "boot": 10})
         seats = [Seat.objects.get(table=table, user=users[0])]
-        seats += [table_join(code=table.code, user=user) for user in users[1:]]
+        seats += [table_join(code=table.code, invite_token=table.invite_token, user=user) for user in users[1:]]
         for seat in seats:
             seat_take(table_id=table.pk, seat_id=seat.pk)
         cookies = []

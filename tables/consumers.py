@@ -1,8 +1,9 @@
 """The WebSocket of one table (``ws/table/<code>/``): thin, it parses, calls a service, renders.
 
-Who: a signed-in user (a user with no seat yet joins as a watcher), or a guest whose
-session holds the token of a seat at this table (``GUEST_TOKEN_SESSION_KEY``); anyone
-else is refused (close code 4403). Origins are checked by ``config.asgi``.
+Who: someone with a seat row at this table, made when they joined through its invite link:
+a signed-in user, or a guest whose session holds the token of a seat at this table
+(``GUEST_TOKEN_SESSION_KEY``). A seat the host banned, and anyone else, is refused (close
+code 4403); a banned seat's open sockets are closed. Origins are checked by ``config.asgi``.
 
 What goes out (the protocol is written down in ``docs/live-play.md``):
 
@@ -125,18 +126,14 @@ def sockets_close_for_session(session_key: str | None) -> None:
 
 
 def _identify(code: str, user: User | AnonymousUser | None, guest_token: str | None) -> tuple[int, int, str] | None:
-    """(table id, seat id, group name) of the viewer, joining a signed-in user as a watcher if needed."""
+    """(table id, seat id, group name) of the viewer, or ``None``: only someone who joined
+    through the invite link (and was not banned by the host) has a seat row to watch from."""
     table = selectors.table_by_code(code=code)
     if table is None:
         return None
     signed_in = user is not None and getattr(user, "is_authenticated", False)
     seat = selectors.seat_for_viewer(table=table, user=user if signed_in else None, guest_token=guest_token)
-    if seat is None and signed_in:
-        try:
-            seat = services.table_join(code=code, user=user)
-        except ServiceError:
-            return None
-    if seat is None:
+    if seat is None or seat.banned:
         return None
     return table.pk, seat.pk, table.group_name
 
@@ -229,6 +226,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             except Exception:
                 logger.warning("channel layer unavailable; could not leave %s", self.group, exc_info=True)
 
+    async def seat_banned(self, message: dict[str, Any]) -> None:
+        """The host banned a player: their sockets close at once (they may not watch on)."""
+        if message.get("seat") == self.seat_id:
+            self.signed_out = True
+            await self.close(code=CLOSE_FORBIDDEN)
+
     async def session_ended(self, message: dict[str, Any]) -> None:
         """The session this socket was opened with signed out: it may not act any more."""
         self.signed_out = True
@@ -276,6 +279,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if events:
             self.last_seq = screen["seq"]
             await self.send_json({"type": "events", "events": events, "screen": screen})
+            await self._close_if_banned(events)
 
     async def table_events(self, message: dict[str, Any]) -> None:
         """News from the channel layer: the events in seq order, with this viewer's screen
@@ -301,6 +305,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(reply)
         if "screen" not in reply:
             await self._send_snapshot()  # news without a screen (not sent by this version): read it
+        await self._close_if_banned(out)
+
+    async def _close_if_banned(self, events: list[dict[str, Any]]) -> None:
+        """The log says this seat was banned (the layer's own word may have been lost): go."""
+        if any(e.get("kind") == "seat_banned" and e.get("data", {}).get("seat") == self.seat_id for e in events):
+            self.signed_out = True
+            await self.close(code=CLOSE_FORBIDDEN)
 
     async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}
@@ -440,6 +451,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             kwargs["choices"] = message.get("settings")
         if verb == "remove":
             kwargs["remove_seat_id"] = message.get("seat")
+            kwargs["ban"] = message.get("ban", False)
         await database_sync_to_async(calls[verb])(**kwargs)
         return {"type": "ack"}
 

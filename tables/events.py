@@ -29,6 +29,7 @@ class EventKind(StrEnum):
     SEAT_TAKEN = "seat_taken"  # sat down with a buy-in
     SEAT_LEFT = "seat_left"  # left their seat, cashed out
     SEAT_REMOVED = "seat_removed"  # the host sent them from their seat, cashed out
+    SEAT_BANNED = "seat_banned"  # the host barred this seat for the rest of the game: seat, name
     SEAT_OUT = "seat_out"  # too few chips and no buy-backs left: cashed out, watches
     SEAT_SAT_OUT = "seat_sat_out"
     SEAT_CAME_BACK = "seat_came_back"

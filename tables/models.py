@@ -55,6 +55,9 @@ class Table(models.Model):
     # Fairness: the secret is revealed in the log (event ``game_ended``) when the game ends.
     secret_seed = models.BinaryField(_("secret seed"), max_length=32, editable=False)
     seed_commitment = models.CharField(_("seed commitment"), max_length=64)
+    # The secret part of the invite link (/t/<code>/<invite_token>/): the short code alone
+    # admits no one. 128 random bits (secrets.token_urlsafe(16)); never shown to guests.
+    invite_token = models.CharField(_("invite token"), max_length=43, default="", editable=False)
     last_seq = models.PositiveBigIntegerField(_("last event number"), default=0)
     hands_played = models.PositiveIntegerField(_("hands played"), default=0)
     # The table clock (tables.services.clock). ``due_at`` is the earliest moment something
@@ -99,6 +102,8 @@ class Seat(models.Model):
         verbose_name=_("user"),
     )
     display_name = models.CharField(_("display name"), max_length=40)
+    # Removed by the host with a ban: may not join, sit or watch again in this game.
+    banned = models.BooleanField(_("banned"), default=False)
     # A guest is known by a random token kept in their session (empty for users).
     guest_token = models.CharField(_("guest token"), max_length=64, blank=True, default="")
     number = models.PositiveSmallIntegerField(_("seat number"), null=True, blank=True)

@@ -9,6 +9,7 @@ urlpatterns = [
     path("tables/open/", views.table_open, name="table_open"),
     path("tables/join/", views.table_join, name="table_join_by_code"),
     path("t/<str:code>/", views.table_join, name="table_join"),
+    path("t/<str:code>/<str:invite_token>/", views.table_join, name="table_invite"),
     path("tables/<str:code>/", views.table_detail, name="table_detail"),
     path("tables/<str:code>/settings/", views.table_settings, name="table_settings"),
     path("", include("tables.urls_history")),

@@ -32,6 +32,7 @@ from tables import selectors, services
 from tables.consumers import GUEST_TOKEN_SESSION_KEY
 from tables.events import event_kinds_for_page
 from tables.forms import GAME_CHOICES, JoinByCodeForm, JoinForm, OpenTableForm
+from tables.join_limits import join_attempt_failed, join_attempts_exceeded
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 
@@ -98,27 +99,55 @@ def table_open(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/open.html", {"form": form, "game": game, "games": GAME_CHOICES})
 
 
+def _join_refused(request: HttpRequest, code_form: Any = None) -> HttpResponse:
+    """A guess that failed (no such table, or no invite token): counted, and answered the same
+    whether the table exists or not, so a code tells a stranger nothing."""
+    join_attempt_failed(request)
+    return render(
+        request,
+        "tables/join_code.html",
+        {"code_form": code_form or JoinByCodeForm(), "refused": True},
+        status=403,
+    )
+
+
+def _too_many_guesses(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/join_code.html", {"code_form": JoinByCodeForm(), "too_many": True}, status=429)
+
+
 @require_http_methods(["GET", "POST"])
-def table_join(request: HttpRequest, code: str | None = None) -> HttpResponse:
+def table_join(request: HttpRequest, code: str | None = None, invite_token: str | None = None) -> HttpResponse:
+    """The invite link (``/t/<code>/<invite token>/``) lets a newcomer join. The code alone (the
+    short link, the lobby's code form) only takes someone already at the table back to it;
+    anyone else is asked for the invite link. Failed guesses are rate-limited per address."""
+    if join_attempts_exceeded(request):
+        return _too_many_guesses(request)
     if code is None:
         code_form = JoinByCodeForm(request.GET or None)
         if not code_form.is_valid():
             return render(request, "tables/join_code.html", {"code_form": code_form})
         table = selectors.table_by_code(code=code_form.cleaned_data["code"])
-        if table is None:
-            code_form.add_error("code", _("There is no table with that code."))
-            return render(request, "tables/join_code.html", {"code_form": code_form})
-        return redirect("table_join", code=table.code)
-    table = _table_or_404(code)
+        if table is None or viewer_seat(request, table) is None:
+            return _join_refused(request, code_form)
+        return redirect("table_detail", code=table.code)
+    table = selectors.table_by_code(code=code)
+    if table is None:
+        return _join_refused(request)
     seat = viewer_seat(request, table)
+    if seat is not None and seat.banned:
+        messages.error(request, _("The host has removed you from this game."))
+        return redirect("lobby")
     if seat is not None:
         return redirect("table_detail", code=table.code)
+    if not services.invite_token_matches(table, invite_token):
+        return _join_refused(request)
     guest = not request.user.is_authenticated
     form = JoinForm(request.POST or None, guest=guest)
     if request.method == "POST" and form.is_valid():
         try:
             seat = services.table_join(
                 code=table.code,
+                invite_token=invite_token,
                 user=None if guest else request.user,
                 guest_name=form.cleaned_data.get("display_name"),
                 guest_token=_guest_token(request, create=True) if guest else None,
@@ -139,10 +168,17 @@ def table_join(request: HttpRequest, code: str | None = None) -> HttpResponse:
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
     seat = viewer_seat(request, table)
-    if seat is None:
+    if seat is None or seat.banned:
         return redirect("table_join", code=table.code)
     is_host = request.user.is_authenticated and table.host_id == request.user.pk
-    join_url = request.build_absolute_uri(reverse("table_join", kwargs={"code": table.code}))
+    # The invite link is the host's to give: only their page shows it.
+    join_url = (
+        request.build_absolute_uri(
+            reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token})
+        )
+        if is_host
+        else ""
+    )
     return render(
         request,
         "tables/table.html",

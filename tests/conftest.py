@@ -123,3 +123,13 @@ def _test_settings():
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
     ):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _join_guesses_forgotten():
+    """The join pages count failed guesses per address (tables/join_limits.py); the test
+    client's address starts each test with none."""
+    from tables.join_limits import join_attempts_forget
+
+    join_attempts_forget("127.0.0.1")
+    yield

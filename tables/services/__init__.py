@@ -19,6 +19,7 @@ from tables.services.seats import (
 from tables.services.settings import table_settings_build
 from tables.services.tables import (
     guest_token_new,
+    invite_token_matches,
     seat_remove,
     table_create,
     table_end,
@@ -36,6 +37,7 @@ __all__ = [
     "hand_remind",
     "hand_see",
     "hand_start_next",
+    "invite_token_matches",
     "seat_buy_back",
     "seat_come_back",
     "seat_leave",

@@ -36,6 +36,8 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
         raise ServiceError("bad_seat", _("Choose a seat by its number."))
     with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
+        if seat.banned:
+            raise ServiceError("banned", _("The host has removed you from this game."))
         if seat.number is not None:
             raise ServiceError("already_seated", _("You already have a seat."))
         if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:

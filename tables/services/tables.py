@@ -25,6 +25,7 @@ from tables.models import Seat, Table
 from tables.services.between_hands import hand_deal_now
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
+from tables.services.log import layer_send
 from tables.services.seat_state import in_live_hand
 from tables.services.settings import chip_value_kept, table_settings_build
 from tables.services.turns import queue_reminder
@@ -68,6 +69,28 @@ def _clean_name(name: object) -> str:
         raise ServiceError("bad_name", " ".join(error.messages), field="display_name") from None
 
 
+def invite_token_new() -> str:
+    """The secret of a table's invite link: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def invite_token_matches(table: Table, token: object) -> bool:
+    """Whether ``token`` is the table's invite token (compared in constant time)."""
+    return isinstance(token, str) and bool(table.invite_token) and secrets.compare_digest(token, table.invite_token)
+
+
+def _require_free_name(table: Table, name: str) -> None:
+    """Display names are unique at a table, ignoring case and spaces (no "Asha pays Asha")."""
+    wanted = " ".join(name.split()).casefold()
+    taken = Seat.objects.filter(table=table).values_list("display_name", flat=True)
+    if any(" ".join(other.split()).casefold() == wanted for other in taken):
+        raise ServiceError(
+            "name_taken",
+            _("Someone at this table is already called %(name)s; choose another name.") % {"name": name},
+            field="display_name",
+        )
+
+
 def table_create(*, host: User | AnonymousUser | None, game: str, choices: dict[str, Any] | None = None) -> Table:
     """Open a table for ``game`` with the host's ``choices`` (see ``services.settings``).
 
@@ -90,6 +113,7 @@ def table_create(*, host: User | AnonymousUser | None, game: str, choices: dict[
                     host=host,
                     secret_seed=seed,
                     seed_commitment=commitment(seed),
+                    invite_token=invite_token_new(),
                 )
             ) as (table, log):
                 seat = Seat.objects.create(table=table, user=host, display_name=host.table_name)
@@ -112,12 +136,18 @@ def table_create(*, host: User | AnonymousUser | None, game: str, choices: dict[
 def table_join(
     *,
     code: str,
+    invite_token: str | None,
     user: User | AnonymousUser | None = None,
     guest_name: str | None = None,
     guest_token: str | None = None,
 ) -> Seat:
     """Join the table with ``code`` as a watcher: a signed-in ``user``, or a guest with a
-    display name and the token kept in their session. Joining again returns the same seat."""
+    display name and the token kept in their session. Joining again returns the same seat.
+
+    A newcomer needs the table's ``invite_token`` (the secret part of the invite link): the
+    short code alone admits no one. Someone the host banned cannot join again, and a name
+    already at the table (ignoring case and spaces) is refused.
+    """
     table = selectors.table_by_code(code=code) if isinstance(code, str) else None
     if table is None:
         raise ServiceError("no_table", _("There is no table with that code."))
@@ -128,15 +158,21 @@ def table_join(
             raise ServiceError("no_session", _("Your session has expired; open the link again."))
         token, name = guest_token, _clean_name(guest_name)
     existing = selectors.seat_for_viewer(table=table, user=account, guest_token=token or None)
-    if existing is not None:
+    if existing is not None and not existing.banned:
         return existing  # joining again (even once the game is over) writes nothing
     with table_write(table.pk) as (table, log):
         existing = selectors.seat_for_viewer(table=table, user=account, guest_token=token or None)  # under the lock
+        if existing is not None and existing.banned:
+            raise ServiceError("banned", _("The host has removed you from this game."))
         if existing is not None:
             return existing
+        if not invite_token_matches(table, invite_token):
+            raise ServiceError("no_invite", _("Joining needs the table's invite link; ask the host for it."))
         if account is not None:
-            seat = Seat.objects.create(table=table, user=account, display_name=account.table_name)
+            _require_free_name(table, account.table_name)
+            seat = Seat.objects.create(table=table, user=account, display_name=" ".join(account.table_name.split()))
         else:
+            _require_free_name(table, name)
             seat = Seat.objects.create(table=table, guest_token=token, display_name=name)
         log.append(EventKind.SEAT_JOINED, {"seat": seat.pk, "name": seat.display_name, "guest": seat.is_guest})
     return seat
@@ -242,14 +278,27 @@ def table_update_settings(
     return table
 
 
-def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int) -> Seat:
-    """The host sends a player from their seat between hands; their chips are cashed out."""
+def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool = False) -> Seat:
+    """The host sends a player from their seat between hands; their chips are cashed out.
+
+    With ``ban`` the player is also barred for the rest of the game: they cannot sit down,
+    watch or join again, and their open sockets are closed."""
+    if not isinstance(ban, bool):
+        raise ServiceError("bad_message", _("Say yes or no to banning."))
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        host = _require_host(table, seat_id)
         target = seat_at(table, remove_seat_id)
+        if ban and target.pk == host.pk:
+            raise ServiceError("not_yourself", _("The host cannot ban themselves."))
         if in_live_hand(table, target):
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
-        if target.number is None:
+        if target.number is None and not ban:
             raise ServiceError("not_seated", _("That player has no seat."))
-        seat_cash_out_and_unseat(log, seat=target, kind=EventKind.SEAT_REMOVED)
+        if target.number is not None:
+            seat_cash_out_and_unseat(log, seat=target, kind=EventKind.SEAT_REMOVED)
+        if ban and not target.banned:
+            target.banned = True
+            target.save(update_fields=["banned"])
+            log.append(EventKind.SEAT_BANNED, {"seat": target.pk, "name": target.display_name})
+            log.on_commit(lambda: layer_send(table.group_name, {"type": "seat.banned", "seat": target.pk}))
     return target

@@ -22,7 +22,7 @@ PASSWORD = "turn-the-river-7"
 def invite() -> str:
     host = User.objects.create_user(username="asha", password=PASSWORD, display_name="Asha")
     table = table_create(host=host, game="faras", choices={})
-    return reverse("table_join", kwargs={"code": table.code})
+    return reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token})
 
 
 def _links(html: str) -> list[str]:

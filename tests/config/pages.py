@@ -35,7 +35,7 @@ def routes(resolver=None, prefix: str = ""):
 def fill(route: str, values: dict[str, str]) -> str:
     def value(match: re.Match) -> str:
         name = match.group(2)
-        assert name in values, f"tests/config/test_csp.py: give a value for <{name}> in {route!r}"
+        assert name in values, f"tests/config/pages.py: give a value for <{name}> in {route!r}"
         return values[name]
 
     return "/" + re.sub(r"<(?:(\w+):)?(\w+)>", value, route)
@@ -62,6 +62,7 @@ def site_with_a_played_game() -> dict:
 def page_urls(site) -> list[str]:
     values = {
         "code": site["table"].code,
+        "invite_token": site["table"].invite_token,
         "number": "1",
         "home_game_id": str(site["home_game"].pk),
         "uidb64": "MQ",

@@ -33,8 +33,10 @@ def assert_site_page(response, status: int, *sentences: str) -> str:
 
 
 @override_settings(DEBUG=False)
-def test_a_mistyped_invite_gets_the_sites_not_found_page_with_the_reason(client):
-    page = assert_site_page(client.get("/t/ZZZZZZ/"), 404, "There is no table with that code.", "six letters")
+def test_a_mistyped_invite_gets_the_sites_page_with_the_reason(client):
+    # Issue 14: the same answer as a real code without its invite token (403), so a code
+    # tells a stranger nothing.
+    page = assert_site_page(client.get("/t/ZZZZZZ/"), 403, "ask the host for the invite link")
     assert 'href="/tables/"' in page  # a way on
 
 

@@ -47,9 +47,12 @@ def test_a_guest_cannot_join_with_a_hostile_name(name):
     table = table_create(host=host, game="faras", choices={})
     seats_before = Seat.objects.filter(table=table).count()
     with pytest.raises(ServiceError) as refused:
-        table_join(code=table.code, guest_name=name, guest_token="g" * 32)
+        table_join(code=table.code, invite_token=table.invite_token, guest_name=name, guest_token="g" * 32)
     assert refused.value.code == "bad_name" and refused.value.field == "display_name"
-    page = Client().post(reverse("table_join", kwargs={"code": table.code}), {"display_name": name, "role": "watch"})
+    page = Client().post(
+        reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token}),
+        {"display_name": name, "role": "watch"},
+    )
     assert (page.status_code == 200 and "field-error" in page.content.decode()) or "errorlist" in page.content.decode()
     assert Seat.objects.filter(table=table).count() == seats_before
 

@@ -86,7 +86,7 @@ def test_the_host_cannot_reprice_chips_after_a_buy_in():
     assert "start a new game" in str(refused.value.message)
     assert "0.000000001" in str(refused.value.message)  # the value a chip keeps
     assert _table_row(table) == before  # nothing changed, nothing logged
-    friend = table_join(code=table.code, user=make_user("bikash"))
+    friend = table_join(code=table.code, invite_token=table.invite_token, user=make_user("bikash"))
     seat_take(table_id=table.pk, seat_id=friend.pk)
     table_end(table_id=table.pk, seat_id=host_seat.pk)
     report = ledger_report(table=table)
@@ -266,7 +266,9 @@ def _run(table: Table, seats: list[Seat], operations: list[tuple], rng: random.R
         try:
             if op[0] == "join":
                 names += 1
-                joined = table_join(code=table.code, user=make_user(f"extra-{table.pk}-{names}"))
+                joined = table_join(
+                    code=table.code, invite_token=table.invite_token, user=make_user(f"extra-{table.pk}-{names}")
+                )
                 seats.append(joined)
                 before = _table_row(table)  # joining to watch is done; taking a seat may be refused
                 seat_take(table_id=table.pk, seat_id=joined.pk)

@@ -40,7 +40,9 @@ def open_table(game: str = "faras", players: int = 3, choices: dict | None = Non
     table = table_create(host=host, game=game, choices=choices or {})
     seats = [Seat.objects.get(table=table, user=host)]
     for index in range(1, players):
-        seats.append(table_join(code=table.code, user=make_user(f"p{index}-{random.random()}")))
+        seats.append(
+            table_join(code=table.code, invite_token=table.invite_token, user=make_user(f"p{index}-{random.random()}"))
+        )
     for seat in seats:
         seat_take(table_id=table.pk, seat_id=seat.pk)
     if start:

@@ -38,7 +38,7 @@ def _prepare() -> tuple[str, str, str, int]:
     host, guest = user_model.objects.create_user("host"), user_model.objects.create_user("other")
     table = table_create(host=host, game="faras", choices={"turn_timer": 5})
     host_seat = Seat.objects.get(table=table, user=host)
-    other_seat = table_join(code=table.code, user=guest)
+    other_seat = table_join(code=table.code, invite_token=table.invite_token, user=guest)
     seat_take(table_id=table.pk, seat_id=host_seat.pk)
     seat_take(table_id=table.pk, seat_id=other_seat.pk)
 

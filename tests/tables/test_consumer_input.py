@@ -117,7 +117,9 @@ async def test_rate_limit_refuses_a_flood_and_changes_nothing(monkeypatch):
 async def test_a_guest_cannot_use_host_controls_and_a_spectator_cannot_act():
     table, _seats, clients = await _table_with_clients()
     token = guest_token_new()
-    await database_sync_to_async(table_join)(code=table.code, guest_name="Ghost", guest_token=token)
+    await database_sync_to_async(table_join)(
+        code=table.code, invite_token=table.invite_token, guest_name="Ghost", guest_token=token
+    )
     connected, guest, _ = await connect(table.code, guest_token=token)
     assert connected
     before = await _log_length(table)

@@ -40,10 +40,13 @@ async def open_ws_table(game: str, players: int, choices: dict | None = None):
         assert connected
         clients[client.name] = client
     token = guest_token_new()
-    await database_sync_to_async(table_join)(code=table.code, guest_name="Guest watcher", guest_token=token)
+    await database_sync_to_async(table_join)(
+        code=table.code, invite_token=table.invite_token, guest_name="Guest watcher", guest_token=token
+    )
     connected, guest, _code = await connect(table.code, guest_token=token)
     assert connected
     watcher_user = await database_sync_to_async(make_user)(f"watcher-{random.random()}")
+    await database_sync_to_async(table_join)(code=table.code, invite_token=table.invite_token, user=watcher_user)
     connected, watcher, _code = await connect(table.code, user=watcher_user)
     assert connected
     return table, seats, clients, [guest, watcher]

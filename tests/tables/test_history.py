@@ -118,7 +118,7 @@ def test_history_pages_are_for_the_people_at_the_table_only(client):
 
 def test_a_guest_at_the_table_may_look_by_their_session(client):
     table, _seats = open_table("faras", players=2, start=False)
-    link = reverse("table_join", kwargs={"code": table.code})
+    link = reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token})
     client.post(link, {"display_name": "Guest Gita", "role": "watch"})
     assert Seat.objects.filter(table=table, display_name="Guest Gita", user__isnull=True).exists()
     assert client.get(reverse("table_history", kwargs={"code": table.code})).status_code == 200
@@ -337,7 +337,7 @@ def test_cards_shown_at_a_show_are_seen_by_everyone_and_a_watcher_sees_nothing_e
     from tables.services import table_join
 
     table, seats = open_table("faras", players=2)
-    watcher = table_join(code=table.code, user=make_user("watcher"))
+    watcher = table_join(code=table.code, invite_token=table.invite_token, user=make_user("watcher"))
     hand = Hand.objects.get(table=table, number=1)
     first, second = (name for name, _stack in hand.plan["players"])
     hand_act(table_id=table.pk, seat_id=int(first), verb="see")

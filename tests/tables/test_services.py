@@ -102,14 +102,19 @@ def test_a_table_commits_to_its_seed_and_joins_by_code():
     assert first.kind == "table_created" and first.payload["seed_commitment"] == table.seed_commitment
     assert "secret" not in str(first.payload)
     token = guest_token_new()
-    guest = table_join(code=table.code.lower(), guest_name="  Maya  ", guest_token=token)
+    guest = table_join(
+        code=table.code.lower(), invite_token=table.invite_token, guest_name="  Maya  ", guest_token=token
+    )
     assert guest.display_name == "Maya" and guest.is_guest and guest.status == Seat.Status.WATCHING
-    assert table_join(code=table.code, guest_name="Maya", guest_token=token).pk == guest.pk
+    assert (
+        table_join(code=table.code, invite_token=table.invite_token, guest_name="Maya", guest_token=token).pk
+        == guest.pk
+    )
     for bad in ("", "x" * 41, "<script>"):
         with pytest.raises(ServiceError):
-            table_join(code=table.code, guest_name=bad, guest_token=guest_token_new())
+            table_join(code=table.code, invite_token=table.invite_token, guest_name=bad, guest_token=guest_token_new())
     with pytest.raises(ServiceError) as refused:
-        table_join(code="NOPE99", user=host)
+        table_join(code="NOPE99", invite_token=None, user=host)
     assert refused.value.code == "no_table"
     with pytest.raises(ServiceError):
         table_create(host=None, game="faras")
@@ -262,7 +267,7 @@ def test_host_controls_between_hands_only():
 
 def test_holdem_ends_after_its_length_and_seats_close_once_it_starts():
     table, _seats = open_table("holdem", players=3, choices={"game_length": 30})
-    late = table_join(code=table.code, user=make_user("late"))
+    late = table_join(code=table.code, invite_token=table.invite_token, user=make_user("late"))
     with pytest.raises(ServiceError) as refused:
         seat_take(table_id=table.pk, seat_id=late.pk)
     assert refused.value.code == "already_started"

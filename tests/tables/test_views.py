@@ -171,7 +171,7 @@ def table(host_client):
 
 
 def test_a_guest_joins_by_the_link_with_a_name_and_takes_a_seat(client, table):
-    link = reverse("table_join", kwargs={"code": table.code})
+    link = reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token})
     page = client.get(link).content.decode()
     assert 'name="display_name"' in page
     refused = client.post(link, {"display_name": "   ", "role": "seat"})
@@ -188,18 +188,23 @@ def test_a_guest_joins_by_the_link_with_a_name_and_takes_a_seat(client, table):
 def test_an_account_holder_just_joins_and_may_watch(client, django_user_model, table):
     bikash = django_user_model.objects.create_user(username="bikash", password="pass-for-tests-2")
     client.force_login(bikash)
-    link = reverse("table_join", kwargs={"code": table.code})
+    link = reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token})
     assert 'name="display_name"' not in client.get(link).content.decode()
     client.post(link, {"role": "watch"})
     seat = Seat.objects.get(table=table, user=bikash)
     assert seat.status == Seat.Status.WATCHING and seat.number is None
 
 
-def test_join_by_code_is_case_blind_and_an_unknown_code_gets_a_message(client, table):
-    response = client.get(reverse("table_join_by_code"), {"code": table.code.lower()})
-    assert response["Location"] == reverse("table_join", kwargs={"code": table.code})
+def test_join_by_code_takes_a_player_back_and_asks_a_newcomer_for_the_link(client, host_client, table):
+    """Issue 14: the code alone admits no one; it takes someone already at the table back to it."""
+    response = host_client.get(reverse("table_join_by_code"), {"code": table.code.lower()})
+    assert response["Location"] == reverse("table_detail", kwargs={"code": table.code})
+    stranger = client.get(reverse("table_join_by_code"), {"code": table.code})
     missing = client.get(reverse("table_join_by_code"), {"code": "NOPE42"})
-    assert "field-error" in missing.content.decode()
+    assert stranger.status_code == missing.status_code == 403
+    assert "ask the host for the invite link" in stranger.content.decode()
+    # The same answer whether the table exists or not: a code tells a stranger nothing.
+    assert table.host.table_name not in stranger.content.decode()
 
 
 def test_the_table_page_without_a_seat_sends_to_the_join_page(client, table):
@@ -262,5 +267,7 @@ def test_only_the_host_reaches_the_settings_page_and_a_bad_value_is_refused_besi
 
     other = Client()
     other.force_login(django_user_model.objects.create_user(username="bikash", password="pass-for-tests-2"))
-    other.post(reverse("table_join", kwargs={"code": table.code}), {"role": "watch"})
+    other.post(
+        reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token}), {"role": "watch"}
+    )
     assert other.get(url).status_code == 404

@@ -26,6 +26,7 @@ pytestmark = pytest.mark.django_db
 NOT_WRITES_TO_AN_OPEN_TABLE = {
     "ServiceError",
     "guest_token_new",
+    "invite_token_matches",
     "table_settings_build",
     "table_create",
     "hand_remind",
@@ -37,7 +38,9 @@ def _ended_table():
     """A Faras table that played a hand and was ended by its host, with a watcher and
     the seats it had (the host's seat first)."""
     table, seats = open_table("faras", players=3)
-    watcher = services.table_join(code=table.code, user=make_user("watcher-of-an-ended-game"))
+    watcher = services.table_join(
+        code=table.code, invite_token=table.invite_token, user=make_user("watcher-of-an-ended-game")
+    )
     services.table_end(table_id=table.pk, seat_id=seats[0].pk)
     table.refresh_from_db()
     assert table.status == Table.Status.ENDED
@@ -56,7 +59,9 @@ def _calls(table, seats, watcher):
         "seat_buy_back": lambda: services.seat_buy_back(table_id=table.pk, seat_id=player.pk),
         "seat_seed_submit": lambda: services.seat_seed_submit(table_id=table.pk, seat_id=player.pk, seed="late"),
         "seat_remove": lambda: services.seat_remove(table_id=table.pk, seat_id=host.pk, remove_seat_id=player.pk),
-        "table_join": lambda: services.table_join(code=table.code, user=make_user("late-comer")),
+        "table_join": lambda: services.table_join(
+            code=table.code, invite_token=table.invite_token, user=make_user("late-comer")
+        ),
         "table_start": lambda: services.table_start(table_id=table.pk, seat_id=host.pk),
         "table_pause": lambda: services.table_pause(table_id=table.pk, seat_id=host.pk),
         "table_resume": lambda: services.table_resume(table_id=table.pk, seat_id=host.pk),
@@ -97,7 +102,7 @@ def test_a_late_task_finds_the_game_over_and_does_nothing():
 def test_joining_again_after_the_end_returns_the_seat_and_writes_nothing():
     table, _seats, watcher = _ended_table()
     last = Event.objects.filter(table=table).count()
-    again = services.table_join(code=table.code, user=watcher.user)
+    again = services.table_join(code=table.code, invite_token=table.invite_token, user=watcher.user)
     assert again.pk == watcher.pk
     assert Event.objects.filter(table=table).count() == last
 
