@@ -12,5 +12,6 @@ urlpatterns = [
     path("t/<str:code>/<str:invite_token>/", views.table_join, name="table_invite"),
     path("tables/<str:code>/", views.table_detail, name="table_detail"),
     path("tables/<str:code>/settings/", views.table_settings, name="table_settings"),
+    path("tables/<str:code>/remove/", views.table_remove, name="table_remove"),
     path("", include("tables.urls_history")),
 ]

@@ -221,7 +221,38 @@ def table_settings(request: HttpRequest, code: str) -> HttpResponse:
             _service_error_on_form(form, error)
         else:
             return redirect("table_detail", code=table.code)
-    return render(request, "tables/settings.html", {"form": form, "table": table})
+    others = Seat.objects.filter(table=table).exclude(pk=seat.pk).order_by("pk")
+    return render(request, "tables/settings.html", {"form": form, "table": table, "others": others})
+
+
+@login_required
+@require_http_methods(["POST"])
+def table_remove(request: HttpRequest, code: str) -> HttpResponse:
+    """The host removes a player from the settings page, with or without a ban (a plain form:
+    it works without the table page's script)."""
+    table = _table_or_404(code)
+    seat = viewer_seat(request, table)
+    if seat is None or table.host_id != request.user.pk:
+        raise Http404(_("Only the host can change the settings."))
+    try:
+        remove_id = int(request.POST.get("seat", ""))
+    except ValueError:
+        messages.error(request, _("Choose a player."))
+        return redirect("table_settings", code=table.code)
+    try:
+        removed = services.seat_remove(
+            table_id=table.pk, seat_id=seat.pk, remove_seat_id=remove_id, ban=request.POST.get("ban") == "on"
+        )
+    except ServiceError as error:
+        messages.error(request, force_str(error.message))
+    else:
+        if removed.banned:
+            messages.success(
+                request, _("%(name)s is removed for the rest of the game.") % {"name": removed.display_name}
+            )
+        else:
+            messages.success(request, _("%(name)s is removed from their seat.") % {"name": removed.display_name})
+    return redirect("table_settings", code=table.code)
 
 
 def card_strings() -> dict[str, Any]:

@@ -191,3 +191,20 @@ def test_an_account_whose_name_is_taken_is_told_to_change_it():
     with pytest.raises(ServiceError) as refused:
         table_join(code=table.code, invite_token=table.invite_token, user=twin)
     assert refused.value.code == "name_taken"
+
+
+def test_the_host_bans_from_the_settings_page_without_script():
+    table, seats = open_table("faras", players=3, start=False)
+    host, player = Client(), Client()
+    host.force_login(seats[0].user)
+    player.force_login(seats[1].user)
+    page = host.get(reverse("table_settings", kwargs={"code": table.code})).content.decode()
+    assert reverse("table_remove", kwargs={"code": table.code}) in page and 'name="ban"' in page
+    url = reverse("table_remove", kwargs={"code": table.code})
+    before = _log(table)
+    assert player.post(url, {"seat": seats[2].pk, "ban": "on"}).status_code == 404  # not the host
+    assert host.post(url, {"seat": "x"}).status_code == 302
+    assert _log(table) == before
+    host.post(url, {"seat": seats[2].pk, "ban": "on"})
+    banned = Seat.objects.get(pk=seats[2].pk)
+    assert banned.banned and banned.number is None
