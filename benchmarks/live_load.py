@@ -516,7 +516,8 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"({100 * result['delivered'] / per_action:5.1f}%)  "
         f"median {median:7.1f} ms  p99 {p99:7.1f} ms  "
         f"queries/action {result['queries'] / per_action:5.1f}  locks/action {result['locks'] / per_action:4.2f}  "
-        f"bytes/socket/action {result['bytes'] / sockets / per_action:6.0f}  "
+        # A socket hears its own table's actions: offered / tables of them.
+        f"bytes/socket/action {result['bytes'] / args.players / per_action:6.0f}  "
         f"memory/socket {result['rss_per_socket']:.0f} KiB  "
         f"({result['errors']} refused, {result['incomplete']} not seen by all when stopped)",
         flush=True,
