@@ -506,7 +506,6 @@ def _report(args: argparse.Namespace, result: dict) -> None:
     delays = sorted(result["delays"])
     elapsed = result["elapsed"]
     offered = result["offered"]
-    sockets = result["tables"] * args.players
     median = statistics.median(delays) * 1000 if delays else float("nan")
     p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))] * 1000 if delays else float("nan")
     per_action = max(1, offered)

@@ -209,7 +209,9 @@ def _hand_final_state(*, table: Table, hand: Hand) -> Any:
     game = get_game(table.game)
     state = hand_start_state(table=table, hand=hand)
     for event in (
-        Event.objects.filter(hand=hand, kind="action", actor__isnull=False).order_by("seq").only("seq", "payload")
+        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False)
+        .order_by("seq")
+        .only("seq", "payload")
     ):
         payload = event.payload
         state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
