@@ -46,10 +46,13 @@ SEAT_KINDS = frozenset(
 )
 
 
-def hand_screen(*, table: Table, hand: Hand, state: Any) -> dict[str, Any]:
-    """Every distinct view of one hand's state, and its turn (see the module)."""
+def hand_screen(*, table: Table, hand: Hand, state: Any, only: str | None = None) -> dict[str, Any]:
+    """Every distinct view of one hand's state, and its turn (see the module). With ``only``
+    (a snapshot for one viewer): that viewer's view if dealt in, else the public one."""
     game = get_game(table.game)
     names = [str(name) for name, _stack in hand.plan["players"]]
+    if only is not None:
+        names = [name for name in names if name == only]
     to_act = None if game.is_finished(state) else game.to_act(state)
     return {
         "number": hand.number,
@@ -57,7 +60,7 @@ def hand_screen(*, table: Table, hand: Hand, state: Any) -> dict[str, Any]:
         "finished": game.is_finished(state),
         "turn": None if to_act is None else turn_public(game=game, state=state, player=to_act, hand=hand),
         "views": {name: game.view(state, name) for name in names},
-        "public": game.view(state, None),
+        "public": game.view(state, None) if only is None or not names else None,
     }
 
 

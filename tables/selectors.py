@@ -184,8 +184,10 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
             state = None if hand is None else _hand_final_state(table=table, hand=hand)
         hand_out = None
         if hand is not None and state is not None:
-            screen = hand_screen(table=table, hand=hand, state=state)
-            hand_out = _hand_for_viewer(screen, None if you is None else str(you))
+            viewer = None if you is None else str(you)
+            # Only this viewer's view is worked out (a watcher's: the public one).
+            screen = hand_screen(table=table, hand=hand, state=state, only=viewer or "")
+            hand_out = _hand_for_viewer(screen, viewer)
         return {
             "type": "snapshot",
             "seq": table.last_seq,
