@@ -37,7 +37,7 @@ from ledger.selectors import (
     user_can_view_table_report,
 )
 from ledger.services import LedgerError, home_game_add_table, home_game_create, transfer_mark_paid, transfer_unmark_paid
-from tables.consumers import GUEST_TOKEN_SESSION_KEY
+from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Seat, Table
 from tables.services.settings import table_currency
 

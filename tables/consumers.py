@@ -2,7 +2,7 @@
 
 Who: someone with a seat row at this table, made when they joined through its invite link:
 a signed-in user, or a guest whose session holds the token of a seat at this table
-(``GUEST_TOKEN_SESSION_KEY``). A seat the host banned, and anyone else, is refused (close
+(``tables.guests.GUEST_TOKEN_SESSION_KEY``). A seat the host banned, and anyone else, is refused (close
 code 4403); a banned seat's open sockets are closed. Origins are checked by ``config.asgi``.
 
 What goes out (the protocol is written down in ``docs/live-play.md``):
@@ -45,6 +45,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.language import language_for_scope
 from tables import selectors, services
+from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.services import ServiceError
 from tables.services.log import remember_server_loop
 
@@ -58,8 +59,6 @@ if TYPE_CHECKING:
 Result = TypeVar("Result")
 # An ASGI message, as this module sends and reads them.
 Message = dict[str, Any]
-
-GUEST_TOKEN_SESSION_KEY = "dashain_guest_token"
 
 logger = logging.getLogger(__name__)
 

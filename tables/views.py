@@ -9,7 +9,7 @@
 - ``table_settings``: the host changes the settings between hands.
 
 A guest is known by a random token kept in their session under the key the table's
-socket reads (``tables.consumers.GUEST_TOKEN_SESSION_KEY``).
+socket reads (``tables.guests.GUEST_TOKEN_SESSION_KEY``).
 """
 
 from __future__ import annotations
@@ -29,21 +29,19 @@ from django.views.decorators.http import require_http_methods
 
 from engine.games import get_game
 from tables import selectors, services
-from tables.consumers import GUEST_TOKEN_SESSION_KEY
 from tables.events import event_kinds_for_page
 from tables.forms import GAME_CHOICES, JoinByCodeForm, JoinForm, OpenTableForm
+from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.join_limits import join_attempt_failed, join_attempts_exceeded
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 
-GUEST_SESSION_KEY = GUEST_TOKEN_SESSION_KEY
-
 
 def _guest_token(request: HttpRequest, *, create: bool = False) -> str | None:
-    token = request.session.get(GUEST_SESSION_KEY)
+    token = request.session.get(GUEST_TOKEN_SESSION_KEY)
     if token is None and create:
         token = services.guest_token_new()
-        request.session[GUEST_SESSION_KEY] = token
+        request.session[GUEST_TOKEN_SESSION_KEY] = token
     return token
 
 

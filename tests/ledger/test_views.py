@@ -263,7 +263,7 @@ def test_report_lists_every_entry_with_reversals(client, host):
 
 def test_guest_who_sat_at_the_table_sees_its_report(client, host, night):
     """A guest (no account) is known by the token in their session, as at the table."""
-    from tables.consumers import GUEST_TOKEN_SESSION_KEY
+    from tables.guests import GUEST_TOKEN_SESSION_KEY
 
     table, seats, _ = night
     url = reverse("ledger:table_report", kwargs={"code": table.code})

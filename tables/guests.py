@@ -1,0 +1,10 @@
+"""How a guest is known: a random token kept in their session, under one key.
+
+The join page puts it there (``tables.views``), the table's socket reads it to find the
+guest's seat (``tables.consumers``), and the ledger's pages read it to let a guest see
+their table's report (``ledger.views``). No other module names the key.
+"""
+
+from __future__ import annotations
+
+GUEST_TOKEN_SESSION_KEY = "dashain_guest_token"
