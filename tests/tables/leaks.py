@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.cards import card_text
 from tables import selectors
-from tables.models import Hand, Table
+from tables.models import Event, Hand, Table
 from tests.tables.ws import CARD
 
 PUBLIC_REVEALS = {"showdown", "show"}  # Teen Patti showdown; hold'em show at the showdown
@@ -80,15 +80,51 @@ def leaks_in_events(viewer: str, frames: list[dict[str, Any]], owners: dict[int,
     return leaks, own_seen
 
 
+def cards_revealed(table: Table) -> list[tuple[int, int, str, dict[str, Any]]]:
+    """(seq, hand number, kind, payload) of every event that shows hidden cards to someone:
+    a player's own cards (Teen Patti ``cards`` once they look, hold'em ``hole_cards`` at the
+    deal), a sideshow's result (to its two players), a show or showdown (to everyone)."""
+    kinds = {"cards", "hole_cards", "sideshow_result", *PUBLIC_REVEALS}
+    return [
+        (event.seq, event.hand.number, event.kind, event.payload)
+        for event in Event.objects.filter(table=table, kind__in=kinds, hand__isnull=False)
+        .select_related("hand")
+        .order_by("seq")
+    ]
+
+
+def cards_shown_to(viewer: str, hand_number: int, upto_seq: int, reveals: list) -> set[str]:
+    """The hidden cards the rules have shown ``viewer`` in that hand by ``upto_seq``
+    (decided from the deal and the log's reveals, not from the engine's ``visible_to``)."""
+    shown: set[str] = set()
+    for seq, number, kind, payload in reveals:
+        if number != hand_number or seq > upto_seq:
+            continue
+        if kind in PUBLIC_REVEALS:
+            shown.update(_cards_in(payload))
+        elif kind == "sideshow_result" and viewer in (payload.get("asker"), payload.get("partner")):
+            shown.update(_cards_in(payload))
+        elif kind in ("cards", "hole_cards") and str(payload.get("player")) == viewer:
+            shown.update(_cards_in(payload.get("cards")))
+    return shown
+
+
 def leaks_in_snapshot(
-    viewer: str, snapshot: dict[str, Any], owners: dict[int, dict[str, str]], sideshow_partners: set[str]
-) -> list:
+    viewer: str, snapshot: dict[str, Any], owners: dict[int, dict[str, str]], reveals: list
+) -> tuple[list, int]:
+    """(leaks, hidden cards checked) in one snapshot: every hidden card in the hand's view must
+    be one the rules have shown this viewer by the snapshot's seq (their own included: a
+    Teen Patti player who has not looked sees none of theirs)."""
     hand = snapshot.get("hand")
     if not hand:
-        return []
-    leaks = []
+        return [], 0
+    shown = cards_shown_to(viewer, hand["number"], snapshot["seq"], reveals)
+    leaks, checked = [], 0
     for card in _cards_in(hand.get("view")):
         owner = owners.get(hand["number"], {}).get(card)
-        if owner is not None and owner != viewer and owner not in sideshow_partners:
-            leaks.append((viewer, "snapshot", card, owner))
-    return leaks
+        if owner is None:
+            continue  # not a hidden card (a board card)
+        checked += 1
+        if card not in shown:
+            leaks.append((viewer, "snapshot", snapshot["seq"], card, owner))
+    return leaks, checked

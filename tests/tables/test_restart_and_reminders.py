@@ -17,37 +17,84 @@ from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Hand
 from tables.services import hand_act, hand_remind
-from tables.state_cache import state_cache_clear
+from tables.state_cache import state_cache_clear, state_cache_get, state_cache_put
 from tables.tasks import remind_turn
 from tests.tables.conftest import current_turn, open_table, random_action
 from tests.tables.ws import connect, play_random_hands, sync_all, users_of
 
 
-def _views(table) -> dict:
-    hand = selectors.hand_live(table=table)
-    game = get_game(table.game)
-    state, _ = selectors.hand_state(table=table, hand=hand)
+def _value(state) -> tuple:
+    """An engine state as a comparable value (the states are slotted classes)."""
+    return tuple(getattr(state, name) for name in type(state).__slots__)
+
+
+def _views(game, state, hand) -> dict:
     names = [str(p[0]) for p in hand.plan["players"]]
     return {name: game.view(state, name) for name in [*names, None]}
 
 
-@pytest.mark.django_db
-def test_rebuilding_from_the_log_at_every_point_gives_the_same_state():
-    rng = random.Random(7)
-    table, seats = open_table("faras", players=4)
+def _restart_at_every_commit(game_name: str, rng: random.Random, capture) -> tuple[int, int]:
+    """One random game; returns (commits checked, hands played)."""
+    with capture(execute=True):
+        table, seats = open_table(game_name, players=4)
+    game = get_game(game_name)
     by_name = {seat.engine_name: seat for seat in seats}
-    checked = 0
-    for _ in range(80):
-        player, legal = current_turn(table)
-        if player is None:
+    checked, hands = 0, set()
+    for _step in range(90):
+        table.refresh_from_db()
+        live = selectors.hand_live(table=table)
+        if live is None:
             break
-        warm = _views(table)
+        cached = state_cache_get(table)
+        # The live server's cache holds this hand exactly as the log ends now.
+        assert cached is not None, "the after-commit callbacks did not fill the cache"
+        assert cached.table_seq == table.last_seq and cached.hand.pk == live.pk
         state_cache_clear()  # a restart: nothing in memory
-        assert _views(table) == warm
+        hand, rebuilt, action_seq = selectors.live_hand_and_state(table=table)
+        assert hand is not None and hand.pk == cached.hand.pk
+        assert (hand.to_act, hand.turn_seq, hand.number) == (cached.hand.to_act, cached.hand.turn_seq, live.number)
+        assert action_seq == cached.action_seq
+        assert _value(rebuilt) == _value(cached.state)
+        assert _views(game, rebuilt, hand) == _views(game, cached.state, cached.hand)
         checked += 1
-        verb, amount = random_action(rng, legal)
-        hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
-    assert checked >= 40
+        hands.add(hand.number)
+        if rng.random() < 0.5:  # the live server goes on with its warm cache
+            state_cache_put(
+                table=table,
+                table_seq=cached.table_seq,
+                hand=cached.hand,
+                action_seq=cached.action_seq,
+                state=cached.state,
+            )
+        player = game.to_act(rebuilt)
+        verb, amount = random_action(rng, game.legal_actions(rebuilt, player))
+        with capture(execute=True):
+            hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
+    return checked, len(hands)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game_name, seed", [("faras", 7), ("classic", 8), ("999", 9), ("holdem", 10)])
+def test_after_a_restart_the_state_rebuilt_from_the_log_is_the_live_servers_at_every_commit(
+    game_name, seed, django_capture_on_commit_callbacks, monkeypatch
+):
+    """A live server fills its cache after each commit (the callbacks run here as they do
+    there). After every action, the process is restarted (the cache dropped) and the hand is
+    rebuilt from the log alone: hand row, last action and state must equal what the live
+    server held, for every player's view and a spectator's. Then play goes on, half the time
+    from the live server's warm cache and half the time from the rebuilt (cold) one. Games
+    are played (at most four) until 60 commits have been checked."""
+    from tables.services import tables as table_services
+
+    rng = random.Random(seed)
+    monkeypatch.setattr(table_services.secrets, "token_bytes", lambda n: rng.randbytes(n))  # repeatable decks
+    checked, hands = 0, 0
+    for _game in range(4):
+        more_checked, more_hands = _restart_at_every_commit(game_name, rng, django_capture_on_commit_callbacks)
+        checked, hands = checked + more_checked, hands + more_hands
+        if checked >= 60:
+            break
+    assert checked >= 60 and hands >= 3, (checked, hands)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,7 +17,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.sessions.backends.db import SessionStore
 
 from config.asgi import application
-from tables.consumers import GUEST_TOKEN_SESSION_KEY
+from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Table
 
 CARD = re.compile(r"^(?:[2-9TJQKA]|10)[shdc]$")
@@ -78,6 +78,14 @@ class Client:
     async def catch_up(self, seq: int) -> None:
         while self.last_seq < seq:
             await self.read_one()
+
+    async def snapshot_now(self) -> dict[str, Any]:
+        """Ask for a fresh snapshot (as the page does after a long gap) and read until it comes."""
+        count = len(self.snapshots)
+        await self.send({"type": "snapshot"})
+        while len(self.snapshots) == count:
+            await self.read_one()
+        return self.snapshots[-1]
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.communicator.send_json_to(message)
@@ -155,8 +163,12 @@ async def play_random_hands(
     max_actions: int,
     see_out_of_turn: bool = True,
     on_idle: Any = None,
+    on_action: Any = None,
 ) -> int:
-    """Scripted players act from their sockets' turn events; returns actions played."""
+    """Scripted players act from their sockets' turn events; returns actions played.
+
+    ``on_idle`` is awaited when no one is to act (it returns whether play can go on);
+    ``on_action`` after each action, once every socket has caught up."""
     everyone = list(players.values()) + watchers
     played = 0
     for _ in range(max_actions):
@@ -177,6 +189,9 @@ async def play_random_hands(
         reply = await actor.request({"type": "action", "verb": verb, "amount": amount})
         assert reply["type"] == "ack", reply
         played += 1
+        if on_action is not None:
+            await sync_all(table_id, everyone)
+            await on_action()
     await sync_all(table_id, everyone)
     return played
 
