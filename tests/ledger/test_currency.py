@@ -81,7 +81,7 @@ def test_the_settlement_page_writes_amounts_in_the_hosts_currency(language, pric
     table = table_create(host=host, game="faras", choices={"currency": "NPR"})
     host_seat = Seat.objects.get(table=table, user=host)
     seat_take(table_id=table.pk, seat_id=host_seat.pk)
-    friend = table_join(code=table.code, user=make_user("bikash"))
+    friend = table_join(code=table.code, invite_token=table.invite_token, user=make_user("bikash"))
     seat_take(table_id=table.pk, seat_id=friend.pk)
     table_end(table_id=table.pk, seat_id=host_seat.pk)
     client = Client()
