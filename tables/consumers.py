@@ -15,9 +15,10 @@ What goes out (the protocol is written down in ``docs/live-play.md``):
 - ``ack`` for a request done, ``error`` (code + message) for one refused, which changed nothing.
 
 No news is lost for good: the channel layer may drop a broadcast, and a gap is seen only
-when a later one arrives. So a socket that has heard nothing for ``quiet_seconds`` reads
-the table's latest seq (one indexed read, no lock) and sends what it missed from the log;
-a ``ping`` does the same at once, and its ``pong`` carries the table's latest seq.
+when a later one arrives. So when a table has had no news for ``quiet_seconds``, the
+process's one watcher (``tables.quiet_watch``) reads the latest seq of all its quiet
+tables in one query, and a socket that is behind sends what it missed from the log; a
+``ping`` does the same at once for its socket, and its ``pong`` carries the table's latest seq.
 
 When the channel layer is down (Redis stopped) a new socket is accepted, told
 ``{"type": "error", "code": "unavailable"}`` and closed with 4503 (try again later), never
@@ -46,6 +47,7 @@ from django.utils.translation import gettext_lazy
 from accounts.language import language_for_scope
 from tables import selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
+from tables.quiet_watch import TableWatch, watch_for_loop
 from tables.services import ServiceError
 from tables.services.log import remember_server_loop
 
@@ -137,13 +139,22 @@ def _identify(code: str, user: User | AnonymousUser | None, guest_token: str | N
     return table.pk, seat.pk, table.group_name
 
 
+async def _tables_last_seq(table_ids: list[int]) -> dict[int, int]:
+    return await database_sync_to_async(selectors.tables_last_seq)(table_ids=table_ids)
+
+
+def _quiet_seconds() -> float:
+    return TableConsumer.quiet_seconds
+
+
 class TableConsumer(AsyncJsonWebsocketConsumer):
     """One viewer's socket at one table."""
 
     # A token bucket per connection: a burst, then a steady rate (messages per second).
     rate_burst = 20
     rate_per_second = 10.0
-    # A socket with no news for this long checks the table's latest seq in the log.
+    # A table with no news for this long has its latest seq read from the log (by the
+    # process's one watcher, for all quiet tables at once).
     quiet_seconds = 5.0
 
     async def __call__(
@@ -182,7 +193,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.tokens_at = time.monotonic()
         # Held while sending news, so the watcher's catch-up and the layer's news never interleave.
         self.sending = asyncio.Lock()
-        self.news_at = time.monotonic()
         code = str(self.scope.get("url_route", {}).get("kwargs", {}).get("code", ""))
         session = self.scope.get("session")
         guest_token = session.get(GUEST_TOKEN_SESSION_KEY) if session is not None else None
@@ -209,14 +219,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.accept()
         await self._send_snapshot()
-        self.watcher = asyncio.ensure_future(self._watch())
+        self.catching_up: asyncio.Task[None] | None = None
+        self.watch: TableWatch = watch_for_loop(latest_seqs=_tables_last_seq, quiet_seconds=_quiet_seconds)
+        self.watch.join(self.table_id, self)
 
     async def disconnect(self, code: int) -> None:
-        watcher = getattr(self, "watcher", None)
-        if watcher is not None:
-            watcher.cancel()
+        watch = getattr(self, "watch", None)
+        if watch is not None:
+            watch.leave(self.table_id, self)
+        catching_up = getattr(self, "catching_up", None)
+        if catching_up is not None:
+            catching_up.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await watcher
+                await catching_up
         if getattr(self, "table_id", None) is not None:
             try:
                 await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -243,18 +258,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.last_seq = snapshot["seq"]
         await self.send_json(snapshot)
 
-    async def _watch(self) -> None:
-        """Catch up from the log whenever no news came for ``quiet_seconds``."""
-        while True:
-            wait = self.quiet_seconds - (time.monotonic() - self.news_at)
-            if wait > 0:
-                await asyncio.sleep(wait)
-                continue
-            try:
-                await self._catch_up()
-            except Exception:  # the database is away: try again after the next quiet spell
-                logger.warning("catching up %s failed", self.group, exc_info=True)
-            self.news_at = time.monotonic()
+    def behind(self, latest: int) -> None:
+        """The watcher read that the table's log is ahead of this socket: catch up (once at a time)."""
+        if self.catching_up is None or self.catching_up.done():
+            self.catching_up = asyncio.ensure_future(self._catch_up_to(latest))
+
+    async def _catch_up_to(self, latest: int) -> None:
+        try:
+            async with self.sending:
+                if latest > self.last_seq:
+                    await self._send_missed()
+        except Exception:  # the database is away: the next quiet spell tries again
+            logger.warning("catching up %s failed", self.group, exc_info=True)
 
     async def _catch_up(self) -> int:
         """Send what the log has after this socket's seq; returns the table's latest seq."""
@@ -284,7 +299,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """News from the channel layer: the events in seq order, with this viewer's screen
         after them (``tables.screens``). No query and no lock, unless news was lost on the
         way (a gap): then what was missed comes from the log."""
-        self.news_at = time.monotonic()
+        watch = getattr(self, "watch", None)
+        if watch is not None:
+            watch.heard(self.table_id)
         async with self.sending:
             await self._send_news(message)
 

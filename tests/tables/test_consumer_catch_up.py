@@ -135,3 +135,41 @@ async def test_a_socket_connecting_while_the_layer_is_down_gets_a_clear_refusal(
     assert closed == {"type": "websocket.close", "code": CLOSE_UNAVAILABLE}
     await communicator.wait()
     assert await last_seq(table.pk) == seq_before  # nothing written
+
+
+async def test_quiet_tables_are_read_together_not_once_per_socket(monkeypatch):
+    """The process's one watcher reads the latest seq of every quiet table in one query;
+    no socket reads it on its own (per socket, 400 sockets starved the actions)."""
+    from tables import selectors
+
+    monkeypatch.setattr(TableConsumer, "quiet_seconds", 0.3)
+    calls: list[list[int]] = []
+    per_socket: list[int] = []
+    together = selectors.tables_last_seq
+    alone = selectors.table_last_seq
+
+    def counted_together(*, table_ids):
+        calls.append(sorted(table_ids))
+        return together(table_ids=table_ids)
+
+    def counted_alone(*, table_id):
+        per_socket.append(table_id)
+        return alone(table_id=table_id)
+
+    monkeypatch.setattr(selectors, "tables_last_seq", counted_together)
+    monkeypatch.setattr(selectors, "table_last_seq", counted_alone)
+    first, first_seats = await database_sync_to_async(open_table)("faras", 3)
+    second, second_seats = await database_sync_to_async(open_table)("faras", 3)
+    clients = await _clients(first, first_seats) + await _clients(second, second_seats)
+    before = clients[0].last_seq
+    await database_sync_to_async(_act_unheard)(first, first_seats, monkeypatch)
+    latest = await last_seq(first.pk)
+    for client in clients[:3]:
+        await asyncio.wait_for(client.catch_up(latest), TIMEOUT)
+        heard = [event["seq"] for frame in client.frames for event in frame.get("events", [])]
+        assert heard == list(range(before + 1, latest + 1))
+    assert calls, "the watcher never read the log"
+    assert all(len(ids) == len(set(ids)) for ids in calls)  # a table once per read, whatever its sockets
+    assert per_socket == []  # no socket asked on its own
+    for client in clients:
+        await client.close()

@@ -1,0 +1,112 @@
+"""One watcher per process for tables whose news has gone quiet.
+
+The channel layer may drop a broadcast, and a socket sees a gap only when later news
+arrives; so when a table has had no news for ``quiet_seconds`` someone must ask the log
+for the table's latest seq. Asking once per socket costs a query per socket every few
+seconds: at 100 tables of 4 that is 80 reads a second through the one thread Channels
+runs database calls in, and it starves the actions themselves (measured in
+``docs/live-play.md``). So the sockets of one process share this watcher: it keeps, per
+table, the sockets open here and when news last came, and on each tick reads the latest
+seq of every quiet table in **one** query. Only a socket that really is behind then
+reads what it missed from the log.
+
+The watcher lives on the server's event loop (one per loop, so tests with a loop each
+stay apart) and stops when its last socket leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+logger = logging.getLogger(__name__)
+
+
+class QuietSocket(Protocol):
+    """What the watcher needs of a socket (``tables.consumers.TableConsumer``)."""
+
+    last_seq: int
+
+    def behind(self, latest: int) -> None: ...
+
+
+class TableWatch:
+    """The tables with sockets on one event loop, and when each last had news."""
+
+    def __init__(
+        self,
+        *,
+        latest_seqs: Callable[[list[int]], Awaitable[dict[int, int]]],
+        quiet_seconds: Callable[[], float],
+    ) -> None:
+        self.latest_seqs = latest_seqs
+        self.quiet_seconds = quiet_seconds
+        self.sockets: dict[int, set[QuietSocket]] = {}
+        self.news_at: dict[int, float] = {}
+        self.task: asyncio.Task[None] | None = None
+        self.reads = 0  # how many times the log was asked (one query each), for tests
+
+    def join(self, table_id: int, socket: QuietSocket) -> None:
+        self.sockets.setdefault(table_id, set()).add(socket)
+        self.news_at.setdefault(table_id, time.monotonic())
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._run())
+
+    def leave(self, table_id: int, socket: QuietSocket) -> None:
+        sockets = self.sockets.get(table_id)
+        if sockets is None:
+            return
+        sockets.discard(socket)
+        if not sockets:
+            del self.sockets[table_id]
+            self.news_at.pop(table_id, None)
+
+    def heard(self, table_id: int) -> None:
+        """News of the table reached this process: it is not quiet."""
+        if table_id in self.news_at:
+            self.news_at[table_id] = time.monotonic()
+
+    async def _run(self) -> None:
+        while self.sockets:
+            quiet_seconds = self.quiet_seconds()
+            await asyncio.sleep(min(max(quiet_seconds / 2, 0.05), 1.0))
+            now = time.monotonic()
+            quiet = [table_id for table_id, at in self.news_at.items() if now - at >= quiet_seconds]
+            if not quiet:
+                continue
+            for table_id in quiet:
+                self.news_at[table_id] = now
+            try:
+                self.reads += 1
+                latest = await self.latest_seqs(quiet)
+            except Exception:  # the database is away: try again after the next quiet spell
+                logger.warning("reading the latest seq of %d quiet tables failed", len(quiet), exc_info=True)
+                continue
+            for table_id in quiet:
+                seq = latest.get(table_id, 0)
+                for socket in list(self.sockets.get(table_id, ())):
+                    if seq > socket.last_seq:
+                        socket.behind(seq)
+
+
+_watches: dict[asyncio.AbstractEventLoop, TableWatch] = {}
+
+
+def watch_for_loop(
+    *,
+    latest_seqs: Callable[[list[int]], Awaitable[dict[int, int]]],
+    quiet_seconds: Callable[[], float],
+) -> TableWatch:
+    """The watcher of the running loop (made on first use; loops that have closed are forgotten)."""
+    loop = asyncio.get_running_loop()
+    for old in [old for old in _watches if old.is_closed()]:
+        with contextlib.suppress(KeyError):
+            del _watches[old]
+    watch = _watches.get(loop)
+    if watch is None:
+        watch = _watches[loop] = TableWatch(latest_seqs=latest_seqs, quiet_seconds=quiet_seconds)
+    return watch
