@@ -3,11 +3,13 @@
     /work/venv/bin/python benchmarks/bots.py            # the default run, a few minutes
     /work/venv/bin/python benchmarks/bots.py --scale 4  # four times the deals: narrower intervals
     /work/venv/bin/python benchmarks/bots.py --games holdem --scale 2
+    /work/venv/bin/python benchmarks/bots.py --games faras --teen-patti-seats 2 --scale 4   # heads-up
 
 Everything runs on the engine alone (no database). For each game a *hero* strategy
 plays a *field* of one other strategy, one hand at a time from fresh stacks:
 
-- heads-up for Faras, 999 and hold'em; three seats for Classic (book 004: 3 to 7 players);
+- three seats for the Teen Patti games (the hero and two of the field; Classic is for 3
+  to 7 players, book 004), heads-up for hold'em;
 - every deck is dealt once for each seat the hero can take (seats rotated, deals
   duplicated: the hero gets the cards and the position each field player had), so the
   luck of the deal largely cancels;
@@ -63,8 +65,8 @@ TEEN_PATTI_STACK = 100 * BOOT
 HOLDEM_DEPTHS = (8, 15, 25, 50, 100)  # stacks in big blinds, one drawn per deck
 
 # Deals per match in the default run (--scale multiplies them).
-DEALS = {"faras": 300, "classic": 200, "999": 300, "holdem": 150}
-SEATS = {"faras": 2, "classic": 3, "999": 2, "holdem": 2}
+DEALS = {"faras": 200, "classic": 200, "999": 200, "holdem": 150}
+SEATS = {"faras": 3, "classic": 3, "999": 3, "holdem": 2}
 
 
 # --- reference players (benchmark only) ----------------------------------------------------------
@@ -387,7 +389,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="+", default=["faras", "classic", "999", "holdem"])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of deals (default 1)")
+    parser.add_argument("--teen-patti-seats", type=int, default=3, help="seats at Faras and 999 tables (default 3)")
     args = parser.parse_args()
+    for name in ("faras", "999"):
+        SEATS[name] = args.teen_patti_seats
+    SEATS["classic"] = max(3, args.teen_patti_seats)
     run(args.games, args.scale)
 
 

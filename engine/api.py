@@ -176,6 +176,7 @@ class TableRules:
     fixed_buy_in: int | None  # every stack starts at this many chips (None: the host sets it)
     play_chips_only: bool  # chips have no price
     min_stack_setting: str | None  # the engine setting naming the fewest chips to be dealt in (None: 1)
+    places_players: bool  # the game ends with every player placed (book 001: by chips, then the order out)
     # --- in a hand (the page) ---
     has_blind_and_seen: bool  # players play blind or seen and look with ``see``; seen pays double
     hole_cards: int  # cards dealt to each player
@@ -206,6 +207,7 @@ class TableRules:
             "fixed_buy_in": self.fixed_buy_in,
             "play_chips_only": self.play_chips_only,
             "min_stack_to_play": self.min_stack_to_play(engine_settings),
+            "places_players": self.places_players,
             "has_blind_and_seen": self.has_blind_and_seen,
             "hole_cards": self.hole_cards,
             "has_board": self.has_board,

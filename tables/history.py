@@ -89,6 +89,14 @@ def revealed_secret_seed(*, table: Table) -> bytes | None:
     return bytes.fromhex(str(event.payload["secret_seed"]))
 
 
+def recorded_placings(*, table: Table) -> list[dict[str, Any]]:
+    """The placings the ``game_ended`` event kept (hold'em, book 001), first place first;
+    empty before the game ends and for Teen Patti, which has no placings."""
+    event = Event.objects.filter(table=table, kind="game_ended").order_by("-seq").first()
+    placings = event.payload.get("placings") if event is not None else None
+    return list(placings) if isinstance(placings, list) else []
+
+
 # --- names ---------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from engine.api import Action
+from engine.api import Action, TablePosition
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind, event_frame
@@ -286,3 +286,47 @@ def table_catch_up(
         return None
     screen = {key: value for key, value in snapshot.items() if key not in ("type", "you")}
     return [event for event in events if event["seq"] <= screen["seq"]], screen
+
+
+def holdem_placings(*, table: Table) -> list[dict[str, Any]]:
+    """Book 001's placings of a hold'em game as it stands, first place first: the engine's
+    ``game_placings`` on the game rebuilt from the finished hands and the seats' chips.
+
+    Players still at the table are placed by chips; those who went out in the order they
+    went out (two in one hand: fewer chips at the start of it places lower); players level
+    share a place. Each entry: ``{"seat": id, "name": display name, "place": n, "chips": c}``.
+    A player who left with chips (cashed out between hands) is not placed.
+    """
+    from engine.holdem.game import GameProgress, KnockedOut, game_placings
+
+    seats = {seat.engine_name: seat for seat in Seat.objects.filter(table=table)}
+    order: list[str] = []
+    knocked_out: list[KnockedOut] = []
+    for hand in (
+        Hand.objects.filter(table=table, ended_at__isnull=False).order_by("number").only("number", "plan", "result")
+    ):
+        players = [(str(name), int(stack)) for name, stack in hand.plan.get("players", [])]
+        order += [name for name, _stack in players if name not in order]
+        result = hand.result or {}
+        if result.get("void"):
+            continue
+        stacks = result.get("stacks", {})
+        out = [KnockedOut(name, hand.number, started) for name, started in players if stacks.get(name, started) == 0]
+        knocked_out += sorted(out, key=lambda knocked: knocked.chips_at_start_of_hand)
+    gone = {knocked.name for knocked in knocked_out}
+    names = tuple(name for name in order if name in seats)
+    progress = GameProgress(
+        seats=names,
+        stacks=tuple(0 if name in gone else seats[name].stack for name in names),
+        position=TablePosition(),
+        knocked_out=tuple(knocked for knocked in knocked_out if knocked.name in seats),
+    )
+    return [
+        {
+            "seat": seats[placing.name].pk,
+            "name": seats[placing.name].display_name,
+            "place": placing.place,
+            "chips": placing.chips,
+        }
+        for placing in game_placings(progress=progress)
+    ]

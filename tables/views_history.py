@@ -46,6 +46,7 @@ def table_history(request: HttpRequest, code: str) -> HttpResponse:
             "hands": history.table_hand_list(table=table),
             "exports_open": history.history_exports_open(table=table),
             "secret_seed": (history.revealed_secret_seed(table=table) or b"").hex(),
+            "placings": history.recorded_placings(table=table),
         },
     )
 

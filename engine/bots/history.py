@@ -10,7 +10,7 @@ played so far"; the issue's measures):
 
 - hold'em: hands dealt in; hands where they put chips in voluntarily before the flop
   (a call, bet or raise: blinds do not count); hands where they raised before the flop;
-  bets and raises, and calls, after the flop.
+  bets and raises, and calls, after the flop; bets after the flop they faced, and folded to.
 - Teen Patti: hands dealt in; hands where they saw their cards; of those, hands where
   they bet again after seeing (stayed in seen); bets, and raises among them; the place
   among all hands of each hand they turned up at a show after betting seen.
@@ -39,6 +39,7 @@ _PRIOR_PFR = 0.15
 _PRIOR_STAY_SEEN = 0.7
 _PRIOR_RAISE_SHARE = 0.15
 _PRIOR_AGGRESSION = 0.4
+_PRIOR_FOLD_TO_BET = 0.35
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,8 @@ class PlayerRecord:
     preflop_raises: int = 0  # hold'em: hands with a raise before the flop
     postflop_aggressive: int = 0  # hold'em: bets and raises after the flop
     postflop_passive: int = 0  # hold'em: calls after the flop
+    faced_bets: int = 0  # hold'em: turns after the flop facing a bet
+    folded_to_bets: int = 0  # hold'em: of those, how many they folded
     saw: int = 0  # Teen Patti: hands in which they saw their cards
     stayed_seen: int = 0  # Teen Patti: of those, hands where they bet again once seen
     bets: int = 0  # Teen Patti: chaals and raises
@@ -71,6 +74,10 @@ class PlayerRecord:
         """Share of bets and raises among their bets, raises and calls after the flop (hold'em)."""
         total = self.postflop_aggressive + self.postflop_passive
         return (self.postflop_aggressive + _PRIOR_AGGRESSION * _PRIOR_HANDS) / (total + _PRIOR_HANDS)
+
+    def fold_to_bet(self) -> float:
+        """Share of bets after the flop they folded to (hold'em)."""
+        return (self.folded_to_bets + _PRIOR_FOLD_TO_BET * _PRIOR_HANDS) / (self.faced_bets + _PRIOR_HANDS)
 
     def stay_seen(self) -> float:
         """Share of seen hands in which they bet again after looking (Teen Patti)."""
@@ -100,6 +107,7 @@ class History:
     this_hand_stayed: tuple[str, ...] = ()
     this_hand_aggressive: tuple[str, ...] = ()  # hold'em: bet or raised after the flop this hand
     ranking: tuple[str, str] | None = None  # Teen Patti: the hand's ranking and best run
+    bet_open: bool = False  # hold'em: someone has bet in this betting round after the flop
 
     def record(self, name: str) -> PlayerRecord:
         """The counts for ``name`` (an empty record for someone never seen)."""
@@ -120,6 +128,8 @@ class History:
         if kind == "hand_started":
             players = dict(self.players)
             for entry in event.get("players", ()):
+                if not isinstance(entry, Mapping) or "name" not in entry:
+                    continue
                 name = str(entry["name"])
                 record = players.get(name, _NOBODY)
                 players[name] = replace(record, hands=record.hands + 1)
@@ -131,7 +141,7 @@ class History:
         if kind == "showdown":
             return self._teenpatti_showdown(event)
         if kind == "board":
-            return replace(self, street=str(event.get("street", "")))
+            return replace(self, street=str(event.get("street", "")), bet_open=False)
         player = event.get("player")
         if not isinstance(player, str):
             return self
@@ -146,6 +156,15 @@ class History:
         return self
 
     def _holdem_action(self, player: str, verb: str) -> History:
+        if self.street != PREFLOP and self.bet_open and verb in ("fold", "call", "raise"):
+            folded = 1 if verb == "fold" else 0
+            out = replace(self, players=self._with(player, faced_bets=1, folded_to_bets=folded))
+            if verb == "fold":
+                return out
+            return out._holdem_action_counted(player, verb)
+        return self._holdem_action_counted(player, verb)
+
+    def _holdem_action_counted(self, player: str, verb: str) -> History:
         if verb not in ("call", "bet", "raise"):
             return self
         if self.street != PREFLOP:
@@ -154,7 +173,12 @@ class History:
             aggressive = self.this_hand_aggressive
             if player not in aggressive:
                 aggressive = (*aggressive, player)
-            return replace(self, players=self._with(player, postflop_aggressive=1), this_hand_aggressive=aggressive)
+            return replace(
+                self,
+                players=self._with(player, postflop_aggressive=1),
+                this_hand_aggressive=aggressive,
+                bet_open=True,
+            )
         out = self
         if player not in out.this_hand_voluntary:
             out = replace(

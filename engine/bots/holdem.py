@@ -238,8 +238,8 @@ def _fold_chance(table: Table, history: History | None) -> float:
     for seat in table.opponents:
         if seat.all_in:
             return 0.0
-        reads = _reads(seat.name, history, True)
-        chance *= min(0.7, max(0.05, 0.8 - reads.vpip))
+        record = history.record(seat.name) if history is not None else None
+        chance *= record.fold_to_bet() if record is not None else 0.35
     return chance
 
 

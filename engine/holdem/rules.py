@@ -58,6 +58,7 @@ HOLDEM_TABLE_RULES = TableRules(
     fixed_buy_in=HOLDEM_STARTING_CHIPS,
     play_chips_only=True,
     min_stack_setting=None,
+    places_players=True,
     has_blind_and_seen=False,
     hole_cards=2,
     has_board=True,

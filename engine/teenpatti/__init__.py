@@ -49,6 +49,7 @@ TEEN_PATTI_TABLE_RULES = TableRules(
     fixed_buy_in=None,
     play_chips_only=False,
     min_stack_setting="boot",
+    places_players=False,
     has_blind_and_seen=True,
     hole_cards=3,
     has_board=False,

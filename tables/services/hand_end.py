@@ -90,6 +90,9 @@ def game_end(log: TableLog, *, reason: str) -> None:
     if hand is not None:
         hand_close(log, hand=hand, result={"void": True})
         log.append(EventKind.HAND_VOID, {"number": hand.number}, hand=hand)
+    # Book 001: a hold'em game ends with the players placed (before the stacks are cashed out).
+    places = get_game(table.game).table_rules.places_players
+    placings = selectors.holdem_placings(table=table) if places else None
     final = {}
     for seat in Seat.objects.filter(table=table).order_by("pk"):
         final[str(seat.pk)] = seat.stack
@@ -107,5 +110,6 @@ def game_end(log: TableLog, *, reason: str) -> None:
             "secret_seed": bytes(table.secret_seed).hex(),
             "seed_commitment": table.seed_commitment,
             "hands_played": table.hands_played,
+            **({"placings": placings} if placings is not None else {}),
         },
     )

@@ -4,10 +4,11 @@ Rule book 000 lists the host settings of Faras and their ranges: boot 1 to 100,
 buy-in price and chips, buy-backs unlimited / none / up to 1, 2, 3 or 5, blind turns
 2 to 6 or no limit, stake limit, pot limit (in boots, or none), sideshow on or off,
 best run A-K-Q or A-2-3, seats 2 to 8 and a turn timer that reminds but is not
-enforced. Classic and 999 are presets of the same engine with their own player
-counts. Rule book 001 (hold'em) adds the blind speed (every 5, 10 or 20 hands) and
-the game length (until one player has every chip, or 30 or 60 hands); everyone
-starts with 1,000 play chips and there are no rebuys.
+enforced. Classic (3 to 7) and 999 (2 to 16, book 002) are presets of the same engine
+with their own player counts, and a table seats as many as its game allows. Rule book
+001 (hold'em) adds the blind speed (every 5, 10 or 20 hands) and the game length
+(until one player has every chip, or 30 or 60 hands); everyone starts with 1,000 play
+chips and there are no rebuys.
 
 The stored form (``Table.settings``) is::
 
@@ -41,7 +42,7 @@ BUY_BACK_CHOICES = (None, 0, 1, 2, 3, 5)
 GAME_LENGTH_CHOICES = (None, 30, 60)
 BLIND_SPEED_CHOICES = (5, 10, 20)
 TURN_TIMER_RANGE = (5, 600)
-MAX_SEATS = 8
+MAX_SEATS = 16  # 999's most (book 002); each game's own count is the engine's
 HOLDEM_STARTING_CHIPS = 1000
 
 # Host keys that are the table's own; every other key is handed to the engine.

@@ -356,3 +356,25 @@ def test_teen_patti_hand_place_follows_the_ranking():
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_holdem_history_counts_folds_to_bets_after_the_flop_only():
+    start = {"kind": "hand_started", "players": [{"name": "Asha", "stack": 1000}, {"name": "Bikash", "stack": 1000}]}
+    history = History().observe_all(
+        [
+            start,
+            {"kind": "action", "player": "Asha", "verb": "raise"},
+            {"kind": "action", "player": "Bikash", "verb": "call"},  # before the flop: not a bet faced after it
+            {"kind": "board", "street": "flop"},
+            {"kind": "action", "player": "Bikash", "verb": "check"},
+            {"kind": "action", "player": "Asha", "verb": "bet"},
+            {"kind": "action", "player": "Bikash", "verb": "call"},
+            {"kind": "board", "street": "turn"},
+            {"kind": "action", "player": "Bikash", "verb": "check"},
+            {"kind": "action", "player": "Asha", "verb": "bet"},
+            {"kind": "action", "player": "Bikash", "verb": "fold"},
+        ]
+    )
+    bikash = history.record("Bikash")
+    assert (bikash.faced_bets, bikash.folded_to_bets) == (2, 1)
+    assert history.record("Asha").faced_bets == 0

@@ -57,6 +57,7 @@ pytestmark = pytest.mark.django_db
         ("faras", {"seats": 1}, "seats"),
         ("classic", {"seats": 2}, "seats"),
         ("classic", {"seats": 8}, "seats"),
+        ("999", {"seats": 17}, "seats"),
         ("faras", {"buy_in_price": "-1"}, "buy_in_price"),
         ("faras", {"buy_in_price": "1.005"}, "buy_in_price"),
         ("faras", {"buy_in_price": 1.5}, "buy_in_price"),
@@ -91,6 +92,15 @@ def test_host_settings_defaults_and_choices():
     holdem = table_settings_build(game="holdem", choices={"blind_speed": 5, "game_length": 60})
     assert holdem["engine"]["blinds_every"] == 5 and holdem["engine"]["game_length"] == 60
     assert holdem["buy_in_chips"] == 1000 and holdem["buy_in_price"] == "0.00" and holdem["buy_backs"] == 0
+
+
+def test_999_seats_sixteen_and_deals_to_all_of_them():
+    # Book 002: 999 is for 2 to 16 players.
+    assert table_settings_build(game="999", choices={"seats": 16})["seats"] == 16
+    table, seats = open_table("999", players=16, choices={"seats": 16})
+    assert sorted(seat.number for seat in seats) == list(range(1, 17))
+    hand = selectors.hand_live(table=table)
+    assert len(hand.plan["players"]) == 16
 
 
 def test_a_table_commits_to_its_seed_and_joins_by_code():
