@@ -92,7 +92,7 @@ def revealed_secret_seed(*, table: Table) -> bytes | None:
 def recorded_placings(*, table: Table) -> list[dict[str, Any]]:
     """The placings the ``game_ended`` event kept (hold'em, book 001), first place first;
     empty before the game ends and for Teen Patti, which has no placings."""
-    event = Event.objects.filter(table=table, kind="game_ended").order_by("-seq").first()
+    event = Event.objects.filter(table=table, kind=EventKind.GAME_ENDED).order_by("-seq").first()
     placings = event.payload.get("placings") if event is not None else None
     return list(placings) if isinstance(placings, list) else []
 
