@@ -23,6 +23,7 @@ export const state = {
   turn: null,         // {player, legal, deadline} of the live hand, or null
   log: [],            // [{seq, text}] of the current hand
   finalStacks: {},
+  placings: [],                // hold'em: the game's placings (book 001), first place first
   connected: false,
   socket: null,       // the open WebSocket (tests close it to try the reconnect)
   snapshotWanted: false,
@@ -111,11 +112,16 @@ function logLine(event) {
   return text ? { seq: event.seq, text } : null;
 }
 
+function gameEnded(data) {
+  state.finalStacks = (data || {}).final_stacks || {};
+  state.placings = (data || {}).placings || [];
+}
+
 function fillLog(events) {
   // Events up to the snapshot's seq: only the words of the latest hand are kept.
   let start = -1;
   events.forEach((event, i) => { if (isDeal(event)) start = i; });
-  for (const event of events) if (event.kind === "game_ended") state.finalStacks = event.data.final_stacks || {};
+  for (const event of events) if (event.kind === "game_ended") gameEnded(event.data);
   const lines = [];
   for (const event of events.slice(start < 0 ? events.length : start)) {
     if (event.seq > state.lastSeq) continue;
@@ -130,7 +136,7 @@ function catchUp(events, id) {
   for (const event of events) {
     if (!event.kind || event.seq <= after || event.seq > upTo) continue;
     if (isDeal(event)) state.log = state.log.filter((line) => line.seq > event.seq);
-    if (event.kind === "game_ended") state.finalStacks = event.data.final_stacks || {};
+    if (event.kind === "game_ended") gameEnded(event.data);
     if (state.log.some((line) => line.seq === event.seq)) continue;
     const line = logLine(event);
     if (line) state.log.push(line);
@@ -151,7 +157,7 @@ function applyEvents(frame, send) {
     if (line) state.log.push(line);
     if (event.kind === "reminder") state.reminder = event.data || {};
     if (event.kind === "turn" && (event.data || {}).new) state.reminder = null;
-    if (event.kind === "game_ended") state.finalStacks = (event.data || {}).final_stacks || {};
+    if (event.kind === "game_ended") gameEnded(event.data);
     fresh.push(event);
   }
   if (gap) {

@@ -36,6 +36,13 @@ export function renderGameOver() {
   const ended = !!(state.table && state.table.status === "ended");
   box.hidden = !ended;
   if (!ended) return;
+  const placings = state.placings || [];
+  if (placings.length) {
+    // Book 001: every player placed, by chips, then the order out; level players share a place.
+    const text = placings.map((p) => fmt(S.placing, { place: p.place, name: nameOf(String(p.seat)), chips: number(p.chips) })).join(" · ");
+    $("#game-over-stacks").textContent = fmt(S.placings, { placings: text });
+    return;
+  }
   const finals = state.finalStacks || {};
   const text = Object.keys(finals).filter((id) => finals[id] > 0).map((id) => nameOf(id) + " " + number(finals[id])).join(" · ");
   $("#game-over-stacks").textContent = text ? fmt(S.final_stacks, { stacks: text }) : "";
