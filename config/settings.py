@@ -141,6 +141,10 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
+# Numbers on pages are grouped the page language's way (2,000), as the table page's script
+# writes them: never 2000 and 2,000 on one page. Values inside attributes and form fields
+# are not localized (|unlocalize where a template writes one).
+USE_THOUSAND_SEPARATOR = True
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -151,7 +155,7 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=str(VAR_DIR / "static"))
 # file list is read once at start, with a short cache lifetime (the names carry no hash).
 WHITENOISE_USE_FINDERS = True
 # Before any collectstatic STATIC_ROOT does not exist: normal here, since the finders serve.
-warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
+warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

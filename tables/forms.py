@@ -167,11 +167,12 @@ class OpenTableForm(forms.Form):
             choices=SIDESHOW_CHOICES,
             initial="off" if defaults["sideshow"] == "off" else "on",
         )
-        self.fields["best_run"] = forms.ChoiceField(
-            label=_("Best run"),
-            choices=BEST_RUN_CHOICES,
-            initial=defaults["best_run"],
-        )
+        if defaults["ranking"] != "digits":  # 999 counts a hand as a number: runs do not rank there
+            self.fields["best_run"] = forms.ChoiceField(
+                label=_("Best run"),
+                choices=BEST_RUN_CHOICES,
+                initial=defaults["best_run"],
+            )
 
     def _add_holdem_fields(self) -> None:
         self.fields["blind_speed"] = forms.TypedChoiceField(

@@ -67,6 +67,19 @@ class LiveSite:
     url: str
     sessions: dict[str, str]
     workdir: Path
+    environment: dict[str, str]
+
+    def scenario(self, name: str) -> dict:
+        """Data made in the server's database by ``server.py scenario NAME`` (its printed JSON)."""
+        result = subprocess.run(
+            [sys.executable, "-m", "tests.browser.server", "scenario", name, str(self.workdir)],
+            cwd=ROOT,
+            env=self.environment,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(result.stdout.strip().splitlines()[-1])
 
     def set_next_hand_delay(self, seconds: float) -> None:
         """How long the server waits before dealing the next hand (read at each hand's end)."""
@@ -183,7 +196,12 @@ def live_site():
             _wait_for_server(start("server", str(port)), url, workdir)
             if env.get("REDIS_URL"):
                 start("worker", "worker")
-            yield LiveSite(url=url, sessions=json.loads((workdir / "sessions.json").read_text()), workdir=workdir)
+            yield LiveSite(
+                url=url,
+                sessions=json.loads((workdir / "sessions.json").read_text()),
+                workdir=workdir,
+                environment=env,
+            )
         finally:
             for process in processes:
                 _stop(process)

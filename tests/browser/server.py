@@ -4,6 +4,8 @@ Run as subprocesses by ``tests/browser/conftest.py``::
 
     python -m tests.browser.server PORT WORKDIR      the web server
     python -m tests.browser.server worker WORKDIR    its Celery worker (only with REDIS_URL)
+    python -m tests.browser.server scenario NAME WORKDIR
+                                                     data for a page, made through the services
 
 The services are the ones the fixture passes in the environment, as in production:
 
@@ -199,9 +201,76 @@ def work(workdir: Path) -> None:
     )
 
 
+def _play_hands(table, seats, *, hands: int, seed: int) -> None:
+    """Random legal play through the services until ``hands`` hands have finished (next deal at once)."""
+    import random
+
+    from engine.games import get_game
+    from tables import selectors
+    from tables.models import Hand
+    from tables.services import hand_act
+
+    rng = random.Random(seed)
+    by_name = {seat.engine_name: seat for seat in seats}
+    game = get_game(table.game)
+    for _step in range(2000):
+        table.refresh_from_db()
+        hand = selectors.hand_live(table=table)
+        if hand is None or Hand.objects.filter(table=table, ended_at__isnull=False).count() >= hands:
+            return
+        state, _seq = selectors.hand_state(table=table, hand=hand)
+        player = game.to_act(state)
+        legal = game.legal_actions(state, player)
+        # Lean away from packing at once, so hands reach a show now and then.
+        choice = rng.choices(
+            legal, weights=[0.3 if option.verb in ("pack", "fold", "allin") else 1.0 for option in legal]
+        )[0]
+        hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=choice.verb, amount=choice.min)
+    raise RuntimeError("random play did not finish the hands")
+
+
+def scenario(workdir: Path, name: str) -> None:
+    """Build a page's data in the server's own database, through the services, and print it as JSON.
+
+    ``played``: hostuser hosts a Faras table where Asha, Bikash and Chandra played a few
+    hands; the game ended; it is a night of the home game "Friday cards". Used by the
+    page-layout tests for the settlement, history, replayer and home-game pages.
+    """
+    _prepare_environment(workdir)
+    import django
+
+    django.setup()
+    _isolate_redis()
+    from django.contrib.auth import get_user_model
+
+    from ledger.services import home_game_add_table, home_game_create
+    from tables.services import hands as hand_services
+    from tables.services import seat_take, table_create, table_end, table_join, table_start
+
+    hand_services.next_hand_delay = lambda: 0.0
+    users = {user.username: user for user in get_user_model().objects.all()}
+    if name != "played":
+        raise SystemExit(f"no scenario {name!r}")
+    host = users["hostuser"]
+    table = table_create(host=host, game="faras", choices={})
+    seats = [table_join(code=table.code, user=host)]
+    seats += [table_join(code=table.code, user=users[username]) for username in ("bikash", "chandra")]
+    for seat in seats:
+        seat_take(table_id=table.pk, seat_id=seat.pk)
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    seats = [type(seat).objects.get(pk=seat.pk) for seat in seats]
+    _play_hands(table, seats, hands=4, seed=7)
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    home_game = home_game_create(name="Friday cards", host=host)
+    home_game_add_table(home_game=home_game, table=table, by=host)
+    print(json.dumps({"code": table.code, "home_game": home_game.pk}))
+
+
 def main() -> None:
     if sys.argv[1] == "worker":
         work(Path(sys.argv[2]))
+    elif sys.argv[1] == "scenario":
+        scenario(Path(sys.argv[3]), sys.argv[2])
     else:
         serve(int(sys.argv[1]), Path(sys.argv[2]))
 
