@@ -45,6 +45,21 @@ if TYPE_CHECKING:
 
 # Events that only say whose turn it is, or remind: the replay's steps already show that.
 QUIET_KINDS = frozenset({EventKind.TURN, EventKind.REMINDER})
+# The engine's own account of a player's action, with what it cost and whom it concerned:
+# when one is said, the bare request ("Asha plays chaal.") is not said too.
+ENGINE_ACTION_KINDS = frozenset(
+    {
+        EventKind.ACTION,
+        EventKind.SEE,
+        EventKind.CHAAL,
+        EventKind.RAISE,
+        EventKind.PACK,
+        EventKind.SIDESHOW,
+        EventKind.SIDESHOW_ACCEPTED,
+        EventKind.SIDESHOW_REFUSED,
+        EventKind.SHOW,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +172,19 @@ def _action_of(event: Event) -> Action:
 
 
 def _picture(game: Game[Any], state: AnyHandState, viewer: str | None) -> dict[str, Any]:
+    """The engine's view for ``viewer``, and each hand the viewer could see named (``hand_name``)."""
     view = dict(game.view(state, viewer))
     view.pop("legal", None)  # what the viewer could do then is not part of the picture
+    board = [str(card) for card in view.get("board") or []]
+    players = []
+    for player in view.get("players") or []:
+        cards = player.get("cards") or player.get("hole_cards")
+        if cards:
+            named = _hand_label(player["hand"], cards) if player.get("hand") else _holdem_label(cards, board)
+            player = {**player, "hand_name": named}
+        players.append(player)
+    if "players" in view:
+        view["players"] = players
     return view
 
 
@@ -174,6 +200,7 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
     game, state = get_game(table.game), hand_start_state(table=table, hand=hand)
     steps: list[dict[str, Any]] = [{"seq": 0, "words": [], "view": None}]
     request_sentence: str = ""
+    board: list[str] = []  # hold'em: the community cards so far, to name a shown hand
     for event in _hand_events(hand):
         if is_recorded_action(event):
             _close_step(steps[-1], request_sentence, _picture(game, state, engine_viewer))
@@ -189,10 +216,12 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
         frame = frame_for_viewer(event_frame(event), viewer)
         if "kind" not in frame:
             continue  # a secret of someone else's: not even a sentence about it
-        sentence = describe_event(frame["kind"], frame["data"], names, viewer, engine=True)
+        if frame["kind"] == EventKind.BOARD:
+            board = list(frame["data"].get("board") or [])
+        sentence = describe_event(frame["kind"], frame["data"], names, viewer, engine=True, board=board)
         if sentence:
             steps[-1]["words"].append(sentence)
-            if frame["kind"] == EventKind.ACTION:
+            if frame["kind"] in ENGINE_ACTION_KINDS:
                 steps[-1]["_engine_said"] = True
     _close_step(steps[-1], request_sentence, _picture(game, state, engine_viewer))
     if not steps[0]["words"]:
@@ -237,22 +266,130 @@ def _cards_text(cards: object) -> str:
     return str(cards)
 
 
-def _hand_label(label: object) -> str:
-    if isinstance(label, Mapping):
-        category = str(label.get("category", "")).replace("_", " ")
-        value = label.get("value")
-        return f"{category} {value}" if value is not None else category
-    return "" if label is None else str(label)
+_RANK_NAMES = {
+    # rank character: (one, several), for "Ace high" and "Pair of aces"
+    "A": (gettext_noop("Ace"), gettext_noop("aces")),
+    "K": (gettext_noop("King"), gettext_noop("kings")),
+    "Q": (gettext_noop("Queen"), gettext_noop("queens")),
+    "J": (gettext_noop("Jack"), gettext_noop("jacks")),
+    "T": (gettext_noop("Ten"), gettext_noop("tens")),
+    "9": (gettext_noop("Nine"), gettext_noop("nines")),
+    "8": (gettext_noop("Eight"), gettext_noop("eights")),
+    "7": (gettext_noop("Seven"), gettext_noop("sevens")),
+    "6": (gettext_noop("Six"), gettext_noop("sixes")),
+    "5": (gettext_noop("Five"), gettext_noop("fives")),
+    "4": (gettext_noop("Four"), gettext_noop("fours")),
+    "3": (gettext_noop("Three"), gettext_noop("threes")),
+    "2": (gettext_noop("Two"), gettext_noop("twos")),
+}
+_RANK_ORDER = "23456789TJQKA"
+
+
+def _rank(card: str) -> str:
+    """The rank character of a card in the spec's notation ("Kh", "Td" or "10d" -> "K", "T")."""
+    rank = str(card)[:-1].upper()
+    return "T" if rank == "10" else rank
+
+
+def _one(rank: str) -> str:
+    return _(_RANK_NAMES[rank][0]) if rank in _RANK_NAMES else rank
+
+
+def _several(rank: str) -> str:
+    return _(_RANK_NAMES[rank][1]) if rank in _RANK_NAMES else rank
+
+
+def _ranks_by_count(cards: Any) -> list[str]:
+    """The ranks of ``cards``, the most frequent first, then the highest."""
+    ranks = [_rank(card) for card in cards if _rank(card) in _RANK_ORDER]
+    return sorted(set(ranks), key=lambda rank: (-ranks.count(rank), -_RANK_ORDER.index(rank)))
+
+
+def _hand_label(label: Any, cards: Any = ()) -> str:
+    """What a shown hand is, for people: "Number 910", "Pair of kings", "Ace high".
+
+    ``label`` is the engine's (Teen Patti's ``ranking.hand_label``, hold'em's
+    ``{category, cards}``); the ranks come from the cards (the label's five in hold'em).
+    """
+    if not isinstance(label, Mapping):
+        return "" if label is None else str(label)
+    category = str(label.get("category", ""))
+    if category == "digits":
+        return _("Number %(value)s") % {"value": label.get("value")}
+    ranks = _ranks_by_count(label.get("cards") or cards or ())
+    top = ranks[0] if ranks else ""
+    second = ranks[1] if len(ranks) > 1 else ""
+    if not top:
+        return category.replace("_", " ").capitalize()
+    sentences = {
+        "trail": _("Trail of %(several)s"),
+        "pair": _("Pair of %(several)s"),
+        "two_pair": _("Two pair, %(several)s and %(second)s"),
+        "three_of_a_kind": _("Three %(several)s"),
+        "four_of_a_kind": _("Four %(several)s"),
+        "full_house": _("Full house, %(several)s over %(second)s"),
+        "pure_sequence": _("Pure sequence"),
+        "sequence": _("Sequence"),
+        "straight": _("Straight, %(one)s high"),
+        "straight_flush": _("Straight flush, %(one)s high"),
+        "colour": _("Colour, %(one)s high"),
+        "flush": _("Flush, %(one)s high"),
+        "high_card": _("%(one_capital)s high"),
+    }
+    if category in ("straight", "straight_flush") and label.get("cards"):
+        top = _rank(label["cards"][0])  # the evaluator lists a run best first (5-high: the five)
+    template = sentences.get(category)
+    if template is None:
+        return category.replace("_", " ").capitalize()
+    return template % {
+        "several": _several(top),
+        "second": _several(second),
+        "one": _one(top).lower(),
+        "one_capital": _one(top),
+    }
+
+
+def _holdem_label(cards: Any, board: list[str]) -> str:
+    """The best five of a shown hold'em hand and the board, named ("" before a full board)."""
+    from engine.cards import CardError, cards_text, parse_cards
+    from engine.holdem.evaluator import best_hand
+
+    if len(board) < 3:
+        return ""
+    try:
+        best = best_hand(parse_cards([*cards, *board]))
+    except (CardError, ValueError, KeyError):
+        return ""
+    return _hand_label({"category": best.category, "cards": cards_text(best.cards)})
+
+
+def _shown(names: Mapping[str, str], cards: Mapping[str, Any], hands: Mapping[str, Any]) -> str:
+    """ "Asha Kh Kd 3s (Pair of kings); Bikash ..." for the hands a show or sideshow turned up."""
+    parts = []
+    for who, hand in cards.items():
+        label = _hand_label(hands.get(who), hand)
+        text = f"{_name(names, who)} {_cards_text(hand)}"
+        parts.append(f"{text} ({label})" if label else text)
+    return "; ".join(parts)
 
 
 def describe_event(
-    kind: str, data: Mapping[str, Any], names: Mapping[str, str], viewer: str | None, *, engine: bool = False
+    kind: str,
+    data: Mapping[str, Any],
+    names: Mapping[str, str],
+    viewer: str | None,
+    *,
+    engine: bool = False,
+    board: list[str] | None = None,
 ) -> str:
     """One sentence for an event of the log, in the viewer's language ('' to say nothing).
 
     ``engine`` marks the engine's own events; a player's recorded request is an ``EventKind.ACTION``
-    without it."""
+    without it. ``board`` (hold'em) is the community cards so far, to name a shown hand."""
     player = _name(names, data.get("player", ""))
+    teen_patti = _describe_teen_patti_action(kind, data, names, player) if engine else ""
+    if teen_patti:
+        return teen_patti
     if kind == EventKind.ACTION and engine:
         return _describe_holdem_action(player, data)
     if kind == EventKind.ACTION:
@@ -279,22 +416,17 @@ def describe_event(
         return _("The cards are dealt, %(count)s each.") % {"count": data.get("cards_each", "")}
     if kind in (EventKind.CARDS, EventKind.HOLE_CARDS):
         cards = _cards_text(data.get("cards", ""))
+        label = _hand_label(data.get("hand"), data.get("cards") or ())
+        if label:
+            cards = f"{cards} ({label})"
         if str(data.get("player", "")) == viewer:
             return _("Your cards: %(cards)s.") % {"cards": cards}
         return _("%(player)s's cards: %(cards)s.") % {"player": player, "cards": cards}
-    if kind in (EventKind.SEE, EventKind.PACK, EventKind.RAISE, EventKind.CHAAL, EventKind.BLIND):
-        return ""  # the action's own sentence already says it (hold'em's actions are all EventKind.ACTION)
     if kind == EventKind.SIDESHOW_RESULT:
-        shown_cards = data.get("cards") or {}
-        shown = "; ".join(f"{_name(names, who)} {_cards_text(hand)}" for who, hand in shown_cards.items())
-        return _("Sideshow: %(shown)s. %(loser)s packs.") % {"shown": shown, "loser": _name(names, data.get("loser"))}
+        shown = _shown(names, data.get("cards") or {}, data.get("hands") or {})
+        return _("Sideshow, the two hands: %(shown)s.") % {"shown": shown}
     if kind == EventKind.SHOWDOWN:
-        shown_cards = data.get("cards") or {}
-        hands = data.get("hands") or {}
-        shown = "; ".join(
-            f"{_name(names, who)} {_cards_text(hand)} ({_hand_label(hands.get(who))})".replace(" ()", "")
-            for who, hand in shown_cards.items()
-        )
+        shown = _shown(names, data.get("cards") or {}, data.get("hands") or {})
         return _("Show: %(shown)s.") % {"shown": shown}
     if kind in (EventKind.HAND_FINISHED, EventKind.HAND_ENDED):
         if kind == EventKind.HAND_FINISHED:
@@ -320,21 +452,59 @@ def describe_event(
             "board": _cards_text(data.get("board", "")),
         }
     if kind == EventKind.SHOW and "cards" in data:
-        return _("%(player)s shows %(cards)s.") % {"player": player, "cards": _cards_text(data["cards"])}
-    if kind == EventKind.SHOW:
-        return ""  # Teen Patti: the request; its sentence is the action's
+        label = _holdem_label(data["cards"], board or [])
+        cards = _cards_text(data["cards"]) + (f" ({label})" if label else "")
+        return _("%(player)s shows %(cards)s.") % {"player": player, "cards": cards}
     if kind == EventKind.MUCK:
         return _("%(player)s does not show.") % {"player": player}
     if kind == EventKind.UNCALLED:
         return _("%(amount)s uncalled goes back to %(player)s.") % {"player": player, "amount": data.get("amount")}
-    if kind in (EventKind.POT_AWARDED, EventKind.SIDESHOW, EventKind.SIDESHOW_ACCEPTED, EventKind.SIDESHOW_REFUSED):
-        return ""  # said by the action, or by the hand's end
+    if kind == EventKind.POT_AWARDED:
+        return ""  # said by the hand's end
     details = ", ".join(
         f"{key}={_name(names, value) if isinstance(value, str) else value}" for key, value in data.items()
     )
     # An event this page has no sentence for yet: its name and data, rather than silence.
     label = kind.replace("_", " ")
     return _("%(event)s: %(details)s") % {"event": label, "details": details} if details else label
+
+
+def _describe_teen_patti_action(kind: str, data: Mapping[str, Any], names: Mapping[str, str], player: str) -> str:
+    """The engine's Teen Patti account of an action: what it cost, whom it asked, what followed."""
+    values = {
+        "player": player,
+        "amount": data.get("amount"),
+        "stake": data.get("stake"),
+        "partner": _name(names, data.get("partner", "")),
+        "asker": _name(names, data.get("asker", "")),
+        "against": _name(names, data.get("against", "")),
+    }
+    blind = bool(data.get("blind"))
+    if kind == EventKind.SEE:
+        return _("%(player)s looks at their cards.") % values
+    if kind == EventKind.CHAAL:
+        if blind:
+            return _("%(player)s plays blind for %(amount)s.") % values
+        return _("%(player)s plays chaal for %(amount)s.") % values
+    if kind == EventKind.RAISE:
+        if blind:
+            return _("%(player)s plays blind for %(amount)s, raising the stake to %(stake)s.") % values
+        return _("%(player)s plays chaal for %(amount)s, raising the stake to %(stake)s.") % values
+    if kind == EventKind.PACK:
+        if data.get("reason") == "sideshow":
+            return _("%(player)s packs after the sideshow.") % values
+        return _("%(player)s packs.") % values
+    if kind == EventKind.SIDESHOW:
+        return _("%(player)s pays %(amount)s and asks %(partner)s for a sideshow.") % values
+    if kind == EventKind.SIDESHOW_ACCEPTED:
+        return _("%(player)s accepts %(asker)s's sideshow.") % values
+    if kind == EventKind.SIDESHOW_REFUSED:
+        return _("%(player)s refuses %(asker)s's sideshow.") % values
+    if kind == EventKind.SHOW and "against" in data:
+        if blind:
+            return _("%(player)s pays %(amount)s blind and asks %(against)s for a show.") % values
+        return _("%(player)s pays %(amount)s and asks %(against)s for a show.") % values
+    return ""
 
 
 def _describe_holdem_action(player: str, data: Mapping[str, Any]) -> str:

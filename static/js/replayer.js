@@ -36,6 +36,12 @@
     });
   }
 
+  var language = document.documentElement.lang || undefined;
+  function number(value) {
+    // grouped as the page's own numbers are (2,000), in the page's language
+    return typeof value === "number" ? value.toLocaleString(language) : String(value);
+  }
+
   function svgNode(tag, attributes, text) {
     var node = document.createElementNS(SVG_NS, tag);
     Object.keys(attributes || {}).forEach(function (key) { node.setAttribute(key, attributes[key]); });
@@ -67,37 +73,60 @@
     return Boolean(player.packed || player.folded);
   }
 
+  // The felt and where seats sit round it (viewBox 600 x 360). Seats are boxes on a wider
+  // oval than the felt; the dealer's disc and the shown cards sit between a seat and the
+  // middle, far enough in that they never cover a seat box.
+  // At 0.4 of the way in, the dealer's disc clears a box at every angle (checked for boxes up
+  // to 112 x 46); the cards, at 0.62, clear the disc.
+  var CX = 300, CY = 180, SEAT_RX = 232, SEAT_RY = 138, BOX_H = 46;
+
+  function shortName(text, room) {
+    text = String(text);
+    return text.length > room ? text.slice(0, room - 1) + "\u2026" : text;
+  }
+
   function drawTable(view) {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    svg.appendChild(svgNode("ellipse", { cx: 300, cy: 180, rx: 250, ry: 130, fill: "#1f6b3a", stroke: "#0d3d20", "stroke-width": 8 }));
+    svg.appendChild(svgNode("ellipse", { cx: CX, cy: CY, rx: 210, ry: 112, fill: "#1f6b3a", stroke: "#0d3d20", "stroke-width": 8 }));
     if (!view) return;
     var centre = [];
-    if (view.pot !== undefined) centre.push(strings.pot + ": " + view.pot);
-    if (view.stake !== undefined && view.stake !== null) centre.push(strings.stake + ": " + view.stake);
-    svg.appendChild(svgNode("text", { x: 300, y: 170, "text-anchor": "middle", fill: "#fff", "font-size": 18 }, centre.join("  \u00b7  ")));
+    if (view.pot !== undefined) centre.push(strings.pot + ": " + number(view.pot));
+    if (view.stake !== undefined && view.stake !== null) centre.push(strings.stake + ": " + number(view.stake));
+    svg.appendChild(svgNode("text", { x: CX, y: CY - 4, "text-anchor": "middle", fill: "#fff", "font-size": 17 }, centre.join("  \u00b7  ")));
     var board = view.board || [];
     if (board.length) {
-      svg.appendChild(svgNode("text", { x: 300, y: 200, "text-anchor": "middle", fill: "#fff", "font-size": 18 }, strings.board + ": " + board.join(" ")));
+      svg.appendChild(svgNode("text", { x: CX, y: CY + 20, "text-anchor": "middle", fill: "#fff", "font-size": 16 }, strings.board + ": " + board.join(" ")));
     }
     var players = view.players || [];
+    // Up to 16 seats (999) share the oval: narrower boxes, shorter names.
+    var BOX_W = Math.min(112, Math.floor(1150 / Math.max(players.length, 1)) - 6);
+    var room = Math.max(4, Math.floor(BOX_W / 8));
     players.forEach(function (player, seat) {
       var angle = Math.PI / 2 + (2 * Math.PI * seat) / Math.max(players.length, 1);
-      var x = 300 + 235 * Math.cos(angle);
-      var y = 180 + 125 * Math.sin(angle);
-      var group = svgNode("g", { "class": "replayer__seat" + (isOut(player) ? " is-out" : "") });
-      group.appendChild(svgNode("circle", { cx: x, cy: y, r: 34, fill: isOut(player) ? "#777" : (player.to_act ? "#f2c230" : "#fafafa"), stroke: "#333" }));
-      var label = nameOf(player.name) + (player.name === data.viewer ? " (" + strings.you + ")" : "");
-      group.appendChild(svgNode("text", { x: x, y: y - 4, "text-anchor": "middle", "font-size": 12 }, label));
-      group.appendChild(svgNode("text", { x: x, y: y + 12, "text-anchor": "middle", "font-size": 11 }, String(player.stack)));
+      var x = CX + SEAT_RX * Math.cos(angle);
+      var y = CY + SEAT_RY * Math.sin(angle);
+      var group = svgNode("g", { "class": "replayer__seat" + (isOut(player) ? " is-out" : ""), "data-player": player.name });
+      var fill = isOut(player) ? "#8a8a8a" : (player.to_act ? "#f2c230" : "#fafafa");
+      group.appendChild(svgNode("rect", {
+        x: x - BOX_W / 2, y: y - BOX_H / 2, width: BOX_W, height: BOX_H, rx: 10,
+        fill: fill, stroke: player.name === data.viewer ? "#b3261e" : "#333", "stroke-width": player.name === data.viewer ? 3 : 1
+      }));
+      var label = shortName(nameOf(player.name), room) + (player.name === data.viewer ? " \u2605" : "");
+      group.appendChild(svgNode("text", { x: x, y: y - 4, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: "#111" }, label));
+      group.appendChild(svgNode("text", { x: x, y: y + 14, "text-anchor": "middle", "font-size": 12, fill: "#111" }, number(player.stack)));
       var cards = seatCards(player);
       if (cards) {
-        // Written on the felt, between the seat and the middle of the table.
-        var inX = x + (300 - x) * 0.4;
-        var inY = y + (180 - y) * 0.45;
+        var inX = x + (CX - x) * 0.62;
+        var inY = y + (CY - y) * 0.62;
         group.appendChild(svgNode("text", { x: inX, y: inY, "text-anchor": "middle", "font-size": 15, fill: "#fff" }, cards.join(" ")));
+        if (player.hand_name) {
+          group.appendChild(svgNode("text", { x: inX, y: inY + 16, "text-anchor": "middle", "font-size": 12, fill: "#fff" }, player.hand_name));
+        }
       }
       if (isDealer(view, player)) {
-        group.appendChild(svgNode("text", { x: x + 30, y: y - 26, "font-size": 14, "font-weight": "bold" }, "D"));
+        var dx = x + (CX - x) * 0.4, dy = y + (CY - y) * 0.4;
+        group.appendChild(svgNode("circle", { cx: dx, cy: dy, r: 11, fill: "#fff", stroke: "#111", "class": "replayer__dealer" }));
+        group.appendChild(svgNode("text", { x: dx, y: dy + 4.5, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: "#111" }, strings.dealer_mark || "D"));
       }
       svg.appendChild(group);
     });
@@ -115,14 +144,15 @@
       var title = document.createElement("strong");
       title.textContent = nameOf(player.name) + (player.name === data.viewer ? " (" + strings.you + ")" : "");
       item.appendChild(title);
-      var facts = [strings.stack + " " + player.stack];
-      if (player.bet !== undefined) facts.push(strings.bet + " " + player.bet);
+      var facts = [strings.stack + " " + number(player.stack)];
+      if (player.bet !== undefined) facts.push(strings.bet + " " + number(player.bet));
       if (isDealer(view, player)) facts.push(strings.dealer);
       if (player.packed) facts.push(strings.packed);
       if (player.folded) facts.push(strings.folded);
       if (player.seen === true) facts.push(strings.seen);
       if (player.seen === false) facts.push(strings.blind);
       if (player.to_act) facts.push(strings.to_act);
+      if (player.hand_name) facts.push(player.hand_name);
       item.appendChild(document.createTextNode(" \u00b7 " + facts.join(" \u00b7 ") + " "));
       var cardsBox = document.createElement("span");
       cardsBox.className = "replayer__cards";

@@ -189,3 +189,30 @@ def test_numbers_are_written_one_way_on_a_page(browse, played):
                        main.querySelectorAll('code').forEach(n => n.remove()); return main.innerText; }"""
         )
         assert re.findall(r"(?<![\w.,:/-])\d{4,}(?!\w)", text) == [], path
+
+
+OVERLAPS = """() => {
+  const boxes = [...document.querySelectorAll('.replayer__seat rect')].map(n => n.getBoundingClientRect());
+  const dealer = [...document.querySelectorAll('.replayer__dealer')].map(n => n.getBoundingClientRect());
+  const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const found = [];
+  dealer.forEach(d => boxes.forEach((b, i) => { if (meet(d, b)) found.push('dealer over seat ' + i); }));
+  boxes.forEach((a, i) => boxes.forEach((b, j) => { if (i < j && meet(a, b)) found.push('seats ' + i + ' and ' + j); }));
+  return {found, dealers: dealer.length, seats: boxes.length};
+}"""
+
+
+def test_the_replayer_marks_the_dealer_clear_of_every_seat(browse, played):
+    """Issue 16: the replayer's dealer "D" overlapped a seat. At every step of every hand, at
+    both sizes, the dealer's disc and the seat boxes do not meet."""
+    page = browse("bikash")
+    for number in (1, 2, 3, 4):
+        page.goto(f"/tables/{played['code']}/history/{number}/")
+        steps = int(re.search(r"of (\d+)", page.locator(".replayer__position").inner_text()).group(1))
+        for step in range(steps):
+            shapes = page.evaluate(OVERLAPS)
+            assert shapes["dealers"] == 1 and shapes["seats"] == 3, (number, step, shapes)
+            assert shapes["found"] == [], (number, step, shapes["found"])
+            page.locator('[data-step="forward"]').click()
+        words = page.locator(".replayer__words").inner_text()
+        assert "plays chaal." not in words  # a chaal is always said with its amount
