@@ -197,7 +197,9 @@ OVERLAPS = """() => {
   const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
   const found = [];
   dealer.forEach(d => boxes.forEach((b, i) => { if (meet(d, b)) found.push('dealer over seat ' + i); }));
-  boxes.forEach((a, i) => boxes.forEach((b, j) => { if (i < j && meet(a, b)) found.push('seats ' + i + ' and ' + j); }));
+  boxes.forEach((a, i) => boxes.forEach((b, j) => {
+    if (i < j && meet(a, b)) found.push('seats ' + i + ' and ' + j);
+  }));
   return {found, dealers: dealer.length, seats: boxes.length};
 }"""
 
