@@ -72,7 +72,11 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
         expect(player.page.locator("#table-status")).to_have_text("Paused")
     by_seat = {player.seat: player for player in players}
     waiting = by_seat[to_act(host)]
-    waiting.page.locator('#action-bar button[data-verb="chaal"]').click()
+    # The page offers no move while paused (issue 16): the buttons are disabled under an
+    # overlay; a key press still reaches the server, which refuses it with its message.
+    expect(waiting.page.locator('#action-bar button[data-verb="chaal"]')).to_be_disabled()
+    expect(waiting.page.locator("#paused-overlay")).to_be_visible()
+    waiting.page.locator("body").press("c")
     expect(waiting.page.locator("#notice")).to_contain_text("paused")
     host.page.screenshot(path=str(artifacts / "paused-host.png"), full_page=True)
 

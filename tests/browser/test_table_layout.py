@@ -94,6 +94,32 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
             act(mover, "chaal")
             settle(players)
         assert turns_seen == {"laptop", "phone"}
+        mover = by_seat[to_act(asha)]
+        for player in players:
+            if player is not mover:
+                expect(player.page.locator("#turn-status")).to_have_text(
+                    mover.page.locator('.seat[data-me="true"] .seat-name').inner_text() + " to act."
+                )
+
+        # Paused: an overlay on the felt, and no action button may be pressed, at either size.
+        asha.page.locator('#host-controls [data-command="pause"]').click()
+        for player in players:
+            expect(player.page.locator("#paused-overlay")).to_be_visible()
+            expect(player.page.locator("#turn-status")).to_contain_text("Paused by the host")
+        buttons = mover.page.locator("#action-bar button")
+        assert buttons.count() > 0
+        for index in range(buttons.count()):
+            expect(buttons.nth(index)).to_be_disabled()
+        snap(screenshots, "paused", players)
+        asha.page.locator('#host-controls [data-command="resume"]').click()
+        expect(mover.page.locator("#paused-overlay")).to_be_hidden()
+        expect(mover.page.locator('#action-bar button[data-verb="pack"]')).to_be_enabled()
+
+        # The turn alert is off until the player turns it on (no permission asked before).
+        toggle = bikash.page.locator("#turn-alert-toggle")
+        expect(toggle).to_have_attribute("aria-pressed", "false")
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-pressed", "true")
 
         # Everyone packs but one: the result is on screen, and stays (the next deal is an hour away).
         while True:
