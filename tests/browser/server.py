@@ -244,7 +244,7 @@ def scenario(workdir: Path, name: str) -> None:
     from django.contrib.auth import get_user_model
 
     from ledger.services import home_game_add_table, home_game_create
-    from tables.services import hands as hand_services
+    from tables.services import between_hands as hand_services
     from tables.services import seat_take, table_create, table_end, table_join, table_start
 
     hand_services.next_hand_delay = lambda: 0.0
