@@ -229,12 +229,44 @@ def _play_hands(table, seats, *, hands: int, seed: int) -> None:
     raise RuntimeError("random play did not finish the hands")
 
 
+def _full_table(host, game: str, count: int) -> str:
+    import secrets
+
+    from engine.games import get_game
+    from tables import selectors
+    from tables.services import hand_act, seat_take, table_create, table_join, table_start
+
+    table = table_create(host=host, game=game, choices={"seats": count})
+    seats = [table_join(code=table.code, user=host)]
+    seats += [
+        table_join(code=table.code, guest_name=f"Guest {number:02d}", guest_token=secrets.token_urlsafe(24))
+        for number in range(1, count)
+    ]
+    for seat in seats:
+        seat_take(table_id=table.pk, seat_id=seat.pk)
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    rules = get_game(game)
+    for _turn in range(count):
+        hand = selectors.hand_live(table=table)
+        state, _seq = selectors.hand_state(table=table, hand=hand)
+        player = rules.to_act(state)
+        if player == str(seats[0].pk):
+            break
+        verbs = [option.verb for option in rules.legal_actions(state, player)]
+        verb = next(verb for verb in ("chaal", "call", "check") if verb in verbs)
+        hand_act(table_id=table.pk, seat_id=int(player), verb=verb)
+    return table.code
+
+
 def scenario(workdir: Path, name: str) -> None:
     """Build a page's data in the server's own database, through the services, and print it as JSON.
 
     ``played``: hostuser hosts a Faras table where Asha, Bikash and Chandra played a few
     hands; the game ended; it is a night of the home game "Friday cards". Used by the
     page-layout tests for the settlement, history, replayer and home-game pages.
+    ``full:GAME:COUNT``: hostuser hosts a GAME table with every one of its COUNT seats
+    taken (guests besides the host), the first hand dealt and played on until it is the
+    host's turn. Used by the table-layout test for a crowded table.
     """
     _prepare_environment(workdir)
     import django
@@ -249,9 +281,13 @@ def scenario(workdir: Path, name: str) -> None:
 
     hand_services.next_hand_delay = lambda: 0.0
     users = {user.username: user for user in get_user_model().objects.all()}
+    host = users["hostuser"]
+    if name.startswith("full:"):
+        _, game, count = name.split(":")
+        print(json.dumps({"code": _full_table(host, game, int(count))}))
+        return
     if name != "played":
         raise SystemExit(f"no scenario {name!r}")
-    host = users["hostuser"]
     table = table_create(host=host, game="faras", choices={})
     seats = [table_join(code=table.code, user=host)]
     seats += [table_join(code=table.code, user=users[username]) for username in ("bikash", "chandra")]

@@ -73,10 +73,10 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
     by_seat = {player.seat: player for player in players}
     waiting = by_seat[to_act(host)]
     # The page offers no move while paused (issue 16): the buttons are disabled under an
-    # overlay; a key press still reaches the server, which refuses it with its message.
+    # overlay; a move sent all the same (a stale page) is refused by the server with its message.
     expect(waiting.page.locator('#action-bar button[data-verb="chaal"]')).to_be_disabled()
     expect(waiting.page.locator("#paused-overlay")).to_be_visible()
-    waiting.page.locator("body").press("c")
+    waiting.page.evaluate("() => window.DashainTable.send({type: 'action', verb: 'chaal', id: 'paused-chaal-1'})")
     expect(waiting.page.locator("#notice")).to_contain_text("paused")
     host.page.screenshot(path=str(artifacts / "paused-host.png"), full_page=True)
 

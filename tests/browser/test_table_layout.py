@@ -144,3 +144,24 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
     finally:
         for player in players:
             player.page.context.close()
+
+
+@pytest.mark.parametrize(("game", "count"), [("faras", 8), ("999", 8), ("holdem", 6)])
+def test_a_full_table_fits_each_screen(chromium, live_site, screenshots, game, count):
+    """Every seat taken (8 for Faras and 999, the site's most; 6 for hold'em) and the host to act: at
+    both sizes the seats all show, the page is no wider than the window, the turn banner
+    and the whole action bar are inside it, and axe finds nothing serious."""
+    code = live_site.scenario(f"full:{game}:{count}")["code"]
+    for size in sorted(SIZES):
+        host = person(chromium, live_site, "hostuser", size, f"host-{game}")
+        try:
+            host.page.goto(f"/tables/{code}/")
+            expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
+            expect(host.page.locator(".seat")).to_have_count(count)
+            expect(host.page.locator('.seat[data-me="true"][data-to-act="true"]')).to_have_count(1)
+            expect(host.page.locator("#action-bar button[data-verb]").first).to_be_visible()
+            assert inside_window(host.page, "#action-bar"), size
+            assert inside_window(host.page, "#turn-reminder"), size
+            snap(screenshots, f"full-{count}", [host])
+        finally:
+            host.page.context.close()
