@@ -1,6 +1,6 @@
 /*
  * table_alerts.js: what the table page says about the game's state, beside the page's
- * own script (static/js/table.js draws the hand; this file only reads what it drew).
+ * own script (static/js/table/, its modules, draw the hand; this file only reads what they drew).
  *
  * It owns:
  * - the status line: whose turn it is when it is not yours ("Bikash to act"), the game
