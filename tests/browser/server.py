@@ -264,6 +264,7 @@ def scenario(workdir: Path, name: str) -> None:
     ``played``: hostuser hosts a Faras table where Asha, Bikash and Chandra played a few
     hands; the game ended; it is a night of the home game "Friday cards". Used by the
     page-layout tests for the settlement, history, replayer and home-game pages.
+    ``english``: the test users' accounts go back to no chosen language (the browser's).
     ``full:GAME:COUNT``: hostuser hosts a GAME table with every one of its COUNT seats
     taken (guests besides the host), the first hand dealt and played on until it is the
     host's turn. Used by the table-layout test for a crowded table.
@@ -282,6 +283,11 @@ def scenario(workdir: Path, name: str) -> None:
     hand_services.next_hand_delay = lambda: 0.0
     users = {user.username: user for user in get_user_model().objects.all()}
     host = users["hostuser"]
+    if name == "english":
+        # A test that switched a user's language keeps it on the account: start from English.
+        get_user_model().objects.filter(username__in=TEST_USERS).update(language="")
+        print(json.dumps({"reset": sorted(TEST_USERS)}))
+        return
     if name.startswith("full:"):
         _, game, count = name.split(":")
         print(json.dumps({"code": _full_table(host, game, int(count))}))

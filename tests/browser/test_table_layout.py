@@ -26,6 +26,12 @@ from tests.browser.test_pages_layout import SIZES, page_problems
 ARTIFACTS = ROOT / "test-artifacts" / "table"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def english(live_site):
+    """The words these tests read are English: no account keeps another test's language."""
+    live_site.scenario("english")
+
+
 @pytest.fixture(scope="module")
 def screenshots():
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
