@@ -237,9 +237,14 @@ def _full_table(host, game: str, count: int) -> str:
     from tables.services import hand_act, seat_take, table_create, table_join, table_start
 
     table = table_create(host=host, game=game, choices={"seats": count})
-    seats = [table_join(code=table.code, user=host)]
+    seats = [table_join(code=table.code, invite_token=table.invite_token, user=host)]
     seats += [
-        table_join(code=table.code, guest_name=f"Guest {number:02d}", guest_token=secrets.token_urlsafe(24))
+        table_join(
+            code=table.code,
+            invite_token=table.invite_token,
+            guest_name=f"Guest {number:02d}",
+            guest_token=secrets.token_urlsafe(24),
+        )
         for number in range(1, count)
     ]
     for seat in seats:
@@ -295,8 +300,11 @@ def scenario(workdir: Path, name: str) -> None:
     if name != "played":
         raise SystemExit(f"no scenario {name!r}")
     table = table_create(host=host, game="faras", choices={})
-    seats = [table_join(code=table.code, user=host)]
-    seats += [table_join(code=table.code, user=users[username]) for username in ("bikash", "chandra")]
+    seats = [table_join(code=table.code, invite_token=table.invite_token, user=host)]
+    seats += [
+        table_join(code=table.code, invite_token=table.invite_token, user=users[username])
+        for username in ("bikash", "chandra")
+    ]
     for seat in seats:
         seat_take(table_id=table.pk, seat_id=seat.pk)
     table_start(table_id=table.pk, seat_id=seats[0].pk)
@@ -305,7 +313,7 @@ def scenario(workdir: Path, name: str) -> None:
     table_end(table_id=table.pk, seat_id=seats[0].pk)
     home_game = home_game_create(name="Friday cards", host=host)
     home_game_add_table(home_game=home_game, table=table, by=host)
-    print(json.dumps({"code": table.code, "home_game": home_game.pk}))
+    print(json.dumps({"code": table.code, "invite": table.invite_token, "home_game": home_game.pk}))
 
 
 def main() -> None:

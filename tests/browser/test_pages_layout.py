@@ -147,7 +147,7 @@ def test_the_pages_of_a_finished_game_fit_and_pass_axe(browse, screenshots, play
     check(browse, screenshots, "replayer", f"/tables/{code}/history/1/", "bikash")
     check(browse, screenshots, "home-game", f"/ledger/home-games/{home_game}/", "hostuser")
     check(browse, screenshots, "home-game-add-table", f"/ledger/home-games/{home_game}/add-table/", "hostuser")
-    check(browse, screenshots, "join-link", f"/t/{code}/", None)
+    check(browse, screenshots, "join-link", f"/t/{code}/{played['invite']}/", None)
     check(browse, screenshots, "lobby-after-a-game", "/tables/", "bikash")
 
 
