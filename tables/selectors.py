@@ -206,7 +206,7 @@ def _hand_last_played(table: Table) -> Hand | None:
     return hand
 
 
-def _hand_final_state(*, table: Table, hand: Hand) -> Any:
+def _hand_final_state(*, table: Table, hand: Hand) -> AnyHandState:
     """The state a finished hand ended in, replayed from its log."""
     game = get_game(table.game)
     state = hand_start_state(table=table, hand=hand)

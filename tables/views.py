@@ -97,7 +97,7 @@ def table_open(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/open.html", {"form": form, "game": game, "games": GAME_CHOICES})
 
 
-def _join_refused(request: HttpRequest, code_form: Any = None) -> HttpResponse:
+def _join_refused(request: HttpRequest, code_form: JoinByCodeForm | None = None) -> HttpResponse:
     """A guess that failed (no such table, or no invite token): counted, and answered the same
     whether the table exists or not, so a code tells a stranger nothing."""
     join_attempt_failed(request)

@@ -126,7 +126,7 @@ class TableLog:
         self.live_hand: LiveHand | Literal[_Untouched.UNTOUCHED] = _UNTOUCHED
         # A hand this transaction finished, with its last state: shown (result and all)
         # until another is dealt.
-        self.finished_hand: tuple[Hand, Any] | None = None
+        self.finished_hand: tuple[Hand, AnyHandState] | None = None
         self.game_ended = False
 
     @property
@@ -177,7 +177,7 @@ class TableLog:
         """Note that no hand is live when this transaction ends (unless another is dealt)."""
         self.live_hand = None
 
-    def hand_finished(self, hand: Hand, state: Any) -> None:
+    def hand_finished(self, hand: Hand, state: AnyHandState) -> None:
         """Note the final state of a hand this transaction finished (its views are pushed)."""
         self.finished_hand = (hand, state)
 
