@@ -1,8 +1,9 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels (origin-checked).
 
-In the default setup (no Redis) the reminder worker runs in this process: a Celery
+In the default setup (no Redis) the clock's worker runs in this process: a Celery
 worker thread on the in-memory transport (``tables.worker``), started here when
-``DASHAIN_INPROCESS_WORKER`` is on.
+``DASHAIN_INPROCESS_WORKER`` is on. Every web process also runs the table clock's
+sweep (``tables.worker.clock_sweeper_start``).
 """
 
 import os
@@ -29,10 +30,13 @@ import gc  # noqa: E402
 
 from django.conf import settings  # noqa: E402
 
-if settings.DASHAIN_INPROCESS_WORKER:
-    from tables.worker import inprocess_worker_start
+from tables.worker import clock_sweeper_start, inprocess_worker_start  # noqa: E402
 
+if settings.DASHAIN_INPROCESS_WORKER:
     inprocess_worker_start()
+# The table clock's sweep, in every web process: at start-up and every few seconds it does
+# whatever is overdue (a deal or reminder whose queued task was lost with a process).
+clock_sweeper_start()
 
 # Keep the garbage collector off the objects loaded at start-up and let it run less often:
 # measured on these machines, this cut the 99th percentile of a broadcast from ~170 ms to ~30 ms.

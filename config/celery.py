@@ -1,4 +1,8 @@
-"""The Celery app: turn reminders. Configured from Django settings (``CELERY_*``)."""
+"""The Celery app: the table clock's fast path. Configured from Django settings (``CELERY_*``).
+
+A worker process also runs the clock's sweep, started when the worker is ready
+(``tables.tasks``), so whatever its queue lost is done within seconds.
+"""
 
 import os
 

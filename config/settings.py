@@ -226,8 +226,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 1800, "socket_connect_t
 CELERY_TASK_PUBLISH_RETRY = False
 # Start a Celery worker thread in the web process (default setup without Redis).
 DASHAIN_INPROCESS_WORKER = env.bool("DASHAIN_INPROCESS_WORKER", default=not REDIS_URL)
-# Seconds between one hand and the next (live play; tests use 0, which deals at once).
-DASHAIN_NEXT_HAND_DELAY = env.float("DASHAIN_NEXT_HAND_DELAY", default=3.0)
+# The pause between hands is the host's setting (hand_pause); this, when set, overrides it
+# for every table (tests use 0, which deals at once in the same transaction).
+DASHAIN_NEXT_HAND_DELAY = env.float("DASHAIN_NEXT_HAND_DELAY", default=None)
+# The table clock's sweep: seconds between two looks for overdue tables, in each web
+# process and each Celery worker (0: no sweep loop; tests run the sweep themselves).
+DASHAIN_CLOCK_SWEEP_SECONDS = env.float("DASHAIN_CLOCK_SWEEP_SECONDS", default=2.0)
 
 # HTTPS: on by default whenever DEBUG is off, so `check --deploy` is clean. Behind a
 # reverse proxy that terminates TLS, run daphne with --proxy-headers so requests know

@@ -22,7 +22,7 @@ tables in one query, and a socket that is behind sends what it missed from the l
 
 When the channel layer is down (Redis stopped) a new socket is accepted, told
 ``{"type": "error", "code": "unavailable"}`` and closed with 4503 (try again later), never
-an HTTP 500.
+an HTTP 500. Connecting also runs the table clock if something there is overdue.
 """
 
 from __future__ import annotations
@@ -126,6 +126,14 @@ def sockets_close_for_session(session_key: str | None) -> None:
     layer_send(session_group(session_key), {"type": "session.ended"})
 
 
+def _run_clock_if_due(table_id: int) -> None:
+    """A socket connects: do what is overdue at its table first (never fails the connect)."""
+    try:
+        services.table_clock_run_if_due(table_id=table_id)
+    except Exception:
+        logger.exception("the clock of table %s failed on connect", table_id)
+
+
 def _identify(code: str, user: User | AnonymousUser | None, guest_token: str | None) -> tuple[int, int, str] | None:
     """(table id, seat id, group name) of the viewer, or ``None``: only someone who joined
     through the invite link (and was not banned by the host) has a seat row to watch from."""
@@ -205,6 +213,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.signed_out = False
         session_key = getattr(session, "session_key", None) if session is not None else None
         self.session_group = session_group(session_key) if session_key else None
+        await database_sync_to_async(_run_clock_if_due)(self.table_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
             if self.session_group is not None:
@@ -460,6 +469,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             "end": services.table_end,
             "settings": services.table_update_settings,
             "remove": services.seat_remove,
+            "act_for": services.hand_act_for_away,
         }
         if verb not in calls:
             raise ServiceError("bad_verb", _("That is not a host control."))
@@ -468,6 +478,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if verb == "remove":
             kwargs["remove_seat_id"] = message.get("seat")
             kwargs["ban"] = message.get("ban", False)
+        if verb == "act_for":
+            kwargs["player_seat_id"] = message.get("seat")
         await database_sync_to_async(calls[verb])(**kwargs)
         return {"type": "ack"}
 

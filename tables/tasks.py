@@ -1,10 +1,10 @@
-"""Celery tasks of live play: turn reminders and dealing the next hand after the pause.
+"""Celery tasks of live play: the fast path of the table clock, and its sweep.
 
-Tasks are thin: each calls one service. Both are queued with ``transaction.on_commit``
-by the services, and both re-check the log when they run, so a stale task does nothing:
-
-- ``remind_turn`` reminds only if the same turn (same seq) is still waiting; it never acts.
-- ``start_next_hand`` deals only if no hand was dealt since it was queued.
+Tasks are thin: each calls one service. ``clock_run`` is queued after commit by
+``tables.services.clock.clock_due`` with the countdown to the next due time; it does
+whatever is due at the table then, once, under the table's lock, and nothing when it
+is early, late or a duplicate. Losing it costs only the sweep's interval: the due
+time is stored in the database, not in the queue.
 
 Without Redis they run on Celery's in-memory transport in a worker thread inside the
 web process (``tables.worker``); with ``REDIS_URL``, in ``celery -A config worker``.
@@ -12,18 +12,39 @@ web process (``tables.worker``); with ``REDIS_URL``, in ``celery -A config worke
 
 from __future__ import annotations
 
+from celery.signals import worker_ready
+
 from config.celery import app
 
 
-@app.task(name="tables.remind_turn", ignore_result=True)
-def remind_turn(table_id: int, hand_id: int, seq: int) -> bool:
-    from tables.services import hand_remind
+@app.task(name="tables.clock_run", ignore_result=True)
+def clock_run(table_id: int) -> list[str]:
+    from tables.services import table_clock_run
 
-    return hand_remind(table_id=table_id, hand_id=hand_id, turn_seq=seq)
+    return table_clock_run(table_id=table_id)
+
+
+@app.task(name="tables.clock_sweep", ignore_result=True)
+def clock_sweep() -> int:
+    from tables.services import table_clock_sweep
+
+    return len(table_clock_sweep())
+
+
+# Names queued by earlier releases: a task left in a queue across an upgrade runs the clock.
+@app.task(name="tables.remind_turn", ignore_result=True)
+def remind_turn(table_id: int, *_args: int) -> list[str]:
+    return clock_run(table_id)
 
 
 @app.task(name="tables.start_next_hand", ignore_result=True)
-def start_next_hand(table_id: int, after_number: int) -> bool:
-    from tables.services import hand_start_next
+def start_next_hand(table_id: int, *_args: int) -> list[str]:
+    return clock_run(table_id)
 
-    return hand_start_next(table_id=table_id, after_number=after_number) is not None
+
+@worker_ready.connect
+def _start_clock_sweeper(**_kwargs: object) -> None:
+    """A worker process (and the in-process worker) also runs the clock's sweep loop."""
+    from tables.worker import clock_sweeper_start
+
+    clock_sweeper_start()

@@ -1,4 +1,6 @@
-"""A Celery worker inside the web process, for the default setup with no Redis.
+"""Background threads of a process: the in-process Celery worker, and the table clock's sweep.
+
+**The worker** (default setup with no Redis).
 
 Celery's in-memory transport (``CELERY_BROKER_URL = "memory://"``) only reaches a
 worker in the same process, so ``config.asgi`` starts one here when
@@ -62,3 +64,60 @@ def inprocess_worker_stop() -> None:
         if _thread is not None:
             _thread.join(timeout=10)
         _worker, _thread = None, None
+
+
+# --- the clock's sweep -----------------------------------------------------------
+
+_sweeper_lock = threading.Lock()
+_sweeper: threading.Thread | None = None
+_sweeper_stop = threading.Event()
+
+
+def clock_sweeper_start(interval: float | None = None) -> threading.Thread | None:
+    """Start the table clock's sweep loop in this process (once); returns its thread.
+
+    It runs :func:`tables.services.table_clock_sweep` at once (a process that starts
+    does what became overdue while nothing ran) and then every ``interval`` seconds
+    (``DASHAIN_CLOCK_SWEEP_SECONDS``; 0 or less: no loop). Every web process and every
+    Celery worker runs one; the table's row lock makes them safe together.
+    """
+    global _sweeper
+    from django.conf import settings
+
+    if interval is None:
+        interval = float(settings.DASHAIN_CLOCK_SWEEP_SECONDS or 0)
+    if interval <= 0:
+        return None
+    with _sweeper_lock:
+        if _sweeper is not None and _sweeper.is_alive():
+            return _sweeper
+        _sweeper_stop.clear()
+        _sweeper = threading.Thread(target=_sweep_loop, args=(interval,), name="dashain-clock", daemon=True)
+        _sweeper.start()
+        return _sweeper
+
+
+def _sweep_loop(interval: float) -> None:
+    from django.db import close_old_connections
+
+    from tables.services import table_clock_sweep
+
+    while True:
+        try:
+            table_clock_sweep()
+        except Exception:  # the database is down: try again next time
+            logger.warning("the clock's sweep failed; trying again in %s s", interval, exc_info=True)
+        finally:
+            close_old_connections()
+        if _sweeper_stop.wait(interval):
+            return
+
+
+def clock_sweeper_stop() -> None:
+    """Stop the sweep loop (tests)."""
+    global _sweeper
+    with _sweeper_lock:
+        _sweeper_stop.set()
+        if _sweeper is not None:
+            _sweeper.join(timeout=10)
+        _sweeper = None

@@ -23,6 +23,11 @@ from django.test import override_settings
 
 SERVICE_MARKERS = ("postgres", "redis", "browser")
 
+# No clock sweep loop in the test process: tests run the sweep themselves, at the moments
+# they choose (a loop would act on their tables behind their backs). Processes a test
+# starts (the browser tests' server, the fault tests) keep the real loop.
+settings.DASHAIN_CLOCK_SWEEP_SECONDS = 0
+
 
 @pytest.fixture(autouse=True)
 def _english_to_start_with():

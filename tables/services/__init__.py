@@ -6,7 +6,8 @@ See ``docs/architecture.md`` for the module map and ``docs/live-play.md`` for th
 """
 
 from tables.services.acting import hand_act, hand_see
-from tables.services.between_hands import hand_remind, hand_start_next
+from tables.services.away import hand_act_for_away
+from tables.services.clock import table_clock_run, table_clock_run_if_due, table_clock_sweep
 from tables.services.errors import ServiceError
 from tables.services.seats import (
     seat_buy_back,
@@ -34,9 +35,8 @@ __all__ = [
     "ServiceError",
     "guest_token_new",
     "hand_act",
-    "hand_remind",
+    "hand_act_for_away",
     "hand_see",
-    "hand_start_next",
     "invite_token_matches",
     "seat_buy_back",
     "seat_come_back",
@@ -45,6 +45,9 @@ __all__ = [
     "seat_seed_submit",
     "seat_sit_out",
     "seat_take",
+    "table_clock_run",
+    "table_clock_run_if_due",
+    "table_clock_sweep",
     "table_create",
     "table_end",
     "table_join",

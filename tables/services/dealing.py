@@ -51,6 +51,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         return None
 
     number = table.hands_played + 1
+    table.next_deal_at = None
     seeds = [
         str(event.payload["seed"])
         for event in Event.objects.filter(table=table, kind=EventKind.PLAYER_SEED, payload__for_hand=number).order_by(

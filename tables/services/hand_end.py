@@ -50,7 +50,8 @@ def hand_close(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
     hand.ended_at = timezone.now()
     hand.to_act = ""
     hand.turn_deadline = None
-    hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline"])
+    hand.turn_alarm_at = None
+    hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline", "turn_alarm_at"])
     log.hand_over()
 
 
@@ -102,6 +103,8 @@ def game_end(log: TableLog, *, reason: str) -> None:
         seat.save(update_fields=["stack"])
     table.status = Table.Status.ENDED
     table.ended_at = timezone.now()
+    table.next_deal_at = None
+    table.due_at = None  # nothing is ever due at an ended table
     log.append(
         EventKind.GAME_ENDED,
         {

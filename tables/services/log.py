@@ -17,6 +17,7 @@ import enum
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from asgiref.sync import async_to_sync
@@ -121,6 +122,9 @@ class TableLog:
         self.table = table
         self.pending: list[Event] = []
         self.after_commit: list[Callable[[], None]] = []
+        # The earliest due time this transaction put on the table clock (clock_due queues
+        # one task for it after the commit).
+        self.clock_at: datetime | None = None
         # The live hand after this transaction, for the state cache: (hand, state, seq of
         # its last action), None when no hand is live any more, _UNTOUCHED when not known.
         self.live_hand: LiveHand | Literal[_Untouched.UNTOUCHED] = _UNTOUCHED

@@ -13,7 +13,8 @@ chips and there are no rebuys.
 The stored form (``Table.settings``) is::
 
     {"engine": {...the engine's full settings...}, "host": {...the host's flat choices...},
-     "seats": 6, "turn_timer": null, "buy_in_chips": 1000, "buy_in_price": "10.00",
+     "seats": 6, "turn_timer": null, "timeout_action": "remind", "hand_pause": 5,
+     "buy_in_chips": 1000, "buy_in_price": "10.00",
      "buy_backs": null, "game_length": null}
 """
 
@@ -46,7 +47,22 @@ MAX_SEATS = 16  # 999's most (book 002); each game's own count is the engine's
 HOLDEM_STARTING_CHIPS = 1000
 
 # Host keys that are the table's own; every other key is handed to the engine.
-TABLE_KEYS = frozenset({"seats", "turn_timer", "buy_in_chips", "buy_in_price", "buy_backs", "game_length", "currency"})
+TIMEOUT_ACTIONS = ("remind", "act")
+HAND_PAUSE_RANGE = (3, 30)
+DEFAULT_HAND_PAUSE = 5
+TABLE_KEYS = frozenset(
+    {
+        "seats",
+        "turn_timer",
+        "timeout_action",
+        "hand_pause",
+        "buy_in_chips",
+        "buy_in_price",
+        "buy_backs",
+        "game_length",
+        "currency",
+    }
+)
 # The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
 # Kept with the host's choices (settings["host"]["currency"]); read it with table_currency().
 CURRENCIES = ("NPR", "INR", "EUR", "USD", "GBP")
@@ -130,6 +146,11 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     turn_timer = _int(
         "turn_timer", choices.get("turn_timer"), low=TURN_TIMER_RANGE[0], high=TURN_TIMER_RANGE[1], allow_none=True
     )
+    # Book 000: the timer "reminds you but is not enforced"; acting for the player is the host's choice.
+    timeout_action = _choice("timeout_action", choices.get("timeout_action", "remind"), TIMEOUT_ACTIONS)
+    hand_pause = _int(
+        "hand_pause", choices.get("hand_pause", DEFAULT_HAND_PAUSE), low=HAND_PAUSE_RANGE[0], high=HAND_PAUSE_RANGE[1]
+    )
 
     engine_overrides: dict[str, Any] = {}
     if game in TEEN_PATTI_GAMES:
@@ -186,6 +207,8 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         "host": host,
         "seats": seats,
         "turn_timer": turn_timer,
+        "timeout_action": timeout_action,
+        "hand_pause": hand_pause,
         "buy_in_chips": buy_in_chips,
         "buy_in_price": str(buy_in_price),
         "buy_backs": buy_backs,

@@ -7,7 +7,6 @@ game, change its settings between hands, or remove a player between hands.
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +27,7 @@ from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.log import layer_send
 from tables.services.seat_state import in_live_hand
 from tables.services.settings import chip_value_kept, table_settings_build
-from tables.services.turns import queue_reminder
+from tables.services.turns import TURN_CLOCK_FIELDS, turn_clock_due, turn_clock_start
 from tables.services.write import seat_at, table_write, table_write_new
 
 if TYPE_CHECKING:
@@ -219,12 +218,10 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
         if hand is None:
             hand_deal_now(log)
         elif hand.to_act:
-            timer = table.settings.get("turn_timer")
             hand.turn_seq = log.last_seq
-            hand.turn_deadline = timezone.now() + timedelta(seconds=timer) if timer else None
-            hand.save(update_fields=["turn_seq", "turn_deadline"])
-            if timer:
-                queue_reminder(log, hand=hand, countdown=timer)
+            turn_clock_start(hand, timer=table.settings.get("turn_timer"))
+            hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
+            turn_clock_due(log, hand)
     return table
 
 

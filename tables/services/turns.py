@@ -1,5 +1,6 @@
-"""Turns: after every change to a hand, whose turn it is now (with its deadline and reminder),
-or the hand's end. Called inside a service's ``table_write`` block by dealing and acting."""
+"""Turns: after every change to a hand, whose turn it is now (with its deadline and its place
+on the table clock), or the hand's end. Called inside a service's ``table_write`` block by
+dealing and acting."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from engine.games import get_game
 from tables.events import EventKind
 from tables.models import Hand, Table
 from tables.screens import turn_public
+from tables.services.clock_due import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 
@@ -40,10 +42,9 @@ def after_state_change(
         return True
     to_act = game.to_act(state) or ""
     new_turn = verb is None or to_act != hand.to_act or (actor_name == hand.to_act and verb != "see")
-    timer = table.settings.get("turn_timer")
     if new_turn:
         hand.to_act = to_act
-        hand.turn_deadline = timezone.now() + timedelta(seconds=timer) if timer else None
+        turn_clock_start(hand, timer=table.settings.get("turn_timer"))
     # A turn event after every change: what the player to act may do can change without
     # the turn passing (a blind player who sees pays double from then on).
     log.append(
@@ -55,15 +56,25 @@ def after_state_change(
     if not new_turn:
         return False  # only the legal actions changed: the hand row stays as it is
     hand.turn_seq = log.last_seq
-    hand.save(update_fields=["to_act", "turn_seq", "turn_deadline"])
-    if timer and table.status == Table.Status.PLAYING:
-        queue_reminder(log, hand=hand, countdown=timer)
+    hand.save(update_fields=["to_act", "turn_seq", *TURN_CLOCK_FIELDS])
+    turn_clock_due(log, hand)
     return False
 
 
-def queue_reminder(log: TableLog, *, hand: Hand, countdown: float) -> None:
-    """After the commit, queue the reminder of the turn that started at ``hand.turn_seq``."""
-    from tables.tasks import remind_turn  # the task calls back into services.between_hands
+TURN_CLOCK_FIELDS = ("turn_started_at", "turn_deadline", "turn_alarm_at", "turn_alarms")
 
-    args = (log.table.pk, hand.pk, hand.turn_seq)
-    log.on_commit(lambda: remind_turn.apply_async(args=args, countdown=countdown))
+
+def turn_clock_start(hand: Hand, *, timer: int | None) -> None:
+    """A turn starts now: its deadline (with a timer) and the clock's first alarm at it.
+    The caller saves ``TURN_CLOCK_FIELDS`` and calls :func:`turn_clock_due`."""
+    now = timezone.now()
+    hand.turn_started_at = now
+    hand.turn_deadline = now + timedelta(seconds=timer) if timer else None
+    hand.turn_alarm_at = hand.turn_deadline
+    hand.turn_alarms = 0
+
+
+def turn_clock_due(log: TableLog, hand: Hand) -> None:
+    """Put the turn's alarm on the table clock (while the table is playing)."""
+    if hand.turn_alarm_at is not None and log.table.status == Table.Status.PLAYING:
+        clock_due(log, hand.turn_alarm_at)

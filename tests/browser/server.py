@@ -126,7 +126,7 @@ def _control_next_hand_delay(workdir: Path, *, reset: bool = True) -> None:
     delay_file = workdir / "next_hand_delay"
     if reset or not delay_file.exists():
         delay_file.write_text("3600")
-    hands.next_hand_delay = lambda: float(delay_file.read_text().strip() or "3600")
+    hands.next_hand_delay = lambda table=None: float(delay_file.read_text().strip() or "3600")
 
 
 def _control_table_codes(workdir: Path) -> None:

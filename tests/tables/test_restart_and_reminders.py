@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
@@ -16,9 +17,9 @@ from channels.db import database_sync_to_async
 from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Hand
-from tables.services import hand_act, hand_remind
+from tables.services import hand_act, table_clock_run
 from tables.state_cache import state_cache_clear, state_cache_get, state_cache_put
-from tables.tasks import remind_turn
+from tables.tasks import clock_run
 from tests.tables.conftest import current_turn, open_table, random_action
 from tests.tables.ws import connect, play_random_hands, sync_all, users_of
 
@@ -133,16 +134,18 @@ def test_a_reminder_fires_for_a_waiting_turn_and_not_for_a_played_one():
     by_name = {seat.engine_name: seat for seat in seats}
     hand = Hand.objects.get(table=table, ended_at__isnull=True)
     assert hand.turn_deadline is not None
-    waiting_seq = hand.turn_seq
-    assert hand_remind(table_id=table.pk, hand_id=hand.pk, turn_seq=waiting_seq) is True
+    assert table_clock_run(table_id=table.pk, now=hand.turn_deadline - timedelta(seconds=1)) == []
+    assert table_clock_run(table_id=table.pk, now=hand.turn_deadline) == ["turn_alarm"]
     reminder = Event.objects.filter(table=table, kind="reminder").get()
     assert reminder.payload["player"] == hand.to_act and reminder.visible_to is None
-    # The turn is played: the old reminder does nothing, and nothing acted for anyone.
+    # The turn is played: the old turn's alarm is gone, and nothing acted for anyone.
     player, _legal = current_turn(table)
     hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb="chaal")
     actions = Event.objects.filter(table=table, kind="action", actor__isnull=False).count()
-    assert hand_remind(table_id=table.pk, hand_id=hand.pk, turn_seq=waiting_seq) is False
-    assert remind_turn.run(table.pk, hand.pk, waiting_seq) is False
+    new_turn = Hand.objects.get(pk=hand.pk)
+    assert new_turn.turn_alarms == 0 and new_turn.turn_deadline > hand.turn_deadline
+    assert table_clock_run(table_id=table.pk, now=new_turn.turn_deadline - timedelta(seconds=1)) == []
+    assert clock_run.run(table.pk) == []
     assert Event.objects.filter(table=table, kind="reminder").count() == 1
     assert Event.objects.filter(table=table, kind="action", actor__isnull=False).count() == actions
 

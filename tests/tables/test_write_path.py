@@ -8,11 +8,14 @@ after ``game_ended`` even if a service forgot to ask; a refused write changes no
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from tables import services
 from tables.events import EventKind
-from tables.models import Event, Hand, Seat, Table
+from tables.models import Event, Seat, Table
 from tables.services import ServiceError
 from tables.services.log import TableLog
 from tables.services.write import table_write
@@ -29,8 +32,9 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     "invite_token_matches",
     "table_settings_build",
     "table_create",
-    "hand_remind",
-    "hand_start_next",
+    "table_clock_run",
+    "table_clock_run_if_due",
+    "table_clock_sweep",
 }
 
 
@@ -69,6 +73,9 @@ def _calls(table, seats, watcher):
         "table_update_settings": lambda: services.table_update_settings(
             table_id=table.pk, seat_id=host.pk, choices={"boot": 20}
         ),
+        "hand_act_for_away": lambda: services.hand_act_for_away(
+            table_id=table.pk, seat_id=host.pk, player_seat_id=player.pk
+        ),
     }
 
 
@@ -90,13 +97,17 @@ def test_every_service_refuses_an_ended_table_with_ended_and_writes_nothing():
     assert table.last_seq == log_before[-1][0]
 
 
-def test_a_late_task_finds_the_game_over_and_does_nothing():
+def test_a_late_clock_finds_the_game_over_and_does_nothing():
     table, _seats, _watcher = _ended_table()
     last = Event.objects.filter(table=table).count()
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
-    assert services.hand_start_next(table_id=table.pk, after_number=table.hands_played) is None
-    assert services.hand_remind(table_id=table.pk, hand_id=hand.pk, turn_seq=hand.turn_seq) is False
+    # Say the table was left with something due (a clock task, a sweep, long after).
+    Table.objects.filter(pk=table.pk).update(due_at=timezone.now(), next_deal_at=timezone.now())
+    later = timezone.now() + timedelta(hours=1)
+    assert services.table_clock_run(table_id=table.pk, now=later) == []
+    assert services.table_clock_sweep(now=later) == {}
     assert Event.objects.filter(table=table).count() == last
+    table.refresh_from_db()
+    assert table.due_at is None and table.next_deal_at is None
 
 
 def test_joining_again_after_the_end_returns_the_seat_and_writes_nothing():

@@ -1,0 +1,110 @@
+"""Away players: acting for a player whose time has run out, by the clock or by the host.
+
+Rule book 000 says the turn timer "reminds you but is not enforced", and that stays the
+default (``timeout_action = "remind"``). A host may choose ``"act"``: when the timer
+runs out the clock acts for the player and sits them out. In every mode, once a player's
+timer has run out (or after ``clock.HOST_ACT_AFTER`` on turn when there is no timer)
+the host may act for them the same way, paused or not (:func:`hand_act_for_away`).
+
+"The same way" is the least an absent player can do: the first of ``AWAY_VERBS`` the
+rules allow. Teen Patti: a sideshow asked of them is refused, otherwise they pack;
+hold'em: check when free, else fold. The action is recorded like the player's own
+(``action`` with the player's seat as actor, so the hand replays from it) with
+``"by": "timer"`` or ``"host"``, and followed by ``seat_sat_out`` (the player is not
+dealt in again until they come back).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from engine.api import Action, RuleError
+from engine.games import get_game
+from tables import selectors
+from tables.events import EventKind
+from tables.models import Hand, Seat, Table
+from tables.services.between_hands import next_hand_schedule
+from tables.services.errors import ServiceError
+from tables.services.log import TableLog
+from tables.services.tables import _require_host
+from tables.services.turns import after_state_change
+from tables.services.write import table_write
+
+#: Without a turn timer the host may act for a player who has been on turn this long.
+HOST_ACT_AFTER = timedelta(seconds=60)
+
+#: What an absent player does, in order of preference: the first one the rules allow.
+AWAY_VERBS = ("check", "refuse", "pack", "fold")
+
+
+def away_act(log: TableLog, *, hand: Hand, by: str) -> int:
+    """Play the away action for the player to act in ``hand`` and sit them out; returns the action's seq.
+
+    The table must be locked (``log``). ``by`` is ``"timer"`` or ``"host"``.
+    """
+    table = log.table
+    game = get_game(table.game)
+    _hand, state, _seq = selectors.live_hand_and_state(table=table)
+    name = game.to_act(state)
+    if name is None or str(name) != hand.to_act:
+        raise ServiceError("not_to_act", _("That player is not the one to act."))
+    legal = {legal.verb for legal in game.legal_actions(state, name)}
+    verb = next((verb for verb in AWAY_VERBS if verb in legal), None)
+    if verb is None:
+        raise ServiceError("no_away_action", _("There is nothing to do for that player now."))
+    action = Action(str(name), verb, None)
+    try:
+        game.check(state, action)
+        new_state, events = game.apply(state, action)
+    except RuleError as error:
+        raise ServiceError(error.code, error.message) from None
+    recorded = log.append(
+        EventKind.ACTION, {"player": str(name), "verb": verb, "amount": None, "by": by}, hand=hand, actor_id=int(name)
+    )
+    for event in events:
+        log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
+    seat = Seat.objects.get(pk=int(name), table=table)
+    if seat.status == Seat.Status.PLAYING:
+        seat.status = Seat.Status.SITTING_OUT
+        seat.save(update_fields=["status"])
+        log.append(EventKind.SEAT_SAT_OUT, {"seat": seat.pk, "by": by})
+    if after_state_change(log, hand=hand, state=new_state, actor_name=str(name), verb=verb, action_seq=recorded.seq):
+        next_hand_schedule(log)
+    return recorded.seq
+
+
+def host_may_act_at(hand: Hand) -> datetime | None:
+    """When the host may act for the player on turn: the deadline, or HOST_ACT_AFTER on turn."""
+    if hand.turn_deadline is not None:
+        return hand.turn_deadline
+    if hand.turn_started_at is not None:
+        return hand.turn_started_at + HOST_ACT_AFTER
+    return None
+
+
+def hand_act_for_away(*, table_id: int, seat_id: int, player_seat_id: int) -> int:
+    """The host acts for the player on turn whose time has run out; returns the action's seq.
+
+    Refused, changing nothing: ``not_host``, ``ended``, ``not_playing`` (not started),
+    ``no_hand``, ``not_to_act`` (that player is not the one to act), ``too_soon`` (their
+    time has not run out).
+    """
+    if isinstance(player_seat_id, bool) or not isinstance(player_seat_id, int):
+        raise ServiceError("no_seat", _("Choose a player at this table."))
+    with table_write(table_id) as (table, log):
+        _require_host(table, seat_id)
+        if table.status not in (Table.Status.PLAYING, Table.Status.PAUSED):
+            raise ServiceError("not_playing", _("The game is not being played."))
+        hand = selectors.hand_live(table=table)
+        if hand is None:
+            raise ServiceError("no_hand", _("No hand is being played right now."))
+        if not hand.to_act or hand.to_act != str(player_seat_id):
+            raise ServiceError("not_to_act", _("That player is not the one to act."))
+        may_act_at = host_may_act_at(hand)
+        if may_act_at is None or timezone.now() < may_act_at:
+            raise ServiceError("too_soon", _("Their time has not run out yet."))
+        seq = away_act(log, hand=hand, by="host")
+    return seq
