@@ -13,10 +13,15 @@ so ``Event.visible_to`` is a list of seat ids.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+#: Without a turn timer the host may act for a player who has been on turn this long.
+HOST_ACT_AFTER = timedelta(seconds=60)
 
 
 def table_group_name(table_id: int, code: str) -> str:
@@ -176,6 +181,16 @@ class Hand(models.Model):
     @property
     def is_live(self) -> bool:
         return self.ended_at is None
+
+    @property
+    def away_act_from(self) -> datetime | None:
+        """From when the host may act for the player on turn: their deadline, or
+        ``HOST_ACT_AFTER`` after their turn began when there is no timer."""
+        if self.turn_deadline is not None:
+            return self.turn_deadline
+        if self.turn_started_at is not None:
+            return self.turn_started_at + HOST_ACT_AFTER
+        return None
 
 
 class Event(models.Model):

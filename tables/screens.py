@@ -71,4 +71,6 @@ def turn_public(*, game: Any, state: Any, player: str, hand: Hand) -> dict[str, 
         "player": player,
         "legal": [legal.to_json() for legal in game.legal_actions(state, player)],
         "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None,
+        # From when the host may act for this player (book 000 leaves the timer a reminder).
+        "away_from": hand.away_act_from.isoformat() if hand.away_act_from else None,
     }

@@ -3,7 +3,7 @@
 Rule book 000 says the turn timer "reminds you but is not enforced", and that stays the
 default (``timeout_action = "remind"``). A host may choose ``"act"``: when the timer
 runs out the clock acts for the player and sits them out. In every mode, once a player's
-timer has run out (or after ``clock.HOST_ACT_AFTER`` on turn when there is no timer)
+timer has run out (or after ``models.HOST_ACT_AFTER`` on turn when there is no timer)
 the host may act for them the same way, paused or not (:func:`hand_act_for_away`).
 
 "The same way" is the least an absent player can do: the first of ``AWAY_VERBS`` the
@@ -15,8 +15,6 @@ dealt in again until they come back).
 """
 
 from __future__ import annotations
-
-from datetime import datetime, timedelta
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -32,9 +30,6 @@ from tables.services.log import TableLog
 from tables.services.tables import _require_host
 from tables.services.turns import after_state_change
 from tables.services.write import table_write
-
-#: Without a turn timer the host may act for a player who has been on turn this long.
-HOST_ACT_AFTER = timedelta(seconds=60)
 
 #: What an absent player does, in order of preference: the first one the rules allow.
 AWAY_VERBS = ("check", "refuse", "pack", "fold")
@@ -76,15 +71,6 @@ def away_act(log: TableLog, *, hand: Hand, by: str) -> int:
     return recorded.seq
 
 
-def host_may_act_at(hand: Hand) -> datetime | None:
-    """When the host may act for the player on turn: the deadline, or HOST_ACT_AFTER on turn."""
-    if hand.turn_deadline is not None:
-        return hand.turn_deadline
-    if hand.turn_started_at is not None:
-        return hand.turn_started_at + HOST_ACT_AFTER
-    return None
-
-
 def hand_act_for_away(*, table_id: int, seat_id: int, player_seat_id: int) -> int:
     """The host acts for the player on turn whose time has run out; returns the action's seq.
 
@@ -103,7 +89,7 @@ def hand_act_for_away(*, table_id: int, seat_id: int, player_seat_id: int) -> in
             raise ServiceError("no_hand", _("No hand is being played right now."))
         if not hand.to_act or hand.to_act != str(player_seat_id):
             raise ServiceError("not_to_act", _("That player is not the one to act."))
-        may_act_at = host_may_act_at(hand)
+        may_act_at = hand.away_act_from
         if may_act_at is None or timezone.now() < may_act_at:
             raise ServiceError("too_soon", _("Their time has not run out yet."))
         seq = away_act(log, hand=hand, by="host")

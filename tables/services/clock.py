@@ -95,8 +95,14 @@ def _turn_alarm_run(log: TableLog, hand: Hand | None, now: datetime) -> None:
         hand.turn_alarm_at = None
         hand.turn_alarms += 1
         hand.save(update_fields=["turn_alarm_at", "turn_alarms"])
-        away_act(log, hand=hand, by="timer")
-        return
+        try:
+            away_act(log, hand=hand, by="timer")
+            return
+        except ServiceError:
+            # Nothing the rules allow for them now (away_act checks before it writes):
+            # remind instead, as by the book.
+            logger.warning("no time-out action at table %s; reminding instead", table.pk)
+            hand.turn_alarms -= 1
     hand.turn_alarms += 1
     timer = table.settings.get("turn_timer") or 0
     repeat = min(REMINDER_REPEAT, timedelta(seconds=timer)) if timer else REMINDER_REPEAT
@@ -132,9 +138,9 @@ def table_clock_run(*, table_id: int, now: datetime | None = None) -> list[str]:
     """Do what is due at the table, each thing once; returns the names of what was done.
 
     Under the table's row lock: each due thing whose stored time is at or before ``now``
-    is done (and clears or moves its time), then ``Table.due_at`` is set to the next
-    stored time and the fast path is queued for it. Safe to call at any time, as often
-    as anyone likes: what is not due is left alone.
+    is done (and clears or moves its time; a new time it stores queues the fast path),
+    then ``Table.due_at`` is set to the next stored time. Safe to call at any time, as
+    often as anyone likes: what is not due is left alone.
     """
     now = now or timezone.now()
     done: list[str] = []

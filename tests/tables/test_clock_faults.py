@@ -166,36 +166,35 @@ async def kill_web_between_commit_and_queue(site: Site) -> None:
             await player.stop()
 
 
-async def kill_web_between_hands(site: Site) -> None:
-    table = site.open_table("faras", 2, CHOICES)
-    players = await players_at(site, table)
-    try:
-        await _start(site, players)
-        packer = on_turn(players)
-        reply = await _act(packer, "pack", "p1")
-        assert reply is not None and reply["type"] == "ack", reply
-        assert await _heard_by_all(players, "hand_ended", timeout=5)
-        site.kill_web()  # the pause between hands has begun; its task (in memory) dies here
-        await asyncio.sleep(1)
-        site.start_web()
-        back_at = time.time()
-        assert await _heard_by_all(players, "hand_started", number=2, timeout=CHOICES["hand_pause"] + BOUND + 5)
-        check = assert_table_sound(site, table["code"], players, {f"{packer.seat}:p1": reply["seq"]})
-        assert _next_hand_in_time(check, 2, back_at) <= BOUND
-    finally:
-        for player in players:
-            await player.stop()
+async def _kill_web_between_hands(site: Site, players: list[Player], code: str, number: int) -> int:
+    """A phase: the hand ``number`` ends, the web process is killed in the pause, the next hand comes."""
+    packer = on_turn(players)
+    reply = await _act(packer, "pack", f"p{number}")
+    assert reply is not None and reply["type"] == "ack", reply
+    assert await _heard_by_all(players, "hand_ended", number=number, timeout=5)
+    before = [player.snapshots for player in players]
+    site.kill_web()  # the pause between hands has begun; its task (in memory) dies here
+    await asyncio.sleep(1)
+    site.start_web()
+    back_at = time.time()
+    await reconnected(players, before)
+    assert await _heard_by_all(players, "hand_started", number=number + 1, timeout=CHOICES["hand_pause"] + BOUND + 5)
+    check = assert_table_sound(site, code, players, {f"{packer.seat}:p{number}": reply["seq"]})
+    assert _next_hand_in_time(check, number + 1, back_at) <= BOUND
+    return number + 1
 
 
-async def kill_web_while_a_reminder_is_pending(site: Site) -> None:
+async def kill_web_while_a_reminder_is_pending_then_between_hands(site: Site) -> None:
     table = site.open_table("faras", 2, CHOICES)
     players = await players_at(site, table)
     try:
         await _start(site, players)
         await asyncio.sleep(1)
+        before = [player.snapshots for player in players]
         site.kill_web()
         site.start_web()
         back_at = time.time()
+        await reconnected(players, before)
         # Reminded at the deadline, and once more a timer's length later (book 000: never acts).
         assert await _heard_by_all(players, "reminder", timeout=2 * CHOICES["turn_timer"] + 2 * BOUND + 5)
         assert await wait_until(lambda: all(len(p.heard_kinds("reminder")) >= 2 for p in players), 15) is not None
@@ -206,6 +205,8 @@ async def kill_web_while_a_reminder_is_pending(site: Site) -> None:
         assert first["at"] - max(deadline, back_at) <= BOUND
         assert second["at"] - (first["at"] + CHOICES["turn_timer"]) <= BOUND
         assert not [e for e in check["events"] if e["kind"] == "action" and e["actor"] is not None]
+        # The same table goes on through a kill in the pause between hands.
+        await _kill_web_between_hands(site, players, table["code"], 1)
     finally:
         for player in players:
             await player.stop()
@@ -232,7 +233,7 @@ async def kill_worker_with_tasks_reserved(site: Site) -> None:
             await player.stop()
 
 
-async def stop_redis_during_a_turn(site: Site) -> None:
+async def stop_redis_during_a_turn_then_between_hands(site: Site) -> None:
     table = site.open_table("faras", 2, CHOICES)
     players = await players_at(site, table)
     try:
@@ -261,29 +262,21 @@ async def stop_redis_during_a_turn(site: Site) -> None:
         acked[f"{packer.seat}:p1"] = reply["seq"]
         assert await _heard_by_all(players, "hand_started", number=2, timeout=CHOICES["hand_pause"] + BOUND + 5)
         assert_table_sound(site, table["code"], players, acked)
-    finally:
-        for player in players:
-            await player.stop()
-
-
-async def stop_redis_between_hands(site: Site) -> None:
-    table = site.open_table("faras", 2, CHOICES)
-    players = await players_at(site, table)
-    try:
-        await _start(site, players)
+        # Between hands: Redis stops while the pause runs; the deal needs only the database.
         packer = on_turn(players)
-        reply = await _act(packer, "pack", "p1")
+        reply = await _act(packer, "pack", "p2")
         assert reply is not None and reply["type"] == "ack", reply
-        assert await _heard_by_all(players, "hand_ended", timeout=5)
+        acked[f"{packer.seat}:p2"] = reply["seq"]
+        assert await _heard_by_all(players, "hand_ended", number=2, timeout=5)
         site.stop_redis()
         await asyncio.sleep(2)
         site.start_redis()
         back_at = time.time()
-        assert await _heard_by_all(players, "hand_started", number=2, timeout=CHOICES["hand_pause"] + QUIET + BOUND + 5)
+        assert await _heard_by_all(players, "hand_started", number=3, timeout=CHOICES["hand_pause"] + QUIET + BOUND + 5)
         heard_after = time.time() - back_at
-        check = assert_table_sound(site, table["code"], players, {f"{packer.seat}:p1": reply["seq"]})
+        check = assert_table_sound(site, table["code"], players, acked)
         # Dealt by the worker's sweep on time; only the news waited for Redis.
-        assert _next_hand_in_time(check, 2, 0) <= BOUND
+        assert _next_hand_in_time(check, 3, 0) <= BOUND
         assert heard_after <= QUIET + BOUND
     finally:
         for player in players:
@@ -297,12 +290,8 @@ async def test_default_kill_web_between_commit_and_queue(default_site):
     await kill_web_between_commit_and_queue(default_site)
 
 
-async def test_default_kill_web_between_hands(default_site):
-    await kill_web_between_hands(default_site)
-
-
-async def test_default_kill_web_while_a_reminder_is_pending(default_site):
-    await kill_web_while_a_reminder_is_pending(default_site)
+async def test_default_kill_web_while_a_reminder_is_pending_then_between_hands(default_site):
+    await kill_web_while_a_reminder_is_pending_then_between_hands(default_site)
 
 
 # --- PostgreSQL + Redis: daphne, a Celery worker, redis-server -------------------------
@@ -316,14 +305,8 @@ async def test_redis_kill_web_between_commit_and_queue(redis_site):
 
 @pytest.mark.postgres
 @pytest.mark.redis
-async def test_redis_kill_web_between_hands(redis_site):
-    await kill_web_between_hands(redis_site)
-
-
-@pytest.mark.postgres
-@pytest.mark.redis
-async def test_redis_kill_web_while_a_reminder_is_pending(redis_site):
-    await kill_web_while_a_reminder_is_pending(redis_site)
+async def test_redis_kill_web_while_a_reminder_is_pending_then_between_hands(redis_site):
+    await kill_web_while_a_reminder_is_pending_then_between_hands(redis_site)
 
 
 @pytest.mark.postgres
@@ -334,11 +317,5 @@ async def test_redis_kill_worker_with_tasks_reserved(redis_site):
 
 @pytest.mark.postgres
 @pytest.mark.redis
-async def test_redis_stopped_and_started_during_a_turn(redis_site):
-    await stop_redis_during_a_turn(redis_site)
-
-
-@pytest.mark.postgres
-@pytest.mark.redis
-async def test_redis_stopped_and_started_between_hands(redis_site):
-    await stop_redis_between_hands(redis_site)
+async def test_redis_stopped_and_started_during_a_turn_then_between_hands(redis_site):
+    await stop_redis_during_a_turn_then_between_hands(redis_site)
