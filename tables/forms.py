@@ -18,7 +18,14 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.games import get_game
 from tables.services.errors import ServiceError
-from tables.services.settings import TEEN_PATTI_GAMES, TURN_TIMER_RANGE, seat_range, table_settings_build
+from tables.services.settings import (
+    DEFAULT_HAND_PAUSE,
+    HAND_PAUSE_RANGE,
+    TEEN_PATTI_GAMES,
+    TURN_TIMER_RANGE,
+    seat_range,
+    table_settings_build,
+)
 
 GAME_CHOICES = [
     ("faras", _("Faras")),
@@ -40,6 +47,10 @@ BLIND_TURN_CHOICES = [(NO_LIMIT, _("No limit"))] + [(str(n), str(n)) for n in ra
 SIDESHOW_CHOICES = [("on", _("On")), ("off", _("Off"))]
 BEST_RUN_CHOICES = [("AKQ", _("A-K-Q on top, A-2-3 second")), ("A23", _("A-2-3 on top, A-K-Q second"))]
 BLIND_SPEED_CHOICES = [("5", _("Every 5 hands")), ("10", _("Every 10 hands")), ("20", _("Every 20 hands"))]
+TIMEOUT_ACTION_CHOICES = [
+    ("remind", _("Remind the player (the rule book)")),
+    ("act", _("Act for them: pack, or check / fold in hold'em; they sit out")),
+]
 GAME_LENGTH_CHOICES = [
     (NO_LIMIT, _("Until one player has every chip")),
     ("30", _("30 hands, then the biggest stack wins")),
@@ -93,6 +104,25 @@ class OpenTableForm(forms.Form):
                 "From %(low)d to %(high)d seconds; it reminds the player, it never acts for them. Empty: no reminder."
             )
             % {"low": TURN_TIMER_RANGE[0], "high": TURN_TIMER_RANGE[1]},
+        )
+        self.fields["timeout_action"] = forms.ChoiceField(
+            label=_("When the timer runs out"),
+            choices=TIMEOUT_ACTION_CHOICES,
+            required=False,
+            initial="remind",
+            help_text=_(
+                "By the rule book the timer only reminds. Whatever you choose, you can act for a "
+                "player whose time has run out (after a minute when there is no timer)."
+            ),
+        )
+        self.fields["hand_pause"] = forms.IntegerField(
+            label=_("Pause between hands (seconds)"),
+            initial=DEFAULT_HAND_PAUSE,
+            required=False,
+            min_value=HAND_PAUSE_RANGE[0],
+            max_value=HAND_PAUSE_RANGE[1],
+            help_text=_("From %(low)d to %(high)d seconds.")
+            % {"low": HAND_PAUSE_RANGE[0], "high": HAND_PAUSE_RANGE[1]},
         )
 
     def _add_teen_patti_fields(self, defaults: dict[str, Any]) -> None:

@@ -147,10 +147,13 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         "turn_timer", choices.get("turn_timer"), low=TURN_TIMER_RANGE[0], high=TURN_TIMER_RANGE[1], allow_none=True
     )
     # Book 000: the timer "reminds you but is not enforced"; acting for the player is the host's choice.
-    timeout_action = _choice("timeout_action", choices.get("timeout_action", "remind"), TIMEOUT_ACTIONS)
+    # Empty (a form left blank) means the default, as for an omitted choice.
+    timeout_action = _choice("timeout_action", choices.get("timeout_action") or "remind", TIMEOUT_ACTIONS)
     hand_pause = _int(
-        "hand_pause", choices.get("hand_pause", DEFAULT_HAND_PAUSE), low=HAND_PAUSE_RANGE[0], high=HAND_PAUSE_RANGE[1]
+        "hand_pause", choices.get("hand_pause"), low=HAND_PAUSE_RANGE[0], high=HAND_PAUSE_RANGE[1], allow_none=True
     )
+    if hand_pause is None:
+        hand_pause = DEFAULT_HAND_PAUSE
 
     engine_overrides: dict[str, Any] = {}
     if game in TEEN_PATTI_GAMES:

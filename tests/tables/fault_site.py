@@ -103,10 +103,10 @@ def worker(workdir: Path) -> None:
 def check(workdir: Path, code: str) -> None:
     """Print the table's log and whether its invariants hold."""
     _django()
+    from django.db import transaction
+
     from tables.models import Event, Hand, Seat, Table
     from tables.services.ledger_link import ledger_check
-
-    from django.db import transaction
 
     with transaction.atomic():  # one consistent reading while the table plays on
         found = Table.objects.select_for_update().get(code=code)

@@ -71,7 +71,7 @@ def _end_the_hand(table: Table, seats: list[Seat]) -> None:
         ({"hand_pause": 31}, "hand_pause"),
         ({"hand_pause": True}, "hand_pause"),
         ({"timeout_action": "fold"}, "timeout_action"),
-        ({"timeout_action": None}, "timeout_action"),
+        ({"timeout_action": 1}, "timeout_action"),
     ],
 )
 def test_clock_settings_outside_their_range_are_refused(choices, field):
@@ -85,6 +85,8 @@ def test_clock_settings_defaults():
     assert built["hand_pause"] == 5 and built["timeout_action"] == "remind"
     built = table_settings_build(game="faras", choices={"hand_pause": "30", "timeout_action": "act"})
     assert built["hand_pause"] == 30 and built["timeout_action"] == "act"
+    blank = table_settings_build(game="faras", choices={"hand_pause": None, "timeout_action": ""})  # a blank form
+    assert blank["hand_pause"] == 5 and blank["timeout_action"] == "remind"
 
 
 @pytest.mark.django_db

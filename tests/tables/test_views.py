@@ -89,6 +89,8 @@ def test_open_page_lists_every_faras_host_setting(host_client):
         "sideshow",
         "best_run",
         "turn_timer",
+        "timeout_action",
+        "hand_pause",
     ):
         assert f'name="{name}"' in html, name
 
