@@ -5,10 +5,14 @@
 Celery's in-memory transport (``CELERY_BROKER_URL = "memory://"``) only reaches a
 worker in the same process, so ``config.asgi`` starts one here when
 ``settings.DASHAIN_INPROCESS_WORKER`` is true. It runs the solo pool in a daemon
-thread: reminders and next-hand tasks wait for their countdown in Celery's own
+thread: the clock's tasks (the next deal, reminders) wait for their countdown in Celery's own
 timer, then run their service, which broadcasts through the server's event loop
 (see ``tables.services.log.broadcast``). With ``REDIS_URL`` run ``celery -A config
 worker`` instead and leave ``DASHAIN_INPROCESS_WORKER`` off.
+
+**The sweep** (every web process and every Celery worker): a daemon thread that runs
+``tables.services.table_clock_sweep`` at start and every ``DASHAIN_CLOCK_SWEEP_SECONDS``,
+so whatever a lost task would have done happens within seconds (docs/operations.md).
 """
 
 from __future__ import annotations
