@@ -22,12 +22,12 @@ from tables.models import Event, Table
 from tables.services import (
     ServiceError,
     hand_act,
-    hand_remind,
     seat_buy_back,
     seat_come_back,
     seat_leave,
     seat_seed_submit,
     seat_sit_out,
+    table_clock_run,
     table_end,
     table_pause,
     table_resume,
@@ -68,8 +68,8 @@ def _play(game: str, rng: random.Random) -> set[str]:
         if player is None:
             break
         hand = table.hands.filter(ended_at__isnull=True).first()
-        if hand is not None and rng.random() < 0.1:
-            hand_remind(table_id=table.pk, hand_id=hand.pk, turn_seq=hand.turn_seq)
+        if hand is not None and hand.turn_alarm_at is not None and rng.random() < 0.1:
+            table_clock_run(table_id=table.pk, now=hand.turn_alarm_at)  # the turn's reminder
         verb, amount = random_action(rng, legal)
         hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
     table.refresh_from_db()
