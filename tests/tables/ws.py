@@ -50,8 +50,9 @@ class Client:
         self.next_id = 0
         self.session_key: str | None = None
 
-    async def read_one(self) -> dict[str, Any]:
-        frame = await self.communicator.receive_json_from(timeout=TIMEOUT)
+    async def read_one(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        # A read that times out ends the application (asgiref cancels it): wait long enough.
+        frame = await self.communicator.receive_json_from(timeout=timeout)
         self.frames.append(frame)
         kind = frame.get("type")
         if kind == "snapshot":
