@@ -27,6 +27,7 @@ from tables.models import Hand, Seat, Table
 from tables.services.between_hands import next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
+from tables.services.refusals import rule_refusal
 from tables.services.tables import _require_host
 from tables.services.turns import after_state_change
 from tables.services.write import table_write
@@ -55,12 +56,12 @@ def away_act(log: TableLog, *, hand: Hand, by: str) -> int:
         game.check(state, action)
         new_state, events = game.apply(state, action)
     except RuleError as error:
-        raise ServiceError(error.code, error.message) from None
+        raise rule_refusal(error) from None
     recorded = log.append(
         EventKind.ACTION, {"player": str(name), "verb": verb, "amount": None, "by": by}, hand=hand, actor_id=int(name)
     )
     for event in events:
-        log.append(event.kind, dict(event.data), hand=hand, visible_to=event.visible_to)
+        log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
     seat = Seat.objects.get(pk=int(name), table=table)
     if seat.status == Seat.Status.PLAYING:
         seat.status = Seat.Status.SITTING_OUT

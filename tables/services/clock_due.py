@@ -37,7 +37,11 @@ def clock_due(log: TableLog, when: datetime) -> None:
         table.due_at = when
     if log.clock_at is None:
         table_id = table.pk
-        log.on_commit(lambda: clock_queue(table_id=table_id, when=log.clock_at))
+
+        def queue() -> None:
+            clock_queue(table_id=table_id, when=log.clock_at)
+
+        log.on_commit(queue)
     if log.clock_at is None or when < log.clock_at:
         log.clock_at = when
 
