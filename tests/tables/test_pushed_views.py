@@ -22,7 +22,7 @@ from engine.games import get_game
 from tables import selectors
 from tables.consumers import TableConsumer
 from tables.models import Event, Hand, Table
-from tables.services import hand_start_next
+from tables.services import table_clock_run
 from tests.tables.leaks import _cards_in, card_owners
 from tests.tables.test_consumer_play import buy_back_the_broke, open_ws_table
 from tests.tables.ws import Client, play_random_hands
@@ -116,7 +116,10 @@ def _between_hands(table_id: int) -> bool:
     table = Table.objects.get(pk=table_id)
     if table.status != Table.Status.PLAYING or selectors.hand_live(table=table) is not None:
         return bought
-    return hand_start_next(table_id=table_id, after_number=table.hands_played) is not None or bought
+    if table.next_deal_at is None:
+        return bought
+    # The clock deals the next hand when its pause is over (run here at that moment).
+    return "next_deal" in table_clock_run(table_id=table_id, now=table.next_deal_at) or bought
 
 
 @pytest.fixture(autouse=True)
@@ -125,7 +128,7 @@ def _a_pause_between_hands(monkeypatch, settings):
     from tables import tasks
 
     settings.DASHAIN_NEXT_HAND_DELAY = 60
-    monkeypatch.setattr(tasks.start_next_hand, "apply_async", lambda *args, **kwargs: None)
+    monkeypatch.setattr(tasks.clock_run, "apply_async", lambda *args, **kwargs: None)
 
 
 @pytest.mark.parametrize("game, seed", [("faras", 1), ("classic", 2), ("999", 3), ("holdem", 4), ("holdem", 5)])
