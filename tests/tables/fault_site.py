@@ -61,7 +61,7 @@ def table(workdir: Path, game: str, players: int, choices: dict) -> None:
     users = [get_user_model().objects.get(username=name) for name in USERS[:players]]
     created = table_create(host=users[0], game=game, choices=choices)
     seats = [Seat.objects.get(table=created, user=users[0])]
-    seats += [table_join(code=created.code, user=user) for user in users[1:]]
+    seats += [table_join(code=created.code, invite_token=created.invite_token, user=user) for user in users[1:]]
     for seat in seats:
         seat_take(table_id=created.pk, seat_id=seat.pk)
     print(json.dumps({"code": created.code, "id": created.pk, "seats": [seat.pk for seat in seats]}))
