@@ -165,6 +165,11 @@ async def test_the_in_process_worker_delivers_a_reminder_to_the_sockets(settings
 
     if settings.CELERY_BROKER_URL != "memory://":
         pytest.skip("covers the default setup's in-memory broker; test_reminders_redis covers the other")
+    from config.celery import app
+
+    # Tasks other tests queued on the in-memory broker (no worker ran for them) would run
+    # now, beside this test's writes: drop them first.
+    app.control.purge()
     inprocess_worker_start()
     table, seats = await database_sync_to_async(open_table)("faras", 2, {"turn_timer": 5}, False)
     users = await users_of(seats)
