@@ -232,6 +232,9 @@ DASHAIN_NEXT_HAND_DELAY = env.float("DASHAIN_NEXT_HAND_DELAY", default=None)
 # The table clock's sweep: seconds between two looks for overdue tables, in each web
 # process and each Celery worker (0: no sweep loop; tests run the sweep themselves).
 DASHAIN_CLOCK_SWEEP_SECONDS = env.float("DASHAIN_CLOCK_SWEEP_SECONDS", default=2.0)
+# Seconds a computer player waits before acting, for every table (unset: each host's
+# ``computer_pause``; the browser tests set it low).
+DASHAIN_COMPUTER_PAUSE = env.float("DASHAIN_COMPUTER_PAUSE", default=None)
 
 # HTTPS: on by default whenever DEBUG is off, so `check --deploy` is clean. Behind a
 # reverse proxy that terminates TLS, run daphne with --proxy-headers so requests know

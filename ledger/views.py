@@ -107,6 +107,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "entries": ledger_entries(table=table),
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
             "night": night,
+            "has_computers": table.seats.exclude(computer="").exists(),
         },
     )
 

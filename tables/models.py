@@ -111,6 +111,15 @@ class Seat(models.Model):
     banned = models.BooleanField(_("banned"), default=False)
     # A guest is known by a random token kept in their session (empty for users).
     guest_token = models.CharField(_("guest token"), max_length=64, blank=True, default="")
+
+    class Computer(models.TextChoices):
+        EASY = "easy", _("easy")
+        NORMAL = "normal", _("normal")
+        HARD = "hard", _("hard")
+
+    # A computer player's strength (engine.bots); empty for a person. A computer has no
+    # user and no token: it plays only through the table clock (tables.services.computers).
+    computer = models.CharField(_("computer"), max_length=8, blank=True, default="", choices=Computer.choices)
     number = models.PositiveSmallIntegerField(_("seat number"), null=True, blank=True)
     stack = models.PositiveIntegerField(_("chips"), default=0)
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.WATCHING)
@@ -131,7 +140,10 @@ class Seat(models.Model):
             models.UniqueConstraint(
                 fields=["table", "guest_token"], condition=~Q(guest_token=""), name="seat_guest_unique_per_table"
             ),
-            models.CheckConstraint(condition=Q(user__isnull=False) | ~Q(guest_token=""), name="seat_is_user_or_guest"),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | ~Q(guest_token="") | ~Q(computer=""),
+                name="seat_is_user_guest_or_computer",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -144,7 +156,11 @@ class Seat(models.Model):
 
     @property
     def is_guest(self) -> bool:
-        return self.user_id is None
+        return self.user_id is None and not self.computer
+
+    @property
+    def is_computer(self) -> bool:
+        return bool(self.computer)
 
 
 class Hand(models.Model):

@@ -129,6 +129,7 @@ def seat_public(seat: Seat) -> dict[str, Any]:
         "stack": seat.stack,
         "status": seat.status,
         "guest": seat.is_guest,
+        "computer": seat.computer or None,
         "buy_ins": seat.buy_ins,
         "buy_backs_used": seat.buy_backs_used,
     }

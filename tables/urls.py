@@ -13,5 +13,6 @@ urlpatterns = [
     path("tables/<str:code>/", views.table_detail, name="table_detail"),
     path("tables/<str:code>/settings/", views.table_settings, name="table_settings"),
     path("tables/<str:code>/remove/", views.table_remove, name="table_remove"),
+    path("tables/<str:code>/computers/", views.table_computers, name="table_computers"),
     path("", include("tables.urls_history")),
 ]

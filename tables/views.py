@@ -14,6 +14,7 @@ socket reads (``tables.guests.GUEST_TOKEN_SESSION_KEY``).
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -184,6 +185,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             "table": table,
             "seat": seat,
             "is_host": is_host,
+            "computers_allowed": Decimal(table.buy_in_price) == 0,
             "join_url": join_url,
             # Every kind of event the log may hold, {"SEAT_TAKEN": "seat_taken", ...}
             # (tables.events.EventKind): the page reads the names from here.
@@ -201,6 +203,27 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             },
         },
     )
+
+
+@login_required
+@require_http_methods(["POST"])
+def table_computers(request: HttpRequest, code: str) -> HttpResponse:
+    """The host adds a computer to the first empty seat, or fills every empty seat (issue 15)."""
+    from tables.services.computers import computer_add, computer_fill
+
+    table = _table_or_404(code)
+    seat = viewer_seat(request, table)
+    if seat is None or table.host_id != request.user.pk:
+        raise Http404(_("Only the host can seat computers."))
+    strength = request.POST.get("strength", "")
+    try:
+        if request.POST.get("command") == "fill":
+            computer_fill(table_id=table.pk, seat_id=seat.pk, strength=strength)
+        else:
+            computer_add(table_id=table.pk, seat_id=seat.pk, strength=strength)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("table_detail", code=table.code)
 
 
 @login_required

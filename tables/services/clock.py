@@ -91,6 +91,15 @@ def _turn_alarm_due(table: Table, hand: Hand | None) -> datetime | None:
 def _turn_alarm_run(log: TableLog, hand: Hand | None, now: datetime) -> None:
     assert hand is not None
     table = log.table
+    from tables.services.computers import computer_move, seat_is_computer
+
+    if seat_is_computer(table, hand.to_act):
+        # A computer's turn: its alarm, after the host's pause, is its move (issue 15).
+        hand.turn_alarm_at = None
+        hand.turn_alarms += 1
+        hand.save(update_fields=["turn_alarm_at", "turn_alarms"])
+        computer_move(log, hand=hand)
+        return
     if table.settings.get("timeout_action", "remind") == "act":
         hand.turn_alarm_at = None
         hand.turn_alarms += 1

@@ -43,6 +43,15 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     plan = game.plan_hand(
         settings=table.settings["engine"], seats=[(seat.engine_name, seat.stack) for seat in seats], previous=position
     )
+    people = {seat.engine_name for seat in seats if not seat.computer}
+    if plan is not None and not people.intersection(name for name, _stack in plan.players):
+        # Computers never play on by themselves. Book 001: "If every person at the table runs
+        # out of chips, the game ends there and the biggest stack left takes first place."
+        if rules.ends_when_one_left:
+            game_end(log, reason="no_people")
+        else:
+            log.append(EventKind.WAITING, {"reason": "no_people"})
+        return None
     if plan is None:
         if rules.ends_when_one_left:
             game_end(log, reason="one_left")

@@ -15,7 +15,7 @@ The stored form (``Table.settings``) is::
     {"engine": {...the engine's full settings...}, "host": {...the host's flat choices...},
      "seats": 6, "turn_timer": null, "timeout_action": "remind", "hand_pause": 5,
      "buy_in_chips": 1000, "buy_in_price": "10.00",
-     "buy_backs": null, "game_length": null}
+     "buy_backs": null, "game_length": null, "computer_pause": 2}
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ HOLDEM_STARTING_CHIPS = 1000
 TIMEOUT_ACTIONS = ("remind", "act")
 HAND_PAUSE_RANGE = (3, 30)
 DEFAULT_HAND_PAUSE = 5
+#: Seconds a computer player waits before it acts (issue 15: a human-like pause).
+COMPUTER_PAUSE_CHOICES = (1, 2, 3, 5)
+DEFAULT_COMPUTER_PAUSE = 2
 TABLE_KEYS = frozenset(
     {
         "seats",
@@ -61,6 +64,7 @@ TABLE_KEYS = frozenset(
         "buy_backs",
         "game_length",
         "currency",
+        "computer_pause",
     }
 )
 # The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
@@ -149,6 +153,9 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     # Book 000: the timer "reminds you but is not enforced"; acting for the player is the host's choice.
     # Empty (a form left blank) means the default, as for an omitted choice.
     timeout_action = _choice("timeout_action", choices.get("timeout_action") or "remind", TIMEOUT_ACTIONS)
+    computer_pause = _choice(
+        "computer_pause", choices.get("computer_pause") or DEFAULT_COMPUTER_PAUSE, COMPUTER_PAUSE_CHOICES
+    )
     hand_pause = _int(
         "hand_pause", choices.get("hand_pause"), low=HAND_PAUSE_RANGE[0], high=HAND_PAUSE_RANGE[1], allow_none=True
     )
@@ -216,6 +223,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         "buy_in_price": str(buy_in_price),
         "buy_backs": buy_backs,
         "game_length": game_length,
+        "computer_pause": computer_pause,
     }
 
 

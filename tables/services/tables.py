@@ -27,7 +27,7 @@ from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.log import layer_send
 from tables.services.seat_state import in_live_hand
 from tables.services.settings import chip_value_kept, table_settings_build
-from tables.services.turns import TURN_CLOCK_FIELDS, turn_clock_due, turn_clock_start
+from tables.services.turns import TURN_CLOCK_FIELDS, computer_turn_clock, turn_clock_due, turn_clock_start
 from tables.services.write import seat_at, table_write, table_write_new
 
 if TYPE_CHECKING:
@@ -183,9 +183,11 @@ def table_start(*, table_id: int, seat_id: int) -> Table:
         _require_host(table, seat_id)
         if table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("The game has already started."))
-        seated = Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False).count()
-        if seated < max(2, get_game(table.game).min_players):
+        seated = Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False)
+        if seated.count() < max(2, get_game(table.game).min_players):
             raise ServiceError("too_few_players", _("More players must take a seat first."))
+        if not seated.filter(computer="").exists():
+            raise ServiceError("no_people", _("Computers play with people, not on their own: take a seat first."))
         table.status = Table.Status.PLAYING
         table.started_at = timezone.now()
         log.append(EventKind.GAME_STARTED, {"seed_commitment": table.seed_commitment})
@@ -220,6 +222,7 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
         elif hand.to_act:
             hand.turn_seq = log.last_seq
             turn_clock_start(hand, timer=table.settings.get("turn_timer"))
+            computer_turn_clock(table, hand)  # a computer's turn starts again too
             hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
             turn_clock_due(log, hand)
     return table

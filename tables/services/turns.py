@@ -45,6 +45,7 @@ def after_state_change(
     if new_turn:
         hand.to_act = to_act
         turn_clock_start(hand, timer=table.settings.get("turn_timer"))
+        computer_turn_clock(table, hand)
     # A turn event after every change: what the player to act may do can change without
     # the turn passing (a blind player who sees pays double from then on).
     log.append(
@@ -72,6 +73,16 @@ def turn_clock_start(hand: Hand, *, timer: int | None) -> None:
     hand.turn_deadline = now + timedelta(seconds=timer) if timer else None
     hand.turn_alarm_at = hand.turn_deadline
     hand.turn_alarms = 0
+
+
+def computer_turn_clock(table: Table, hand: Hand) -> None:
+    """When the player to act is a computer: no deadline, and the clock's alarm after the
+    table's pause is its move (``tables.services.computers``). Call after :func:`turn_clock_start`."""
+    from tables.services.computers import computer_move_at, seat_is_computer
+
+    if hand.to_act and seat_is_computer(table, hand.to_act):
+        hand.turn_deadline = None
+        hand.turn_alarm_at = computer_move_at(table)
 
 
 def turn_clock_due(log: TableLog, hand: Hand) -> None:
