@@ -42,7 +42,7 @@ def test_a_host_at_a_money_table_is_told_why_not():
 
 def test_only_the_host_seats_computers_and_only_of_a_known_strength():
     table, seats = open_table("faras", players=2, choices=PLAY_CHIPS, start=False)
-    guest = table_join(code=table.code, user=make_user("watcher"))
+    guest = table_join(code=table.code, invite_token=table.invite_token, user=make_user("watcher"))
     for seat_id in (seats[1].pk, guest.pk):
         _refused(
             "not_host", lambda seat_id=seat_id: computer_add(table_id=table.pk, seat_id=seat_id, strength="easy"), table
