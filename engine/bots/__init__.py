@@ -33,7 +33,16 @@ from engine.api import Action
 from engine.bots import holdem, teenpatti
 from engine.bots.history import History, PlayerRecord
 
-__all__ = ["STRENGTHS", "BotError", "History", "PlayerRecord", "choose_action", "wants_to_act"]
+__all__ = [
+    "STRENGTHS",
+    "BotError",
+    "DecisionStream",
+    "History",
+    "PlayerRecord",
+    "choose_action",
+    "decision_stream",
+    "wants_to_act",
+]
 
 STRENGTHS = ("easy", "normal", "hard")
 
@@ -45,6 +54,15 @@ class BotError(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+DecisionStream = random.Random  # what ``choose_action`` draws its random choices from
+
+
+def decision_stream(seed: bytes) -> DecisionStream:
+    """A computer's own stream of random choices, from ``seed`` (the caller derives it, e.g.
+    by HMAC from the table's secret: unpredictable to players, the same after a restart)."""
+    return random.Random(seed)
 
 
 def wants_to_act(view: Mapping[str, Any], player: str) -> bool:

@@ -93,7 +93,7 @@ def _turn_alarm_run(log: TableLog, hand: Hand | None, now: datetime) -> None:
     table = log.table
     from tables.services.computers import computer_move, seat_is_computer
 
-    if seat_is_computer(table, hand.to_act):
+    if seat_is_computer(hand, hand.to_act):
         # A computer's turn: its alarm, after the host's pause, is its move (issue 15).
         hand.turn_alarm_at = None
         hand.turn_alarms += 1

@@ -29,7 +29,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import random
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -39,7 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.api import Action, RuleError
-from engine.bots import STRENGTHS, History, choose_action, wants_to_act
+from engine.bots import STRENGTHS, DecisionStream, History, choose_action, decision_stream, wants_to_act
 from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
@@ -173,11 +172,10 @@ def computer_fill(*, table_id: int, seat_id: int, strength: str) -> list[Seat]:
 # --- moving ------------------------------------------------------------------------------------
 
 
-def seat_is_computer(table: Table, engine_name: str) -> bool:
-    """Whether the player called ``engine_name`` (a seat id) at ``table`` is a computer."""
-    if not engine_name.isdigit():
-        return False
-    return Seat.objects.filter(pk=int(engine_name), table=table).exclude(computer="").exists()
+def seat_is_computer(hand: Hand, engine_name: str) -> bool:
+    """Whether the player called ``engine_name`` (a seat id) in ``hand`` is a computer: the
+    hand's plan lists the computers dealt in (no query)."""
+    return engine_name in hand.plan.get("computers", ())
 
 
 def computer_move_at(table: Table) -> datetime:
@@ -212,9 +210,11 @@ def computer_history(table: Table, seat: Seat, *, whole_game: bool) -> History:
     return history
 
 
-def _rng(table: Table, hand: Hand, seat: Seat, step: int) -> random.Random:
+def _rng(table: Table, hand: Hand, seat: Seat, step: int) -> DecisionStream:
+    # Derived from the table's secret by HMAC: players cannot predict a computer's choices,
+    # and a restart makes the same ones. The seed itself never leaves this function.
     message = f"computer|{hand.number}|{hand.turn_seq}|{seat.pk}|{step}".encode()
-    return random.Random(hmac.new(bytes(table.secret_seed), message, hashlib.sha256).digest())
+    return decision_stream(hmac.new(bytes(table.secret_seed), message, hashlib.sha256).digest())
 
 
 def computer_move(log: TableLog, *, hand: Hand) -> int | None:

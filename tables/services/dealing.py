@@ -81,6 +81,9 @@ def deal_next_hand(log: TableLog) -> Hand | None:
             "dealer_seat_number": dealer_seat.number if dealer_seat is not None else None,
             "settings": dict(plan.settings),
             "position_before": dict(table.position),
+            # Who of those dealt in is a computer (seated and removed only between hands), so
+            # each turn knows without a query whether its alarm is a computer's move.
+            "computers": sorted(seat.engine_name for seat in seats if seat.computer),
         },
         player_seeds=seeds,
     )

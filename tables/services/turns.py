@@ -80,7 +80,7 @@ def computer_turn_clock(table: Table, hand: Hand) -> None:
     table's pause is its move (``tables.services.computers``). Call after :func:`turn_clock_start`."""
     from tables.services.computers import computer_move_at, seat_is_computer
 
-    if hand.to_act and seat_is_computer(table, hand.to_act):
+    if hand.to_act and seat_is_computer(hand, hand.to_act):
         hand.turn_deadline = None
         hand.turn_alarm_at = computer_move_at(table)
 
