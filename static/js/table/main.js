@@ -18,6 +18,7 @@ import { applyFrame, legal, mySeat, state } from "./store.js";
 import { CONFIG, S } from "./words.js";
 import { renderActions } from "./regions/actions.js";
 import { renderCentre } from "./regions/centre.js";
+import { renderClock } from "./regions/clock.js";
 import { renderHost } from "./regions/host.js";
 import { renderLog } from "./regions/log.js";
 import { renderMyHand } from "./regions/my-hand.js";
@@ -85,6 +86,7 @@ function render() {
   renderSeatControls(sendSeat);
   renderHost(sendHost);
   renderReminder();
+  renderClock(sendHost);
   renderGameOver();
   offerSeed();
 }
