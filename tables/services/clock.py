@@ -91,7 +91,8 @@ def _turn_alarm_due(table: Table, hand: Hand | None) -> datetime | None:
 def _turn_alarm_run(log: TableLog, hand: Hand | None, now: datetime) -> None:
     assert hand is not None
     table = log.table
-    from tables.services.computers import computer_move, seat_is_computer
+    from tables.services.computers import computer_move
+    from tables.services.turns import seat_is_computer
 
     if seat_is_computer(hand, hand.to_act):
         # A computer's turn: its alarm, after the host's pause, is its move (issue 15).

@@ -29,12 +29,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.conf import settings as django_settings
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.api import Action, RuleError
@@ -47,7 +44,6 @@ from tables.services.between_hands import deal_when_ready, next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.ledger_link import ledger_buy_in
 from tables.services.log import TableLog
-from tables.services.settings import DEFAULT_COMPUTER_PAUSE
 from tables.services.turns import after_state_change
 from tables.services.write import table_write
 
@@ -57,15 +53,6 @@ logger = logging.getLogger(__name__)
 MODEL_HANDS = 60
 #: A Teen Patti computer may look at its cards and then act: at most this many steps a turn.
 MOVES_PER_TURN = 3
-
-
-def computer_pause(table: Table) -> float:
-    """Seconds a computer waits before it acts: the host's ``computer_pause``, unless
-    ``DASHAIN_COMPUTER_PAUSE`` overrides it for every table (tests use 0)."""
-    override = getattr(django_settings, "DASHAIN_COMPUTER_PAUSE", None)
-    if override is not None:
-        return float(override)
-    return float(table.settings.get("computer_pause", DEFAULT_COMPUTER_PAUSE))
 
 
 def _require_play_chips(table: Table) -> None:
@@ -170,17 +157,6 @@ def computer_fill(*, table_id: int, seat_id: int, strength: str) -> list[Seat]:
 
 
 # --- moving ------------------------------------------------------------------------------------
-
-
-def seat_is_computer(hand: Hand, engine_name: str) -> bool:
-    """Whether the player called ``engine_name`` (a seat id) in ``hand`` is a computer: the
-    hand's plan lists the computers dealt in (no query)."""
-    return engine_name in hand.plan.get("computers", ())
-
-
-def computer_move_at(table: Table) -> datetime:
-    """When a computer whose turn starts now acts."""
-    return timezone.now() + timedelta(seconds=computer_pause(table))
 
 
 def computer_history(table: Table, seat: Seat, *, whole_game: bool) -> History:

@@ -4,9 +4,10 @@ dealing and acting."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.conf import settings as django_settings
 from django.utils import timezone
 
 from engine.games import get_game
@@ -16,6 +17,7 @@ from tables.screens import turn_public
 from tables.services.clock_due import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
+from tables.services.settings import DEFAULT_COMPUTER_PAUSE
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState
@@ -78,8 +80,6 @@ def turn_clock_start(hand: Hand, *, timer: int | None) -> None:
 def computer_turn_clock(table: Table, hand: Hand) -> None:
     """When the player to act is a computer: no deadline, and the clock's alarm after the
     table's pause is its move (``tables.services.computers``). Call after :func:`turn_clock_start`."""
-    from tables.services.computers import computer_move_at, seat_is_computer
-
     if hand.to_act and seat_is_computer(hand, hand.to_act):
         hand.turn_deadline = None
         hand.turn_alarm_at = computer_move_at(table)
@@ -89,3 +89,23 @@ def turn_clock_due(log: TableLog, hand: Hand) -> None:
     """Put the turn's alarm on the table clock (while the table is playing)."""
     if hand.turn_alarm_at is not None and log.table.status == Table.Status.PLAYING:
         clock_due(log, hand.turn_alarm_at)
+
+
+def computer_pause(table: Table) -> float:
+    """Seconds a computer waits before it acts: the host's ``computer_pause``, unless
+    ``DASHAIN_COMPUTER_PAUSE`` overrides it for every table (tests use 0)."""
+    override = getattr(django_settings, "DASHAIN_COMPUTER_PAUSE", None)
+    if override is not None:
+        return float(override)
+    return float(table.settings.get("computer_pause", DEFAULT_COMPUTER_PAUSE))
+
+
+def seat_is_computer(hand: Hand, engine_name: str) -> bool:
+    """Whether the player called ``engine_name`` (a seat id) in ``hand`` is a computer: the
+    hand's plan lists the computers dealt in (no query)."""
+    return engine_name in hand.plan.get("computers", ())
+
+
+def computer_move_at(table: Table) -> datetime:
+    """When a computer whose turn starts now acts."""
+    return timezone.now() + timedelta(seconds=computer_pause(table))

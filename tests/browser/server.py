@@ -285,7 +285,7 @@ def scenario(workdir: Path, name: str) -> None:
     from tables.services import between_hands as hand_services
     from tables.services import seat_take, table_create, table_end, table_join, table_start
 
-    hand_services.next_hand_delay = lambda: 0.0
+    hand_services.next_hand_delay = lambda table=None: 0.0
     users = {user.username: user for user in get_user_model().objects.all()}
     host = users["hostuser"]
     if name == "english":
