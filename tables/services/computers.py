@@ -40,6 +40,7 @@ from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Event, Hand, Seat, Table
+from tables.services.away import AWAY_VERBS
 from tables.services.between_hands import deal_when_ready, next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.ledger_link import ledger_buy_in
@@ -231,7 +232,7 @@ def computer_move(log: TableLog, *, hand: Hand) -> int | None:
             # A strategy's mistake must never leave a table waiting for ever: the least move.
             logger.exception("computer %s chose %r, which the rules refuse", name, action)
             legal = {entry.verb for entry in game.legal_actions(state, name)}
-            action = Action(name, next(verb for verb in ("check", "refuse", "pack", "fold") if verb in legal))
+            action = Action(name, next(verb for verb in AWAY_VERBS if verb in legal))
         state, events = game.apply(state, action)
         recorded = log.append(
             EventKind.ACTION,
