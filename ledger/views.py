@@ -117,21 +117,30 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
     report = ledger_report(table=table)
     money = not report.is_zero_value
+    # The currency the host chose ("" when none): a column of its own, so a spreadsheet
+    # that adds up several nights never mixes rupees and dollars unseen.
+    currency = table_currency(table)
     header: list[object] = [_("Player"), _("Buy-ins"), _("Chips bought"), _("Chips at the end"), _("Net chips")]
     if money:
-        header += [_("Bought for"), _("Net")]
+        header += [_("Bought for"), _("Net"), _("Currency")]
     rows: list[list[object]] = [header]
     for line in report.players:
         row: list[object] = [line.name, line.buy_ins, line.chips_bought, line.chips_end, line.net_chips]
         if money:
-            row += [line.paid, line.net_money]
+            row += [line.paid, line.net_money, currency]
         rows.append(row)
     if money and report.transfers:
         rows.append([])
-        rows.append([_("From"), _("To"), _("Amount"), _("Paid")])
+        rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
         for transfer in report.transfers:
             rows.append(
-                [transfer.payer_name, transfer.payee_name, transfer.amount, _("yes") if transfer.paid else _("no")]
+                [
+                    transfer.payer_name,
+                    transfer.payee_name,
+                    transfer.amount,
+                    currency,
+                    _("yes") if transfer.paid else _("no"),
+                ]
             )
     return _csv_response(f"dashain-{slugify(table.code)}-settlement.csv", rows)
 
@@ -222,12 +231,25 @@ def home_game_csv(request: HttpRequest, home_game_id: int) -> HttpResponse:
             ]
         )
     rows.append([])
-    rows.append([_("Night"), _("Table"), _("Player"), _("Buy-ins"), _("Chips at the end"), _("Net chips"), _("Net")])
+    rows.append(
+        [
+            _("Night"),
+            _("Table"),
+            _("Player"),
+            _("Buy-ins"),
+            _("Chips at the end"),
+            _("Net chips"),
+            _("Net"),
+            _("Currency"),
+        ]
+    )
     for night in nights:
-        day = night.night.table.created_at.date().isoformat()
+        table = night.night.table
+        day = table.created_at.date().isoformat()
+        currency = "" if night.report.is_zero_value else table_currency(table)
         for line in night.report.players:
             rows.append(
-                [day, night.night.table.code, line.name, line.buy_ins, line.chips_end, line.net_chips, line.net_money]
+                [day, table.code, line.name, line.buy_ins, line.chips_end, line.net_chips, line.net_money, currency]
             )
     return _csv_response(f"dashain-{slugify(home_game.name) or 'home-game'}-standings.csv", rows)
 

@@ -97,17 +97,32 @@ def test_report_csv(client, host, night):
     assert response["Content-Type"].startswith("text/csv")
     assert "attachment" in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == ["Player", "Buy-ins", "Chips bought", "Chips at the end", "Net chips", "Bought for", "Net"]
+    header = ["Player", "Buy-ins", "Chips bought", "Chips at the end", "Net chips", "Bought for", "Net", "Currency"]
+    assert rows[0] == header
     assert rows[1:4] == [
-        ["Asha", "1", "1000", "1850", "850", "10.00", "8.50"],
-        ["Bikash", "1", "1000", "650", "-350", "10.00", "-3.50"],
-        ["Chandra", "1", "1000", "500", "-500", "10.00", "-5.00"],
+        ["Asha", "1", "1000", "1850", "850", "10.00", "8.50", ""],
+        ["Bikash", "1", "1000", "650", "-350", "10.00", "-3.50", ""],
+        ["Chandra", "1", "1000", "500", "-500", "10.00", "-5.00", ""],
     ]
     assert rows[5:] == [
-        ["From", "To", "Amount", "Paid"],
-        ["Bikash", "Asha", "3.50", "no"],
-        ["Chandra", "Asha", "5.00", "no"],
+        ["From", "To", "Amount", "Currency", "Paid"],
+        ["Bikash", "Asha", "3.50", "", "no"],
+        ["Chandra", "Asha", "5.00", "", "no"],
     ]
+
+
+def test_report_csv_names_the_hosts_currency_on_every_money_row(client, host):
+    """A CSV read on its own (or added to another night's) says which currency its amounts are in."""
+    table, _ = play_night(host)
+    table.settings = {"host": {"currency": "NPR"}}
+    table.save(update_fields=["settings"])
+    client.force_login(host)
+    body = client.get(reverse("ledger:table_report_csv", kwargs={"code": table.code})).content.decode()
+    rows = list(csv.reader(io.StringIO(body)))
+    assert rows[0][-1] == "Currency"
+    assert [row[-1] for row in rows[1:4]] == ["NPR", "NPR", "NPR"]
+    assert rows[5] == ["From", "To", "Amount", "Currency", "Paid"]
+    assert [row[3] for row in rows[6:]] == ["NPR", "NPR"]
 
 
 def test_csv_keeps_names_from_running_as_formulas(client, host):
@@ -206,7 +221,9 @@ def test_home_game_standings_across_nights_and_csv(client, host):
     rows = list(csv.reader(io.StringIO(csv_response.content.decode())))
     assert rows[0][:3] == ["Player", "Nights", "Net"]
     assert rows[1][:3] == ["Asha", "3", "5.50"]
-    assert len([row for row in rows if len(row) == 7]) == 1 + 3 + 2 + 2
+    nights = [row for row in rows if len(row) == 8]
+    assert len(nights) == 1 + 3 + 2 + 2
+    assert nights[0][-1] == "Currency" and all(row[-1] == "" for row in nights[1:])
 
 
 def test_home_game_pages_refused_to_non_members(client, host):
