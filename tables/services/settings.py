@@ -25,6 +25,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from django.utils import formats
 from django.utils.translation import gettext as _
 
 from engine.api import SettingsError
@@ -94,7 +95,7 @@ def _int(field: str, value: object, *, low: int, high: int, allow_none: bool = F
     if not isinstance(value, int):
         raise _error(field, _("Give a whole number."))
     if not low <= value <= high:
-        raise _error(field, _("Give a number from %(low)s to %(high)s.") % {"low": low, "high": high})
+        raise _error(field, _("Give a number from %(low)s to %(high)s.") % {"low": _shown(low), "high": _shown(high)})
     return value
 
 
@@ -260,7 +261,7 @@ def chip_value_kept(*, table: Table, settings: Mapping[str, Any]) -> None:
     if Fraction(Decimal(settings["buy_in_price"])) / chips == value:
         return
     price = value * chips
-    values = {"value": _money(value), "chips": chips, "price": _money(price)}
+    values = {"value": _shown(Decimal(_money(value))), "chips": _shown(chips), "price": _shown(Decimal(_money(price)))}
     if (price * 100).denominator == 1:
         message = _(
             "A chip here is worth %(value)s since the first buy-in, so %(chips)s chips cost %(price)s. "
@@ -279,6 +280,11 @@ def table_currency(table: Table) -> str:
     host = (table.settings or {}).get("host") or {}
     currency = host.get("currency") or ""
     return currency if currency in CURRENCIES else ""
+
+
+def _shown(number: int | Decimal) -> str:
+    """A number inside a refusal, written the reader's way (1,000 and 0.01; in German 1.000 and 0,01)."""
+    return str(formats.number_format(number, force_grouping=True))
 
 
 def _money(amount: Fraction) -> str:

@@ -15,6 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from django.utils import translation
 from channels.db import database_sync_to_async
 from django.db import transaction
 from django.test import Client, override_settings
@@ -105,7 +106,7 @@ def test_an_honest_price_change_between_buy_ins_is_refused_too():
     with pytest.raises(ServiceError) as refused:
         table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"buy_in_price": "20.00"})
     assert refused.value.code == "chip_value_fixed"
-    assert "1000 chips cost 10.00" in str(refused.value.message)
+    assert "1,000 chips cost 10.00" in str(refused.value.message)
     table.refresh_from_db()
     assert table.buy_in_price == Decimal("10.00")
 
@@ -125,6 +126,15 @@ def test_the_host_may_change_chips_per_buy_in_at_the_same_value():
             table_id=table.pk, seat_id=seats[0].pk, choices={"buy_in_chips": 333, "buy_in_price": "3.00"}
         )
     assert refused.value.code == "chip_value_fixed" and "333 chips cost 3.33" in str(refused.value.message)
+    with translation.override("de"), pytest.raises(ServiceError) as refused:  # numbers the reader's way
+        table_update_settings(
+            table_id=table.pk, seat_id=seats[0].pk, choices={"buy_in_chips": 1500, "buy_in_price": "20.00"}
+        )
+    assert "1.500" in str(refused.value.message) and "15,00" in str(refused.value.message)
+    assert "0,01" in str(refused.value.message)
+    with translation.override("de"), pytest.raises(ServiceError) as refused:
+        table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"buy_in_chips": 10**9})
+    assert refused.value.field == "buy_in_chips" and "10.000.000" in str(refused.value.message), refused.value.message
 
 
 @pytest.mark.django_db
