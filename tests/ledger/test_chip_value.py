@@ -15,11 +15,11 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from django.utils import translation
 from channels.db import database_sync_to_async
 from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import translation
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
