@@ -13,12 +13,21 @@ holds any hand; one who bet again after seeing holds a better one.
   raises, and asks for a show when the pot has grown.
 - **normal**, book 000's tips: stays blind while the stake is small ("a few blind turns
   save chips"; book 004: look once half the stake is real money), packs a weak seen hand
-  early, bets by its chance of winning against the price, asks for a show when it is
-  worth its cost, and for a sideshow when it would likely beat the player before it.
+  early, bets by its chance of winning against the price, asks for a show when its
+  chance of winning pays the show's cost, and for a sideshow when it would likely beat
+  the player before it.
 - **hard**, normal with a model of each opponent: how often each has stayed in after
   seeing, the hands each has turned up at a show, and how often each raises set the
   range it puts them on; it raises weak hands as a bluff against players who pack too
-  often and never against those who stay.
+  often and never against those who stay. Heads-up against a blind player it looks at
+  once and packs its worst hands cheaply; when a tight player bets again after looking,
+  it looks before paying on.
+
+Every strength counts the chips in a *chip race* (:func:`first_out`): with three or more
+in, nobody may chaal all in, so if everyone stayed, the first who cannot cover the chaal
+would pack and lose all they bet. Easy packs when that would be itself; normal looks
+(looking is free) and plays on only when the chance that someone packs first is worth
+the rest of its stack; hard judges that chance by how often those players have stayed.
 """
 
 from __future__ import annotations
@@ -37,6 +46,11 @@ from engine.bots.teenpatti_odds import beat_chance, hand_place
 NORMAL_SEEN_SHARE = 0.7
 # A bet now is followed by more bets: it pays to continue only with a margin over the price.
 FUTURE_BETS = 1.6
+# Chip races (three or more in, nobody may chaal all in): a blind player who would run dry
+# first packs when the opponents all stay at least this likely (in practice hard, who can
+# tell); RACE_STAY: how likely normal thinks a blind player, or one who bet seen, stays.
+RACE_STUBBORN = 0.8
+RACE_STAY = 0.85
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +61,7 @@ class Player:
     seen: bool
     packed: bool
     blind_turns_used: int
+    blind_turns_left: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +101,45 @@ class Table:
         return None
 
 
+def first_out(table: Table, *, me_seen: bool | None = None) -> str | None:
+    """Who would be the first unable to cover a chaal if everyone still in chaaled at this
+    stake from now on (book 000: "with three or more still in, a player who can't cover
+    the chaal must pack"); ``None`` with fewer than three in or when the pot limit comes
+    first. A blind player bets blind until their blind turns run out, then seen. The
+    count starts with this seat, whose turn it is; ``me_seen`` says whether it bets seen
+    (default: as it is now)."""
+    if table.in_count < 3:
+        return None
+    count = len(table.players)
+    order = [table.players[(table.my_index + step) % count] for step in range(count)]
+    order = [p for p in order if not p.packed]
+    stake = table.stake
+    turns: list[int] = []  # chaals each can pay
+    blind_turns: list[int] = []  # of those, blind ones
+    for index, p in enumerate(order):
+        seen = p.seen if index or me_seen is None else me_seen
+        blind = 0 if seen else (p.blind_turns_left if p.blind_turns_left is not None else p.stack // stake + 1)
+        affordable = min(blind, p.stack // stake)
+        if affordable < blind:
+            turns.append(affordable)
+            blind_turns.append(affordable)
+        else:
+            turns.append(blind + (p.stack - blind * stake) // (2 * stake))
+            blind_turns.append(blind)
+    players = len(order)
+    out = min(range(players), key=lambda index: turns[index] * players + index)
+    limit_boots = table.settings.get("pot_limit_boots")
+    if limit_boots is not None:
+        paid = 0
+        for index in range(players):
+            chaals = turns[out] + (1 if index < out else 0)
+            blind = min(chaals, blind_turns[index])
+            paid += blind * stake + (chaals - blind) * 2 * stake
+        if table.pot + paid >= int(limit_boots) * table.boot:
+            return None
+    return order[out].name
+
+
 def read_table(view: Mapping[str, Any], player: str) -> Table:
     players = []
     my_index = -1
@@ -98,6 +152,7 @@ def read_table(view: Mapping[str, Any], player: str) -> Table:
                 seen=bool(entry["seen"]),
                 packed=bool(entry["packed"]),
                 blind_turns_used=int(entry["blind_turns_used"]),
+                blind_turns_left=None if entry.get("blind_turns_left") is None else int(entry["blind_turns_left"]),
             )
         )
         if entry["name"] == player:
@@ -123,12 +178,13 @@ class Style:
     """The numbers that make a strength."""
 
     see_at_boots: float  # look once the stake reaches this many boots
+    heads_up_see_at_boots: float  # the same with two left and the other blind
     seen_share: float  # the top share of hands put on an opponent who stays in seen
     modelled: bool  # read each opponent's own habits (hard)
 
 
-NORMAL = Style(see_at_boots=4.0, seen_share=NORMAL_SEEN_SHARE, modelled=False)
-HARD = Style(see_at_boots=4.0, seen_share=NORMAL_SEEN_SHARE, modelled=True)
+NORMAL = Style(see_at_boots=4.0, heads_up_see_at_boots=4.0, seen_share=NORMAL_SEEN_SHARE, modelled=False)
+HARD = Style(see_at_boots=4.0, heads_up_see_at_boots=1.0, seen_share=NORMAL_SEEN_SHARE, modelled=True)
 
 
 def choose(
@@ -176,10 +232,19 @@ def _easy(table: Table, player: str, rng: random.Random) -> Action:
     if table.pending is not None and "accept" in table.legal:
         place = hand_place(table.cards or [], table.settings)
         return Action(player, "accept" if place > 0.5 else "refuse")
+    racing = table.in_count >= 3
     if table.cards is None:
-        if _must_see(table) or rng.random() < 0.3 or "chaal" not in table.legal:
+        if racing and first_out(table) == player:
+            return Action(player, "pack")  # it would run dry first if everyone stays: not worth it
+        if "show" in table.legal and table.pot >= 12 * table.boot:
+            return Action(player, "show")  # a blind show, where the table allows it
+        if _must_see(table) or "chaal" not in table.legal:
+            return Action(player, "see")
+        if rng.random() < 0.3 and not (racing and first_out(table, me_seen=True) == player):
             return Action(player, "see")
         return Action(player, "chaal")
+    if racing and first_out(table) == player:
+        return Action(player, "pack")
     place = hand_place(table.cards, table.settings)
     if place < 0.2 and rng.random() < 0.8:
         return Action(player, "pack")
@@ -238,6 +303,30 @@ def _looseness(table: Table, history: History | None) -> float:
     return sum(rates) / len(rates) if rates else 0.7
 
 
+def _all_stay(table: Table, history: History | None, style: Style) -> float:
+    """The chance that every opponent still in stays to the end of a chip race. Hard: each
+    as often as they have stayed in after seeing; normal: an ordinary player who is blind
+    or has bet seen this hand stays (RACE_STAY), one who has just looked less often."""
+    stayed = history.this_hand_stayed if history is not None else ()
+    chance = 1.0
+    for opponent in table.others_in:
+        if style.modelled and history is not None:
+            chance *= history.record(opponent.name).stay_seen()
+        elif not opponent.seen or opponent.name in stayed or history is None:
+            chance *= RACE_STAY
+        else:
+            chance *= NORMAL_SEEN_SHARE
+    return chance
+
+
+def _race_value(table: Table, win: float, all_stay: float) -> float:
+    """What playing on is worth, in chips from now, for a seat that would run dry first:
+    if they all stay it loses the rest of its stack; if someone packs first it plays the
+    others for a pot about twice its stack bigger."""
+    stack = table.me.stack
+    return all_stay * -stack + (1.0 - all_stay) * (win * (table.pot + 2 * stack) - stack)
+
+
 def _thinking(table: Table, player: str, rng: random.Random, history: History | None, style: Style) -> Action:
     if table.pending is not None and "accept" in table.legal:
         asker = next(p for p in table.players if p.name == table.pending["asker"])
@@ -250,21 +339,36 @@ def _thinking(table: Table, player: str, rng: random.Random, history: History | 
 
 
 def _blind(table: Table, player: str, rng: random.Random, history: History | None, style: Style) -> Action:
+    racing = table.in_count >= 3
+    stubborn = racing and _all_stay(table, history, style) >= RACE_STUBBORN
+    if racing and first_out(table) == player:
+        if stubborn:
+            return Action(player, "pack")  # the first to run dry if they all stay: a lost race
+        return Action(player, "see")  # looking is free: judge the race with the cards in hand
     if _must_see(table) or "chaal" not in table.legal:
         return Action(player, "see")
+    stayed = history.this_hand_stayed if history is not None else ()
+    if style.modelled and any(p.name in stayed and _share(p, table, history, style) < 0.5 for p in table.others_in):
+        return Action(player, "see")  # a tight player bet again after looking: a strong hand; look before paying on
     see_at = style.see_at_boots
+    if table.in_count == 2 and not table.others_in[0].seen:
+        # Heads-up against a blind player, an early look lets it pack its worst hands for
+        # a boot or two ("Seen a weak hand? Pack early"); against a seen one, who pays
+        # double, its own blind turns are the cheap ones.
+        see_at = style.heads_up_see_at_boots
     tight = style.modelled and _looseness(table, history) < 0.45
     if tight:
-        see_at += 2  # against players who pack often, cheap blind bets win pots on their own
+        # Against players who pack often, cheap blind bets win pots on their own.
+        see_at = max(see_at, style.see_at_boots) + 2
     if table.stake >= see_at * table.boot or table.pot >= 6 * see_at * table.boot:
-        return Action(player, "see")
+        if not (stubborn and first_out(table, me_seen=True) == player):
+            return Action(player, "see")  # (seen bets cost double: not when that loses the race)
     others = table.others_in
     if len(others) == 1 and "show" in table.legal and not others[0].seen:
         # Both blind, two left (a blind show is allowed here): a coin flip for the pot at one stake.
         if table.pot >= 12 * table.stake:
             return Action(player, "show")
-    stayed = history.this_hand_stayed if history is not None else ()
-    if tight and len(others) <= 2 and all(p.name not in stayed for p in others) and rng.random() < 0.5:
+    if tight and len(others) <= 2 and all(p.name not in stayed for p in others) and rng.random() < 0.8:
         # A steal: raise the price before tight players look, so that only their best hands stay.
         return _raise(table, player, max(2 * table.stake, 3 * table.boot))
     return Action(player, "chaal")
@@ -289,6 +393,17 @@ def _seen(table: Table, player: str, rng: random.Random, history: History | None
         and rng.random() < 0.5
     )
     value_line = 0.72 if not (style.modelled and looseness > 0.8) else 0.62
+    if table.in_count >= 3 and first_out(table) == player:
+        # If they all stay it runs dry first and loses all it bet: play on only when the
+        # chance that someone packs first is worth it, and never raise (that only speeds
+        # the race); a sideshow ends the race.
+        if _race_value(table, win, _all_stay(table, history, style)) < 0:
+            return Action(player, "pack")
+        partner = table.previous_in()
+        if "sideshow" in table.legal and partner is not None:
+            if beat_chance(place, _share(partner, table, history, style)) > 0.5:
+                return Action(player, "sideshow")
+        return _stay(table, player)
     room = stack >= 6 * cost  # deep enough to raise without tying itself to the pot
 
     if len(others) == 1:
@@ -299,8 +414,8 @@ def _seen(table: Table, player: str, rng: random.Random, history: History | None
             if bluffing and room:
                 return _raise(table, player, max(2 * table.stake, 3 * table.boot))
             show_cost = table.cost("show")
-            if win * (pot + show_cost) - show_cost > 0 and (win > 0.3 or pot > 10 * show_cost):
-                return Action(player, "show")
+            if win * (pot + show_cost) > show_cost:
+                return Action(player, "show")  # book 001's "count the pot before you call", here too
             return Action(player, "pack")
         # The opponent is still blind: nobody can ask for a show; count their blind turns.
         if win > value_line and room and rng.random() < 0.5:

@@ -292,13 +292,75 @@ def test_a_blind_teen_patti_player_looks_once_the_stake_has_grown():
         game="faras", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1)
     )
     assert action == Action("A", "see")
+    # B has the most chips, so it would not run dry first in a chip race: it bets blind.
     cheap, _ = game.start_hand(
-        settings=game.settings(), players=[("A", 1000), ("B", 1000), ("C", 1000)], dealer=0, deck=seeded_deck(3)
+        settings=game.settings(), players=[("A", 1000), ("B", 2000), ("C", 1000)], dealer=0, deck=seeded_deck(3)
     )
     action = choose_action(
         game="faras", view=game.view(cheap, "B"), player="B", strength="normal", rng=random.Random(1)
     )
     assert action == Action("B", "chaal")  # a blind chaal at the boot
+
+
+def _teen_patti_table(game_name, players, *, dealer=0, settings=None):
+    game = get_game(game_name)
+    state, _ = game.start_hand(
+        settings=game.settings(settings or {}), players=players, dealer=dealer, deck=seeded_deck(7)
+    )
+    return game, state
+
+
+def test_the_chip_race_names_who_would_run_dry_first():
+    from engine.bots.teenpatti import first_out, read_table
+
+    # Book 000: with three or more in, a player who can't cover the chaal must pack.
+    game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1000), ("C", 1000)])
+    assert first_out(read_table(game.view(state, "B"), "B")) == "B"  # equal stacks: the first to act
+    game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1200), ("C", 1000)])
+    assert first_out(read_table(game.view(state, "B"), "B")) == "C"
+    # Seen bets cost double: without a blind-turn limit (Classic), B, seen, runs dry before
+    # the two blind players with less.
+    game, state = _teen_patti_table("classic", [("A", 1000), ("B", 1200), ("C", 1000)])
+    assert first_out(read_table(game.view(state, "B"), "B")) == "C"
+    assert first_out(read_table(game.view(state, "B"), "B"), me_seen=True) == "B"
+    # Two left, or a pot limit reached first: no race.
+    game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1000)])
+    assert first_out(read_table(game.view(state, "B"), "B")) is None
+    game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1000), ("C", 1000)], settings={"pot_limit_boots": 64})
+    assert first_out(read_table(game.view(state, "B"), "B")) is None
+
+
+def test_who_would_run_dry_first_does_not_pay_on_blind():
+    game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1000), ("C", 1000)])
+    decided = {
+        strength: choose_action(
+            game="faras", view=game.view(state, "B"), player="B", strength=strength, rng=random.Random(2)
+        ).verb
+        for strength in STRENGTHS
+    }
+    # Easy assumes everyone stays and packs; normal and hard look first (looking is free).
+    assert decided == {"easy": "pack", "normal": "see", "hard": "see"}
+    # Hard, having watched both opponents stay in every hand they looked at, packs at once.
+    history = History()
+    for _ in range(30):
+        history = history.observe_all(
+            [
+                {"kind": "hand_started", "players": [{"name": name, "stack": 1000} for name in "ABC"]},
+                *({"kind": "see", "player": name} for name in "AC"),
+                *({"kind": "chaal", "player": name, "blind": False} for name in "AC"),
+            ]
+        )
+    action = choose_action(
+        game="faras", view=game.view(state, "B"), player="B", strength="hard", rng=random.Random(2), history=history
+    )
+    assert action.verb == "pack"
+    # Further round the table, where others would run dry first, everyone bets blind or looks.
+    state, _ = game.apply(state, Action("B", "chaal"))
+    for strength in STRENGTHS:
+        action = choose_action(
+            game="faras", view=game.view(state, "C"), player="C", strength=strength, rng=random.Random(2)
+        )
+        assert action.verb in ("chaal", "see")
 
 
 def test_asking_a_computer_out_of_turn_or_at_an_unknown_strength_is_refused():
@@ -378,3 +440,74 @@ def test_holdem_history_counts_folds_to_bets_after_the_flop_only():
     bikash = history.record("Bikash")
     assert (bikash.faced_bets, bikash.folded_to_bets) == (2, 1)
     assert history.record("Asha").faced_bets == 0
+
+
+def _faras_heads_up_after_blind_turns(deck_seed):
+    """Heads-up Faras: three blind chaals each, then B looks and bets seen, then A looks."""
+    game = get_game("faras")
+    state, _ = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(deck_seed)
+    )
+    for player in "BABABA":
+        state, _ = game.apply(state, Action(player, "chaal"))
+    for action in (Action("B", "see"), Action("B", "chaal"), Action("A", "see")):
+        state, _ = game.apply(state, action)
+    return game, state
+
+
+def test_normal_asks_for_a_show_when_its_chance_pays_the_cost():
+    from engine.bots.teenpatti_odds import beat_chance, hand_place
+
+    # Pot 100, a show costs 20: a chance of winning above 20 / 120 pays (book 001's "count
+    # the pot before you call"), against B put on the top 70% of hands for betting seen.
+    decided = {}
+    for deck_seed in range(400):
+        game, state = _faras_heads_up_after_blind_turns(deck_seed)
+        view = game.view(state, "A")
+        assert view["pot"] == 100 and {e["verb"] for e in view["legal"]} >= {"show", "pack"}
+        win = beat_chance(hand_place(view["your_cards"], view["settings"]), 0.7)
+        band = "pays" if 0.2 < win < 0.3 else ("short" if win < 0.15 else None)
+        if band is None or band in decided:
+            continue
+        action = choose_action(game="faras", view=view, player="A", strength="normal", rng=random.Random(1))
+        decided[band] = action.verb
+        if len(decided) == 2:
+            break
+    assert decided == {"pays": "show", "short": "pack"}
+
+
+def test_hard_looks_when_a_tight_player_bets_again_after_looking():
+    game = get_game("faras")
+    state, _ = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(11)
+    )
+    state, _ = game.apply(state, Action("B", "see"))
+    state, _ = game.apply(state, Action("B", "chaal"))
+    tight = History()
+    for _ in range(30):  # B looked every hand and bet again only once in five
+        tight = tight.observe_all(
+            [
+                {"kind": "hand_started", "players": [{"name": "A", "stack": 1000}, {"name": "B", "stack": 1000}]},
+                {"kind": "see", "player": "B"},
+                {"kind": "chaal", "player": "B", "blind": False} if _ % 5 == 0 else {"kind": "pack", "player": "B"},
+            ]
+        )
+    this_hand = [
+        {"kind": "hand_started", "players": [{"name": "A", "stack": 1000}, {"name": "B", "stack": 1000}]},
+        {"kind": "see", "player": "B"},
+        {"kind": "chaal", "player": "B", "blind": False},
+    ]
+    view = game.view(state, "A")
+    hard = choose_action(
+        game="faras", view=view, player="A", strength="hard", rng=random.Random(3), history=tight.observe_all(this_hand)
+    )
+    assert hard == Action("A", "see")
+    normal = choose_action(
+        game="faras",
+        view=view,
+        player="A",
+        strength="normal",
+        rng=random.Random(3),
+        history=History().observe_all(this_hand),
+    )
+    assert normal == Action("A", "chaal")  # normal, without the read, bets blind while the stake is low
