@@ -8,16 +8,20 @@ ends and the next is dealt (``tables.services.between_hands``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import IntegrityError
 from django.utils.translation import gettext_lazy as _
 
 from engine.api import Action, RuleError
+from engine.api import Event as EngineEvent
 from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
-from tables.models import Event, Table
+from tables.models import Event, Hand, Table
 from tables.services.between_hands import next_hand_schedule
 from tables.services.errors import ServiceError
+from tables.services.log import TableLog
 from tables.services.refusals import rule_refusal
 from tables.services.seat_state import players_of
 from tables.services.turns import after_state_change
@@ -26,6 +30,30 @@ from tables.services.write import seat_at, table_write
 MAX_VERB_LENGTH = 20
 MAX_AMOUNT = 10**9
 MAX_CLIENT_ACTION_ID = 64
+
+
+def action_record(
+    log: TableLog,
+    *,
+    hand: Hand,
+    action: Action,
+    events: Iterable[EngineEvent],
+    actor_id: int,
+    by: str | None = None,
+    client_action_id: str | None = None,
+) -> int:
+    """Record an applied action in the log and return its seq: the ``action`` event (the
+    request, with the seat as actor, and ``by``: ``"timer"``, ``"host"`` or ``"computer"``
+    when the player did not act themselves), then the engine's events, each with who may
+    see it. Every way of acting records a move this way, so a hand replays from its log.
+    The caller then moves the turn on (``after_state_change``)."""
+    payload: dict[str, object] = {"player": action.player, "verb": action.verb, "amount": action.amount}
+    if by is not None:
+        payload["by"] = by
+    recorded = log.append(EventKind.ACTION, payload, hand=hand, actor_id=actor_id, client_action_id=client_action_id)
+    for event in events:
+        log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
+    return recorded.seq
 
 
 def _check_request(verb: object, amount: object, client_action_id: object) -> None:
@@ -103,16 +131,9 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
             new_state, events = game.apply(state, action)
         except RuleError as error:
             raise rule_refusal(error) from None
-        recorded = log.append(
-            EventKind.ACTION,
-            {"player": name, "verb": verb, "amount": amount},
-            hand=hand,
-            actor_id=seat_id,
-            client_action_id=client_action_id,
+        action_seq = action_record(
+            log, hand=hand, action=action, events=events, actor_id=seat_id, client_action_id=client_action_id
         )
-        for event in events:
-            log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
-        action_seq = recorded.seq
         if after_state_change(log, hand=hand, state=new_state, actor_name=name, verb=verb, action_seq=action_seq):
             next_hand_schedule(log)
     return action_seq

@@ -24,11 +24,12 @@ from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Hand, Seat, Table
+from tables.services.acting import action_record
 from tables.services.between_hands import next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
 from tables.services.refusals import rule_refusal
-from tables.services.tables import _require_host
+from tables.services.tables import require_host
 from tables.services.turns import after_state_change
 from tables.services.write import table_write
 
@@ -57,19 +58,15 @@ def away_act(log: TableLog, *, hand: Hand, by: str) -> int:
         new_state, events = game.apply(state, action)
     except RuleError as error:
         raise rule_refusal(error) from None
-    recorded = log.append(
-        EventKind.ACTION, {"player": str(name), "verb": verb, "amount": None, "by": by}, hand=hand, actor_id=int(name)
-    )
-    for event in events:
-        log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
+    seq = action_record(log, hand=hand, action=action, events=events, actor_id=int(name), by=by)
     seat = Seat.objects.get(pk=int(name), table=table)
     if seat.status == Seat.Status.PLAYING:
         seat.status = Seat.Status.SITTING_OUT
         seat.save(update_fields=["status"])
         log.append(EventKind.SEAT_SAT_OUT, {"seat": seat.pk, "by": by})
-    if after_state_change(log, hand=hand, state=new_state, actor_name=str(name), verb=verb, action_seq=recorded.seq):
+    if after_state_change(log, hand=hand, state=new_state, actor_name=str(name), verb=verb, action_seq=seq):
         next_hand_schedule(log)
-    return recorded.seq
+    return seq
 
 
 def hand_act_for_away(*, table_id: int, seat_id: int, player_seat_id: int) -> int:
@@ -82,7 +79,7 @@ def hand_act_for_away(*, table_id: int, seat_id: int, player_seat_id: int) -> in
     if isinstance(player_seat_id, bool) or not isinstance(player_seat_id, int):
         raise ServiceError("no_seat", _("Choose a player at this table."))
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        require_host(table, seat_id)
         if table.status not in (Table.Status.PLAYING, Table.Status.PAUSED):
             raise ServiceError("not_playing", _("The game is not being played."))
         hand = selectors.hand_live(table=table)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings as django_settings
 from django.utils import timezone
 
 from tables import selectors
@@ -17,7 +16,7 @@ from tables.models import Hand, Table
 from tables.services.clock_due import clock_due
 from tables.services.dealing import deal_next_hand
 from tables.services.log import TableLog
-from tables.services.settings import DEFAULT_HAND_PAUSE
+from tables.services.settings import DEFAULT_HAND_PAUSE, table_seconds
 
 # Hands dealt one after another in one transaction when the pause between hands is 0
 # (tests); a bound so that a run of hands that end at the deal cannot loop for ever.
@@ -27,10 +26,7 @@ MAX_INLINE_HANDS = 3
 def next_hand_delay(table: Table) -> float:
     """Seconds between the end of a hand and the next deal: the host's ``hand_pause``, unless
     ``DASHAIN_NEXT_HAND_DELAY`` overrides it for every table (tests use 0)."""
-    override = getattr(django_settings, "DASHAIN_NEXT_HAND_DELAY", None)
-    if override is not None:
-        return float(override)
-    return float(table.settings.get("hand_pause", DEFAULT_HAND_PAUSE))
+    return table_seconds(table, "hand_pause", DEFAULT_HAND_PAUSE, "DASHAIN_NEXT_HAND_DELAY")
 
 
 def next_hand_schedule(log: TableLog) -> None:

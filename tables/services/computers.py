@@ -40,11 +40,13 @@ from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Event, Hand, Seat, Table
+from tables.services.acting import action_record
 from tables.services.away import AWAY_VERBS
 from tables.services.between_hands import deal_when_ready, next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.ledger_link import ledger_buy_in
 from tables.services.log import TableLog
+from tables.services.tables import require_host
 from tables.services.turns import after_state_change
 from tables.services.write import table_write
 
@@ -109,9 +111,7 @@ def _free_numbers(table: Table) -> list[int]:
 
 
 def _check_may_seat(table: Table, seat_id: int) -> None:
-    from tables.services.tables import _require_host
-
-    _require_host(table, seat_id)
+    require_host(table, seat_id)
     _require_play_chips(table)
     if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
         raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
@@ -234,15 +234,7 @@ def computer_move(log: TableLog, *, hand: Hand) -> int | None:
             legal = {entry.verb for entry in game.legal_actions(state, name)}
             action = Action(name, next(verb for verb in AWAY_VERBS if verb in legal))
         state, events = game.apply(state, action)
-        recorded = log.append(
-            EventKind.ACTION,
-            {"player": name, "verb": action.verb, "amount": action.amount, "by": "computer"},
-            hand=hand,
-            actor_id=seat.pk,
-        )
-        for event in events:
-            log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
-        seq = recorded.seq
+        seq = action_record(log, hand=hand, action=action, events=events, actor_id=seat.pk, by="computer")
         if after_state_change(log, hand=hand, state=state, actor_name=name, verb=action.verb, action_seq=seq):
             next_hand_schedule(log)
             return seq

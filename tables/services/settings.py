@@ -25,6 +25,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
+from django.conf import settings as django_settings
 from django.utils import formats
 from django.utils.translation import gettext as _
 
@@ -290,3 +291,12 @@ def _shown(number: int | Decimal) -> str:
 def _money(amount: Fraction) -> str:
     """An exact amount in currency units, with at least two decimals (``0.01``, ``0.005``)."""
     return format_chip_value(amount * 100)
+
+
+def table_seconds(table: Table, key: str, default: float, override_setting: str) -> float:
+    """A table's pause in seconds: the host's ``key`` (``default`` when unset), unless the
+    Django setting ``override_setting`` is set, which then holds for every table (tests)."""
+    override = getattr(django_settings, override_setting, None)
+    if override is not None:
+        return float(override)
+    return float(table.settings.get(key, default))

@@ -49,7 +49,8 @@ def _new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-def _require_host(table: Table, seat_id: int | None) -> Seat:
+def require_host(table: Table, seat_id: int | None) -> Seat:
+    """The host's seat at ``table`` when ``seat_id`` is it; else ``not_host`` (``no_seat`` for a stranger)."""
     seat = seat_at(table, seat_id)
     if seat.user_id is None or seat.user_id != table.host_id:
         raise ServiceError("not_host", _("Only the host can do that."))
@@ -180,7 +181,7 @@ def table_join(
 def table_start(*, table_id: int, seat_id: int) -> Table:
     """The host starts the game: the first hand is dealt at once."""
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        require_host(table, seat_id)
         if table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("The game has already started."))
         seated = Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False)
@@ -200,7 +201,7 @@ def table_start(*, table_id: int, seat_id: int) -> Table:
 def table_pause(*, table_id: int, seat_id: int) -> Table:
     """The host pauses: no one may act and no hand is dealt until the game resumes."""
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        require_host(table, seat_id)
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("The game is not being played."))
         table.status = Table.Status.PAUSED
@@ -211,7 +212,7 @@ def table_pause(*, table_id: int, seat_id: int) -> Table:
 def table_resume(*, table_id: int, seat_id: int) -> Table:
     """The host resumes: the waiting player's turn starts again (with its timer), or a hand is dealt."""
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        require_host(table, seat_id)
         if table.status != Table.Status.PAUSED:
             raise ServiceError("not_paused", _("The game is not paused."))
         table.status = Table.Status.PLAYING
@@ -231,7 +232,7 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
 def table_end(*, table_id: int, seat_id: int) -> Table:
     """The host ends the game. A hand in progress is called off and its chips go back."""
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        require_host(table, seat_id)
         game_end(log, reason="host")
     return table
 
@@ -252,7 +253,7 @@ def table_update_settings(
         raise ServiceError("invalid_settings", _("Settings must be given as names and values."))
     with table_write(table_id) as (table, log):
         if not by_admin:
-            _require_host(table, seat_id)
+            require_host(table, seat_id)
         _require_between_hands(table)
         if get_game(table.game).table_rules.settings_fixed_after_start and table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("Hold'em settings are fixed once the game starts."))
@@ -286,7 +287,7 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool =
     if not isinstance(ban, bool):
         raise ServiceError("bad_message", _("Say yes or no to banning."))
     with table_write(table_id) as (table, log):
-        host = _require_host(table, seat_id)
+        host = require_host(table, seat_id)
         target = seat_at(table, remove_seat_id)
         if ban and target.pk == host.pk:
             raise ServiceError("not_yourself", _("The host cannot ban themselves."))

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from django.conf import settings as django_settings
 from django.utils import timezone
 
 from engine.games import get_game
@@ -17,7 +16,7 @@ from tables.screens import turn_public
 from tables.services.clock_due import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
-from tables.services.settings import DEFAULT_COMPUTER_PAUSE
+from tables.services.settings import DEFAULT_COMPUTER_PAUSE, table_seconds
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState
@@ -94,10 +93,7 @@ def turn_clock_due(log: TableLog, hand: Hand) -> None:
 def computer_pause(table: Table) -> float:
     """Seconds a computer waits before it acts: the host's ``computer_pause``, unless
     ``DASHAIN_COMPUTER_PAUSE`` overrides it for every table (tests use 0)."""
-    override = getattr(django_settings, "DASHAIN_COMPUTER_PAUSE", None)
-    if override is not None:
-        return float(override)
-    return float(table.settings.get("computer_pause", DEFAULT_COMPUTER_PAUSE))
+    return table_seconds(table, "computer_pause", DEFAULT_COMPUTER_PAUSE, "DASHAIN_COMPUTER_PAUSE")
 
 
 def seat_is_computer(hand: Hand, engine_name: str) -> bool:
