@@ -186,6 +186,9 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             "seat": seat,
             "is_host": is_host,
             "computers_allowed": Decimal(table.buy_in_price) == 0,
+            # Offered only while the host may seat one (the service refuses otherwise; the
+            # page hides the form when the game starts or ends: regions/host.js).
+            "computers_open": computers_open(table),
             "join_url": join_url,
             # Every kind of event the log may hold, {"SEAT_TAKEN": "seat_taken", ...}
             # (tables.events.EventKind): the page reads the names from here.
@@ -203,6 +206,14 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             },
         },
     )
+
+
+def computers_open(table: Table) -> bool:
+    """Whether a computer may take a seat now: not once the game has ended, and in hold'em
+    only before it starts (book 001: seats are taken before the start)."""
+    if table.status == Table.Status.ENDED:
+        return False
+    return get_game(table.game).table_rules.seating_after_start or table.status == Table.Status.WAITING
 
 
 @login_required

@@ -107,6 +107,31 @@ def test_the_page_offers_computers_only_to_the_host_of_a_play_chips_table():
     assert not Seat.objects.filter(table=money).exclude(computer="").exists()
 
 
+def test_the_page_offers_computers_only_while_the_host_may_seat_them():
+    """Found by tests/browser/test_computers.py: the form stayed on the page once the game had
+    ended (and on a hold'em table once it had started), where every click is refused."""
+    from tables.services import table_end, table_start
+
+    def offered(table, host) -> bool:
+        page = host.get(f"/tables/{table.code}/").content.decode()
+        form = page.split('class="host-computers"', 1)[1].split(">", 1)[0]
+        return "hidden" not in form
+
+    host = Client()
+    faras, faras_seats = open_table("faras", players=2, choices=PLAY_CHIPS, start=False)
+    holdem, holdem_seats = open_table("holdem", players=2, start=False)
+    host.force_login(faras_seats[0].user)
+    assert offered(faras, host)
+    table_start(table_id=faras.pk, seat_id=faras_seats[0].pk)
+    assert offered(faras, host)  # Teen Patti seats computers between hands too
+    table_end(table_id=faras.pk, seat_id=faras_seats[0].pk)
+    assert not offered(faras, host)
+    host.force_login(holdem_seats[0].user)
+    assert offered(holdem, host)
+    table_start(table_id=holdem.pk, seat_id=holdem_seats[0].pk)
+    assert not offered(holdem, host)
+
+
 # --- computers playing -------------------------------------------------------------------------
 
 

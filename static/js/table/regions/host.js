@@ -2,7 +2,7 @@
 
 import { $, el, once } from "../dom.js";
 import { S, fmt } from "../words.js";
-import { handLive, me, state } from "../store.js";
+import { handLive, me, rules, state } from "../store.js";
 import { controlButton } from "./seat-controls.js";
 
 export function renderHost(sendHost) {
@@ -20,6 +20,10 @@ export function renderHost(sendHost) {
       end.addEventListener("click", (event) => { if (!window.confirm(S.end_game_confirm)) event.stopImmediatePropagation(); }, true);
       box.appendChild(end);
     }
+    // Computers take seats while the game may still seat anyone: never once it has ended,
+    // and where seats are taken before the start (hold'em), only before it.
+    const computers = $(".host-computers");
+    if (computers) computers.hidden = status === "ended" || (!rules().seating_after_start && status !== "waiting");
     const settingsLink = $("#settings-between-hands");
     if (settingsLink) settingsLink.hidden = handLive() || status === "ended";
     const removeList = $("#remove-players");
