@@ -201,7 +201,10 @@ class Hand(models.Model):
     @property
     def away_act_from(self) -> datetime | None:
         """From when the host may act for the player on turn: their deadline, or
-        ``HOST_ACT_AFTER`` after their turn began when there is no timer."""
+        ``HOST_ACT_AFTER`` after their turn began when there is no timer. Never for a computer
+        (the hand's plan lists them): it plays its own turn, after a pause on the table clock."""
+        if self.to_act and self.to_act in self.plan.get("computers", ()):
+            return None
         if self.turn_deadline is not None:
             return self.turn_deadline
         if self.turn_started_at is not None:

@@ -30,7 +30,7 @@ from tables.services.errors import ServiceError
 from tables.services.log import TableLog
 from tables.services.refusals import rule_refusal
 from tables.services.tables import require_host
-from tables.services.turns import after_state_change
+from tables.services.turns import after_state_change, seat_is_computer
 from tables.services.write import table_write
 
 #: What an absent player does, in order of preference: the first one the rules allow.
@@ -73,8 +73,9 @@ def hand_act_for_away(*, table_id: int, seat_id: int, player_seat_id: int) -> in
     """The host acts for the player on turn whose time has run out; returns the action's seq.
 
     Refused, changing nothing: ``not_host``, ``ended``, ``not_playing`` (not started),
-    ``no_hand``, ``not_to_act`` (that player is not the one to act), ``too_soon`` (their
-    time has not run out).
+    ``no_hand``, ``not_to_act`` (that player is not the one to act), ``computer_turn`` (a
+    computer: it plays its own turns, even after a long pause), ``too_soon`` (their time
+    has not run out).
     """
     if isinstance(player_seat_id, bool) or not isinstance(player_seat_id, int):
         raise ServiceError("no_seat", _("Choose a player at this table."))
@@ -87,6 +88,8 @@ def hand_act_for_away(*, table_id: int, seat_id: int, player_seat_id: int) -> in
             raise ServiceError("no_hand", _("No hand is being played right now."))
         if not hand.to_act or hand.to_act != str(player_seat_id):
             raise ServiceError("not_to_act", _("That player is not the one to act."))
+        if seat_is_computer(hand, hand.to_act):
+            raise ServiceError("computer_turn", _("A computer plays its own turn."))
         may_act_at = hand.away_act_from
         if may_act_at is None or timezone.now() < may_act_at:
             raise ServiceError("too_soon", _("Their time has not run out yet."))

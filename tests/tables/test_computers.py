@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Seat
 from tables.services import ServiceError, table_join
@@ -280,6 +281,46 @@ def test_a_computers_move_is_a_due_time_on_the_table_clock_done_once():
     if hand.to_act and hand.to_act == str(seats[0].pk):
         table_clock_run(table_id=table.pk, now=later)  # again: it is the person's turn, not the computer's
         assert Event.objects.filter(table=table, kind="action", actor_id=computer).count() == done
+
+
+def test_the_host_cannot_act_for_a_computer_kept_waiting_by_a_pause():
+    """A computer's turn waits while the game is paused; however long the pause, its turn is
+    never "away": the host is not offered to act for it (that would sit it out for good, as
+    nobody can bring a computer back) and is refused when trying."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.models import Hand
+    from tables.screens import turn_public
+    from tables.services import hand_act, hand_act_for_away, table_pause
+    from tests.tables.conftest import current_turn
+
+    table, seats = open_table("holdem", players=1, start=False)
+    computer_fill(table_id=table.pk, seat_id=seats[0].pk, strength="normal")
+    from tables.services import table_start
+
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    hand = selectors.hand_live(table=table)
+    while not Seat.objects.get(pk=int(hand.to_act)).computer:
+        _player, legal = current_turn(table)
+        verbs = [action.verb for action in legal]
+        hand_act(table_id=table.pk, seat_id=seats[0].pk, verb="call" if "call" in verbs else "check")
+        hand = selectors.hand_live(table=table)
+    computer = int(hand.to_act)
+    table_pause(table_id=table.pk, seat_id=seats[0].pk)
+    Hand.objects.filter(pk=hand.pk).update(turn_started_at=timezone.now() - timedelta(minutes=10))
+    hand.refresh_from_db()
+    assert hand.away_act_from is None
+    game = get_game(table.game)
+    state, _seq = selectors.hand_state(table=table, hand=hand)
+    assert turn_public(game=game, state=state, player=str(computer), hand=hand)["away_from"] is None
+    _refused(
+        "computer_turn",
+        lambda: hand_act_for_away(table_id=table.pk, seat_id=seats[0].pk, player_seat_id=computer),
+        table,
+    )
+    assert Seat.objects.get(pk=computer).status == Seat.Status.PLAYING
 
 
 def test_the_settlement_page_says_computers_play_only_for_play_chips():
