@@ -450,12 +450,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             "sit_out": services.seat_sit_out,
             "come_back": services.seat_come_back,
             "buy_back": services.seat_buy_back,
+            "ask": services.seat_ask,
+            "cancel": services.request_cancel,
         }
         if verb not in calls:
             raise ServiceError("bad_verb", _("That is not something you can do with a seat."))
         kwargs: dict[str, Any] = {"table_id": self.table_id, "seat_id": self.seat_id}
-        if verb == "take" and message.get("number") is not None:
+        if verb in ("take", "ask") and message.get("number") is not None:
             kwargs["number"] = message["number"]
+        if verb == "ask":
+            kwargs["what"] = message.get("what")
+            request = await database_sync_to_async(services.seat_ask)(**kwargs)
+            return {"type": "ack", "request": request}
         await database_sync_to_async(calls[verb])(**kwargs)
         return {"type": "ack"}
 
@@ -470,6 +476,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             "settings": services.table_update_settings,
             "remove": services.seat_remove,
             "act_for": services.hand_act_for_away,
+            "approve": services.request_approve,
+            "deny": services.request_deny,
         }
         if verb not in calls:
             raise ServiceError("bad_verb", _("That is not a host control."))
@@ -480,6 +488,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             kwargs["ban"] = message.get("ban", False)
         if verb == "act_for":
             kwargs["player_seat_id"] = message.get("seat")
+        if verb in ("approve", "deny"):
+            kwargs["request"] = message.get("request")
         await database_sync_to_async(calls[verb])(**kwargs)
         return {"type": "ack"}
 

@@ -34,6 +34,12 @@ class EventKind(StrEnum):
     SEAT_SAT_OUT = "seat_sat_out"
     SEAT_CAME_BACK = "seat_came_back"
     SEAT_BOUGHT_BACK = "seat_bought_back"
+    # Asking the host (tables.services.requests): a request's id is its seq; exactly one of
+    # approved / denied / cancelled ends it (``request``: that seq).
+    REQUEST_MADE = "request_made"  # seat, name, what ("seat" | "buy_back"), number
+    REQUEST_APPROVED = "request_approved"  # request, seat, what; the seat_taken / seat_bought_back follows
+    REQUEST_DENIED = "request_denied"  # request, seat, what, name
+    REQUEST_CANCELLED = "request_cancelled"  # request, seat, what, by ("player")
     PLAYER_SEED = "player_seed"  # a player's seed for the next hand's deck
     GAME_STARTED = "game_started"
     GAME_PAUSED = "game_paused"
@@ -68,6 +74,18 @@ class EventKind(StrEnum):
     MUCK = "muck"
     POT_AWARDED = "pot_awarded"
     HAND_FINISHED = "hand_finished"
+
+
+#: The kinds that make or end a request to the host (the pending list changes).
+REQUEST_KINDS = frozenset(
+    {
+        EventKind.REQUEST_MADE,
+        EventKind.REQUEST_APPROVED,
+        EventKind.REQUEST_DENIED,
+        EventKind.REQUEST_CANCELLED,
+        EventKind.SEAT_BANNED,
+    }
+)
 
 
 def event_kinds_for_page() -> dict[str, str]:

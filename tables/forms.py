@@ -124,6 +124,15 @@ class OpenTableForm(forms.Form):
             help_text=_("From %(low)d to %(high)d seconds.")
             % {"low": HAND_PAUSE_RANGE[0], "high": HAND_PAUSE_RANGE[1]},
         )
+        self.fields["approve_seats"] = forms.BooleanField(
+            label=_("I approve seats and buy-backs"),
+            required=False,
+            initial=False,
+            help_text=_(
+                "When on, a player who asks for a seat or to buy in again waits until you "
+                "approve it in the host's panel of the table page."
+            ),
+        )
 
     def _add_teen_patti_fields(self, defaults: dict[str, Any]) -> None:
         self.fields["boot"] = forms.IntegerField(

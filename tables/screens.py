@@ -6,6 +6,8 @@ one *screen* message that travels with the events through the channel layer:
     {"seq": 120,                         # exact at this seq: every event up to it, none after
      "table": {...} | absent,            # tables.selectors.table_public, when the row changed
      "seats": [...] | absent,            # every seat, when a seat changed (one query, by the writer)
+     "requests": [...] | absent,         # requests to the host not answered yet, when one was made
+                                         # or ended (tables.selectors.requests_pending)
      "hand": absent | None | {           # absent: the hand did not change; None: no hand to show
         "number": 7, "dealer": 42, "turn": {...} | None, "finished": false,
         "views": {"42": <engine view for seat 42>, ...},   # each player dealt in

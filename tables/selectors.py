@@ -117,6 +117,41 @@ def seat_for_viewer(
     return None
 
 
+def requests_pending(*, table: Table) -> list[dict[str, Any]]:
+    """The requests to the host not answered yet (``tables.services.requests``), oldest
+    first: ``{"request": seq, "seat": id, "name": ..., "what": "seat" | "buy_back",
+    "number": n | None}``. Read from the log: a ``request_made`` not ended by an approval,
+    a denial or a withdrawal, by a player not banned since."""
+    made = (
+        EventKind.REQUEST_MADE,
+        EventKind.REQUEST_APPROVED,
+        EventKind.REQUEST_DENIED,
+        EventKind.REQUEST_CANCELLED,
+    )
+    pending: dict[int, dict[str, Any]] = {}
+    for seq, kind, payload in (
+        Event.objects.filter(table=table, kind__in=made).order_by("seq").values_list("seq", "kind", "payload")
+    ):
+        if kind == EventKind.REQUEST_MADE:
+            pending[seq] = {
+                "request": seq,
+                "seat": payload["seat"],
+                "name": payload["name"],
+                "what": payload["what"],
+                "number": payload.get("number"),
+            }
+        else:
+            pending.pop(payload.get("request"), None)
+    if pending:
+        banned = set(
+            Seat.objects.filter(table=table, banned=True, pk__in=[r["seat"] for r in pending.values()]).values_list(
+                "pk", flat=True
+            )
+        )
+        return [request for request in pending.values() if request["seat"] not in banned]
+    return []
+
+
 def seats_public(table: Table) -> list[dict[str, Any]]:
     return [seat_public(seat) for seat in Seat.objects.filter(table=table).order_by("pk")]
 
@@ -196,6 +231,7 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
             "table": table_public(table),
             "seats": [seat_public(seat) for seat in seats],
             "hand": hand_out,
+            "requests": requests_pending(table=table),
         }
 
 

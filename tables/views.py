@@ -152,7 +152,7 @@ def table_join(request: HttpRequest, code: str | None = None, invite_token: str 
                 guest_token=_guest_token(request, create=True) if guest else None,
             )
             if form.cleaned_data["role"] == "seat":
-                services.seat_take(table_id=table.pk, seat_id=seat.pk)
+                _seat_take_or_ask(request, table, seat)
         except ServiceError as error:
             if seat is None:
                 _service_error_on_form(form, error)
@@ -162,6 +162,17 @@ def table_join(request: HttpRequest, code: str | None = None, invite_token: str 
         else:
             return redirect("table_detail", code=table.code)
     return render(request, "tables/join.html", {"table": table, "form": form, "guest": guest})
+
+
+def _seat_take_or_ask(request: HttpRequest, table: Table, seat: Seat) -> None:
+    """Sit down, or, where the host approves seats, ask for one (the page shows the wait)."""
+    try:
+        services.seat_take(table_id=table.pk, seat_id=seat.pk)
+    except ServiceError as error:
+        if error.code != "ask_host":
+            raise
+        services.seat_ask(table_id=table.pk, seat_id=seat.pk, what="seat")
+        messages.info(request, _("You asked the host for a seat; you watch until they answer."))
 
 
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
@@ -399,6 +410,23 @@ def table_page_strings() -> dict[str, Any]:
         "resume": _("Resume"),
         "end_game": _("End the game"),
         "remove_player": _("Remove %(player)s"),
+        "remove_ban": _("Remove %(player)s and ban them for the rest of the game"),
+        "ban_player": _("Ban %(player)s for the rest of the game"),
+        "ban_confirm": _("Ban %(player)s for the rest of the game? They cannot sit, watch or join again."),
+        "ask_seat": _("Ask the host for a seat"),
+        "ask_buy_back": _("Ask the host to buy in again"),
+        "waiting_seat": _("Waiting for the host to approve your seat."),
+        "waiting_buy_back": _("Waiting for the host to approve your buy-back."),
+        "cancel_request": _("Withdraw my request"),
+        "denied_seat": _("The host said no to your seat."),
+        "denied_buy_back": _("The host said no to your buy-back."),
+        "request_seat": _("%(player)s asks for a seat."),
+        "request_seat_number": _("%(player)s asks for seat %(number)s."),
+        "request_buy_back": _("%(player)s asks to buy in again."),
+        "approve": _("Approve"),
+        "deny": _("Deny"),
+        "approve_player": _("Approve %(player)s"),
+        "deny_player": _("Deny %(player)s"),
         "your_turn": _("Your turn."),
         "your_turn_reminder": _("Reminder: it is your turn."),
         "link_copied": _("Link copied."),
@@ -436,6 +464,11 @@ def table_page_strings() -> dict[str, Any]:
         "log_seat_came_back": _("%(name)s comes back."),
         "log_seat_removed": _("The host removes %(name)s from their seat."),
         "log_seat_left": _("%(name)s leaves their seat."),
+        "log_seat_banned": _("The host bans %(name)s for the rest of the game."),
+        "log_request_seat": _("%(name)s asks the host for a seat."),
+        "log_request_buy_back": _("%(name)s asks the host to buy in again."),
+        "log_request_denied": _("The host says no to %(name)s."),
+        "log_request_cancelled": _("%(name)s withdraws their request."),
         "log_game_started": _("The game starts."),
         "log_game_paused": _("The host pauses the game."),
         "log_game_resumed": _("The game goes on."),

@@ -9,6 +9,7 @@ from tables.services.acting import hand_act, hand_see
 from tables.services.away import hand_act_for_away
 from tables.services.clock import table_clock_run, table_clock_run_if_due, table_clock_sweep
 from tables.services.errors import ServiceError
+from tables.services.requests import request_approve, request_cancel, request_deny, seat_ask
 from tables.services.seats import (
     seat_buy_back,
     seat_come_back,
@@ -38,6 +39,10 @@ __all__ = [
     "hand_act_for_away",
     "hand_see",
     "invite_token_matches",
+    "request_approve",
+    "request_cancel",
+    "request_deny",
+    "seat_ask",
     "seat_buy_back",
     "seat_come_back",
     "seat_leave",

@@ -24,7 +24,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
-from tables.events import EventKind, event_frame
+from tables.events import REQUEST_KINDS, EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.state_cache import state_cache_put
 
@@ -236,13 +236,15 @@ class TableLog:
         """What the screens need besides the hand, read inside the transaction (so exact at
         its last seq): the table when its row changed, the seats when an event moved them."""
         from tables.screens import SEAT_KINDS
-        from tables.selectors import seats_public, table_public
+        from tables.selectors import requests_pending, seats_public, table_public
 
         screen: dict[str, Any] = {"seq": self.table.last_seq}
         if table_changed:
             screen["table"] = table_public(self.table)
         if any(event.kind in SEAT_KINDS for event in self.pending):
             screen["seats"] = seats_public(self.table)
+        if any(event.kind in REQUEST_KINDS for event in self.pending):
+            screen["requests"] = requests_pending(table=self.table)
         return screen
 
 

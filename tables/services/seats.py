@@ -21,6 +21,7 @@ from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
 from tables.services.hand_end import seat_cash_out_and_unseat
 from tables.services.ledger_link import ledger_buy_in
+from tables.services.log import TableLog
 from tables.services.seat_state import buy_backs_left, in_live_hand
 from tables.services.write import seat_at, table_write
 
@@ -31,54 +32,81 @@ def seat_take(*, table_id: int, seat_id: int, number: int | None = None) -> Seat
     """Sit down in seat ``number`` (the lowest free one if ``None``) with a buy-in of chips.
 
     Coming back to the table after leaving is a buy-back and counts against the limit.
+    At a table where the host approves seats, a player asks instead (``seat_ask``).
     """
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-        raise ServiceError("bad_seat", _("Choose a seat by its number."))
+    seat_number_check(number)
     with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
-        if seat.banned:
-            raise ServiceError("banned", _("The host has removed you from this game."))
-        if seat.number is not None:
-            raise ServiceError("already_seated", _("You already have a seat."))
-        if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
-            raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
-        is_buy_back = seat.buy_ins > 0
-        if is_buy_back and not buy_backs_left(table, seat):
-            raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
-        taken = set(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True))
-        seats = int(table.settings["seats"])
-        if number is None:
-            free = [n for n in range(1, seats + 1) if n not in taken]
-            if not free:
-                raise ServiceError("table_full", _("Every seat is taken."))
-            number = free[0]
-        elif not 1 <= number <= seats:
-            raise ServiceError("bad_seat", _("Choose a seat from 1 to %(n)s.") % {"n": seats})
-        elif number in taken:
-            raise ServiceError("seat_taken", _("That seat is taken."))
-        chips, price = table.buy_in_chips, Decimal(table.buy_in_price)
-        seat.number = number
-        seat.status = Seat.Status.PLAYING
-        seat.stack += chips
-        seat.buy_ins += 1
-        if is_buy_back:
-            seat.buy_backs_used += 1
-        seat.save(update_fields=["number", "status", "stack", "buy_ins", "buy_backs_used"])
-        ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=is_buy_back)
-        log.append(
-            EventKind.SEAT_TAKEN,
-            {
-                "seat": seat.pk,
-                "name": seat.display_name,
-                "number": number,
-                "stack": seat.stack,
-                "chips": chips,
-                "price": str(price),
-                "buy_back": is_buy_back,
-            },
-        )
-        deal_when_ready(log)
+        seat_take_check(table, seat, number)
+        if approval_needed(table, seat):
+            raise ServiceError("ask_host", _("The host approves seats at this table: ask for one."))
+        seat_take_now(log, seat, number)
     return seat
+
+
+def seat_number_check(number: object) -> None:
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise ServiceError("bad_seat", _("Choose a seat by its number."))
+
+
+def approval_needed(table: Table, seat: Seat) -> bool:
+    """Whether ``seat`` must ask the host for a seat or a buy-back (the table's setting;
+    never the host, nor a computer, which only the host seats)."""
+    return bool(table.settings.get("approve_seats")) and seat.user_id != table.host_id and not seat.computer
+
+
+def seat_take_check(table: Table, seat: Seat, number: int | None) -> int:
+    """Refuse what would stop ``seat`` sitting down now (in ``number``, or the lowest free
+    seat); return the seat number it would get. Asked again when the host approves."""
+    if seat.banned:
+        raise ServiceError("banned", _("The host has removed you from this game."))
+    if seat.number is not None:
+        raise ServiceError("already_seated", _("You already have a seat."))
+    if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
+        raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
+    if seat.buy_ins > 0 and not buy_backs_left(table, seat):
+        raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
+    taken = set(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True))
+    seats = int(table.settings["seats"])
+    if number is None:
+        free = [n for n in range(1, seats + 1) if n not in taken]
+        if not free:
+            raise ServiceError("table_full", _("Every seat is taken."))
+        return free[0]
+    if not 1 <= number <= seats:
+        raise ServiceError("bad_seat", _("Choose a seat from 1 to %(n)s.") % {"n": seats})
+    if number in taken:
+        raise ServiceError("seat_taken", _("That seat is taken."))
+    return number
+
+
+def seat_take_now(log: TableLog, seat: Seat, number: int | None) -> None:
+    """Seat ``seat`` with a buy-in (checks by :func:`seat_take_check`, done again here)."""
+    table = log.table
+    number = seat_take_check(table, seat, number)
+    is_buy_back = seat.buy_ins > 0
+    chips, price = table.buy_in_chips, Decimal(table.buy_in_price)
+    seat.number = number
+    seat.status = Seat.Status.PLAYING
+    seat.stack += chips
+    seat.buy_ins += 1
+    if is_buy_back:
+        seat.buy_backs_used += 1
+    seat.save(update_fields=["number", "status", "stack", "buy_ins", "buy_backs_used"])
+    ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=is_buy_back)
+    log.append(
+        EventKind.SEAT_TAKEN,
+        {
+            "seat": seat.pk,
+            "name": seat.display_name,
+            "number": number,
+            "stack": seat.stack,
+            "chips": chips,
+            "price": str(price),
+            "buy_back": is_buy_back,
+        },
+    )
+    deal_when_ready(log)
 
 
 def seat_leave(*, table_id: int, seat_id: int) -> Seat:
@@ -119,30 +147,46 @@ def seat_come_back(*, table_id: int, seat_id: int) -> Seat:
 
 
 def seat_buy_back(*, table_id: int, seat_id: int) -> Seat:
-    """Buy another stack between hands, within the table's buy-back limit."""
+    """Buy another stack between hands, within the table's buy-back limit. At a table
+    where the host approves buy-backs, a player asks instead (``seat_ask``)."""
     with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
-        if not get_game(table.game).table_rules.rebuys_allowed:
-            raise ServiceError("not_supported", _("Hold'em here has no rebuys."))
-        if seat.number is None:
-            raise ServiceError("not_seated", _("Take a seat to buy in."))
-        if in_live_hand(table, seat):
-            raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
-        if not buy_backs_left(table, seat):
-            raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
-        chips, price = table.buy_in_chips, Decimal(table.buy_in_price)
-        seat.stack += chips
-        seat.buy_ins += 1
-        seat.buy_backs_used += 1
-        if seat.status == Seat.Status.WATCHING:
-            seat.status = Seat.Status.PLAYING
-        seat.save(update_fields=["stack", "buy_ins", "buy_backs_used", "status"])
-        ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
-        log.append(
-            EventKind.SEAT_BOUGHT_BACK, {"seat": seat.pk, "chips": chips, "price": str(price), "stack": seat.stack}
-        )
-        deal_when_ready(log)
+        seat_buy_back_check(table, seat)
+        if approval_needed(table, seat):
+            raise ServiceError("ask_host", _("The host approves buy-backs at this table: ask for one."))
+        seat_buy_back_now(log, seat)
     return seat
+
+
+def seat_buy_back_check(table: Table, seat: Seat, *, asking: bool = False) -> None:
+    """Refuse what would stop ``seat`` buying in again now. ``asking``: a request may be
+    made during a hand the player is in (the host approves it between hands)."""
+    if seat.banned:
+        raise ServiceError("banned", _("The host has removed you from this game."))
+    if not get_game(table.game).table_rules.rebuys_allowed:
+        raise ServiceError("not_supported", _("Hold'em here has no rebuys."))
+    if seat.number is None:
+        raise ServiceError("not_seated", _("Take a seat to buy in."))
+    if not asking and in_live_hand(table, seat):
+        raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
+    if not buy_backs_left(table, seat):
+        raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
+
+
+def seat_buy_back_now(log: TableLog, seat: Seat) -> None:
+    """Add a stack to ``seat`` (checks by :func:`seat_buy_back_check`, done again here)."""
+    table = log.table
+    seat_buy_back_check(table, seat)
+    chips, price = table.buy_in_chips, Decimal(table.buy_in_price)
+    seat.stack += chips
+    seat.buy_ins += 1
+    seat.buy_backs_used += 1
+    if seat.status == Seat.Status.WATCHING:
+        seat.status = Seat.Status.PLAYING
+    seat.save(update_fields=["stack", "buy_ins", "buy_backs_used", "status"])
+    ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
+    log.append(EventKind.SEAT_BOUGHT_BACK, {"seat": seat.pk, "chips": chips, "price": str(price), "stack": seat.stack})
+    deal_when_ready(log)
 
 
 def seat_seed_submit(*, table_id: int, seat_id: int, seed: str) -> int:

@@ -15,7 +15,10 @@ The stored form (``Table.settings``) is::
     {"engine": {...the engine's full settings...}, "host": {...the host's flat choices...},
      "seats": 6, "turn_timer": null, "timeout_action": "remind", "hand_pause": 5,
      "buy_in_chips": 1000, "buy_in_price": "10.00",
-     "buy_backs": null, "game_length": null, "computer_pause": 2}
+     "buy_backs": null, "game_length": null, "computer_pause": 2, "approve_seats": false}
+
+``approve_seats`` (off by default): the host approves every seat and buy-back a player
+asks for (``tables.services.requests``).
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ TABLE_KEYS = frozenset(
         "game_length",
         "currency",
         "computer_pause",
+        "approve_seats",
     }
 )
 # The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
@@ -112,6 +116,15 @@ def _choice(field: str, value: object, choices: tuple[Choice, ...]) -> Choice:
         shown = ", ".join(_("none") if c is None else str(c) for c in choices)
         raise _error(field, _("Choose one of: %(choices)s.") % {"choices": shown})
     return choices[choices.index(value)]  # the choice equal to value
+
+
+def _yes_no(field: str, value: object) -> bool:
+    """On or off, from a form's checkbox, a socket's JSON or a stored choice (omitted: off)."""
+    if value in (None, "", False, "off", "false", "0", 0):
+        return False
+    if value in (True, "on", "true", "1", 1):
+        return True
+    raise _error(field, _("Choose on or off."))
 
 
 def _price(value: object) -> Decimal:
@@ -163,6 +176,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     )
     if hand_pause is None:
         hand_pause = DEFAULT_HAND_PAUSE
+    approve_seats = _yes_no("approve_seats", choices.get("approve_seats"))
 
     engine_overrides: dict[str, Any] = {}
     if game in TEEN_PATTI_GAMES:
@@ -226,6 +240,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         "buy_backs": buy_backs,
         "game_length": game_length,
         "computer_pause": computer_pause,
+        "approve_seats": approve_seats,
     }
 
 

@@ -50,8 +50,8 @@ function sendAction(verb, amount) {
   if (send(frame)) showNotice("");
 }
 
-function sendSeat(verb) {
-  send({ type: "seat", verb, id: newClientId() });
+function sendSeat(verb, extra) {
+  send(Object.assign({ type: "seat", verb, id: newClientId() }, extra || {}));
 }
 
 function sendHost(verb, extra) {

@@ -28,7 +28,9 @@ export const state = {
   socket: null,       // the open WebSocket (tests close it to try the reconnect)
   snapshotWanted: false,
   seedFor: null,      // the hand this browser last gave a seed for
-  reminder: null      // the last reminder event's data, until the turn moves on
+  reminder: null,     // the last reminder event's data, until the turn moves on
+  requests: [],       // requests to the host not answered yet: [{request, seat, name, what, number}]
+  denied: null        // what the host last said no to me for ("seat" | "buy_back"), until I ask again
 };
 
 const LOG_REQUEST = "hand-log";
@@ -98,6 +100,7 @@ function applySnapshot(frame, send) {
   if (frame.table) state.table = frame.table;
   if (frame.seats) setSeats(frame.seats);
   setHand(frame.hand);
+  state.requests = frame.requests || [];
   if (first || !state.log.length) {
     // The log in words of the current (or last) hand, from the events before now.
     send({ type: "resync", after: Math.max(0, state.lastSeq - LOG_LOOKBACK), id: LOG_REQUEST });
@@ -158,6 +161,7 @@ function applyEvents(frame, send) {
     if (event.kind === "reminder") state.reminder = event.data || {};
     if (event.kind === "turn" && (event.data || {}).new) state.reminder = null;
     if (event.kind === "game_ended") gameEnded(event.data);
+    noteAnswer(event);
     fresh.push(event);
   }
   if (gap) {
@@ -170,8 +174,28 @@ function applyEvents(frame, send) {
     if (screen.table) state.table = screen.table;
     if (screen.seats) setSeats(screen.seats);
     if ("hand" in screen) setHand(screen.hand);
+    if (screen.requests) state.requests = screen.requests;
   }
   return fresh;
+}
+
+/** The host's answer to my own request (a denial stays on my screen until I ask again). */
+function noteAnswer(event) {
+  const data = event.data || {};
+  if (String(data.seat) !== me()) return;
+  if (event.kind === "request_denied") state.denied = data.what;
+  if (event.kind === "request_made" || event.kind === "request_approved") state.denied = null;
+}
+
+/** My request waiting for the host's answer, or null. */
+export function myRequest() {
+  return state.requests.find((request) => String(request.seat) === me()) || null;
+}
+
+/** Whether I ask the host for a seat or a buy-back here (the table's setting; never the host). */
+export function mustAsk() {
+  const settings = (state.table && state.table.settings) || {};
+  return !!settings.approve_seats && !CONFIG.is_host;
 }
 
 // --- questions the regions ask ------------------------------------------------------

@@ -1,4 +1,5 @@
-/* The host's controls: start, pause, resume, end, the settings link, removing a player between hands. */
+/* The host's controls: start, pause, resume, end, the settings link, the requests waiting for
+   an answer (approve / deny), removing a player between hands, with or without a ban. */
 
 import { $, el, once } from "../dom.js";
 import { S, fmt } from "../words.js";
@@ -9,9 +10,10 @@ export function renderHost(sendHost) {
   const box = $("#host-controls");
   if (!box) return;
   const status = state.table && state.table.status;
+  const host = (verb, label, extra) => controlButton(() => sendHost(verb, extra), verb, label);
+  renderRequests(host, status);
   once("host", [status, handLive(), state.seats, state.connected], () => {
     box.textContent = "";
-    const host = (verb, label, extra) => controlButton(() => sendHost(verb, extra), verb, label);
     if (status === "waiting") box.appendChild(host("start", S.start));
     if (status === "playing") box.appendChild(host("pause", S.pause));
     if (status === "paused") box.appendChild(host("resume", S.resume));
@@ -30,8 +32,37 @@ export function renderHost(sendHost) {
     removeList.textContent = "";
     if (handLive() || status === "ended") return;   // players are removed between hands
     for (const [id, seat] of Object.entries(state.seats)) {
-      if (id === me() || seat.number === null || seat.number === undefined) continue;
-      removeList.appendChild(el("li", {}, [host("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) })]));
+      if (id === me() || seat.computer) continue;
+      const seated = seat.number !== null && seat.number !== undefined;
+      const buttons = [];
+      if (seated) buttons.push(host("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) }));
+      // A ban: removed (and cashed out) for the rest of the game; asked to confirm first.
+      const ban = host("remove", fmt(seated ? S.remove_ban : S.ban_player, { player: seat.name }), { seat: Number(id), ban: true });
+      ban.dataset.command = "ban";
+      ban.addEventListener("click", (event) => { if (!window.confirm(fmt(S.ban_confirm, { player: seat.name }))) event.stopImmediatePropagation(); }, true);
+      buttons.push(ban);
+      removeList.appendChild(el("li", {}, buttons));
+    }
+  });
+}
+
+/** The requests waiting for the host's answer, oldest first, each with Approve and Deny. */
+function renderRequests(host, status) {
+  const list = $("#host-requests");
+  if (!list) return;
+  once("host-requests", [state.requests, state.connected, status], () => {
+    list.textContent = "";
+    const requests = status === "ended" ? [] : state.requests;
+    $("#host-requests-box").hidden = !requests.length;
+    for (const request of requests) {
+      const text = request.what === "buy_back" ? S.request_buy_back
+        : request.number ? S.request_seat_number : S.request_seat;
+      const params = { player: request.name, number: request.number };
+      const approve = host("approve", S.approve, { request: request.request });
+      approve.setAttribute("aria-label", fmt(S.approve_player, params));
+      const deny = host("deny", S.deny, { request: request.request });
+      deny.setAttribute("aria-label", fmt(S.deny_player, params));
+      list.appendChild(el("li", { "data-request": String(request.request) }, [el("span", { text: fmt(text, params) }), approve, deny]));
     }
   });
 }

@@ -2,7 +2,7 @@
 
 import { $, el, once } from "../dom.js";
 import { S, chips, fmt } from "../words.js";
-import { handLive, mySeat, myPlayer, rules, state } from "../store.js";
+import { handLive, mustAsk, myRequest, mySeat, myPlayer, rules, state } from "../store.js";
 
 export function controlButton(onClick, command, label) {
   const node = el("button", { type: "button", "data-command": command, text: label });
@@ -15,7 +15,9 @@ export function renderSeatControls(sendSeat) {
   const seat = mySeat();
   const player = myPlayer();
   const live = handLive();
-  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed], () => {
+  const asking = mustAsk();
+  const request = myRequest();
+  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed, asking, request, state.denied], () => {
     const box = $("#between-hands");
     box.textContent = "";
     if (!seat || (state.table && state.table.status === "ended")) return;
@@ -23,8 +25,19 @@ export function renderSeatControls(sendSeat) {
     const seated = seat.number !== null && seat.number !== undefined;
     const stack = player && live ? player.stack : seat.stack;
     box.appendChild(el("p", { class: "aside", text: seated ? fmt(S.your_seat, { number: seat.number, stack: chips(stack) }) : S.watching }));
-    if (!seated) box.appendChild(controlButton(() => sendSeat("take"), "take", S.take_seat));
-    if (rules().rebuys_allowed && seated && !inHand) box.appendChild(controlButton(() => sendSeat("buy_back"), "buy_back", S.buy_again));
+    // Where the host approves seats and buy-backs, a player asks and sees that they wait.
+    if (request) {
+      box.appendChild(el("p", { class: "request-waiting", role: "status", text: request.what === "seat" ? S.waiting_seat : S.waiting_buy_back }));
+      box.appendChild(controlButton(() => sendSeat("cancel"), "cancel", S.cancel_request));
+    } else if (state.denied) {
+      box.appendChild(el("p", { class: "request-denied", role: "status", text: state.denied === "seat" ? S.denied_seat : S.denied_buy_back }));
+    }
+    if (!seated && !request) {
+      box.appendChild(asking ? controlButton(() => sendSeat("ask", { what: "seat" }), "ask_seat", S.ask_seat) : controlButton(() => sendSeat("take"), "take", S.take_seat));
+    }
+    if (rules().rebuys_allowed && seated && !request && (asking || !inHand)) {
+      box.appendChild(asking ? controlButton(() => sendSeat("ask", { what: "buy_back" }), "ask_buy_back", S.ask_buy_back) : controlButton(() => sendSeat("buy_back"), "buy_back", S.buy_again));
+    }
     if (seat.status === "playing" && seated) box.appendChild(controlButton(() => sendSeat("sit_out"), "sit_out", S.sit_out));
     if (seat.status === "sitting_out") box.appendChild(controlButton(() => sendSeat("come_back"), "come_back", S.come_back));
     if (seated && !inHand) box.appendChild(controlButton(() => sendSeat("leave"), "leave", S.leave_seat));

@@ -1,0 +1,67 @@
+"""The host approves seats and buy-backs, and bans from the table page, in real browsers.
+
+Rules pinned (issue 14): with "I approve seats and buy-backs" ticked on the open form, a
+guest who joins to take a seat sees that they wait for the host; the host's panel lists
+the request and Approve seats the guest; a buy-back asked for and denied leaves the stack
+as it was and tells the player; the host's "ban for the rest of the game" (confirmed
+first) removes the player and their page stops.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.driver import Player, join_table
+
+
+def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(new_page, live_site, artifacts):
+    host = Player("asha-host", new_page("hostuser"))
+    live_site.set_next_table_code("APPR22")
+    host.page.goto("/tables/open/?game=faras")
+    host.page.locator('[name="approve_seats"]').check()
+    host.page.locator("form.settings-form button[type=submit]").click()
+    host.page.wait_for_url(re.compile(r"/tables/[A-Z0-9]+/$"))
+    host.read_seat()
+    host.page.locator('#between-hands [data-command="take"]').click()  # the host sits without asking
+    expect(host.page.locator("#between-hands")).to_contain_text("Seat 1")
+    expect(host.page.locator("#host-requests-box")).to_be_hidden()
+
+    # The guest joins to take a seat: she is asked to wait, and watches meanwhile.
+    link = host.page.locator("#join-link").input_value()
+    dipa = Player("dipa", new_page())
+    join_table(dipa.page, link, guest_name="Dipa")
+    expect(dipa.page.locator(".messages")).to_contain_text("You asked the host for a seat")
+    expect(dipa.page.locator("#between-hands")).to_contain_text("Waiting for the host to approve your seat.")
+    expect(dipa.page.locator('#between-hands [data-command="take"]')).to_have_count(0)
+    dipa.page.screenshot(path=str(artifacts / "waiting-dipa.png"), full_page=True)
+
+    # The host's panel lists the request; Approve seats her.
+    expect(host.page.locator("#host-requests")).to_contain_text("Dipa asks for a seat.")
+    expect(host.page.locator("#hand-log")).to_contain_text("Dipa asks the host for a seat.")
+    host.page.screenshot(path=str(artifacts / "request-host.png"), full_page=True)
+    host.page.locator('#host-requests [data-command="approve"]').click()
+    expect(dipa.page.locator("#between-hands")).to_contain_text("Seat 2")
+    expect(dipa.page.locator("#between-hands")).not_to_contain_text("Waiting for the host")
+    expect(host.page.locator("#host-requests-box")).to_be_hidden()
+    expect(host.page.locator(".seat")).to_have_count(2)
+
+    # She asks to buy in again; the host says no: she is told, and her stack is as it was.
+    dipa.page.locator('#between-hands [data-command="ask_buy_back"]').click()
+    expect(dipa.page.locator("#between-hands")).to_contain_text("Waiting for the host to approve your buy-back.")
+    expect(host.page.locator("#host-requests")).to_contain_text("Dipa asks to buy in again.")
+    host.page.locator('#host-requests [data-command="deny"]').click()
+    expect(dipa.page.locator("#between-hands")).to_contain_text("The host said no to your buy-back.")
+    expect(dipa.page.locator("#between-hands")).to_contain_text("1,000 chips")
+    expect(host.page.locator("#host-requests-box")).to_be_hidden()
+    dipa.page.screenshot(path=str(artifacts / "denied-dipa.png"), full_page=True)
+
+    # The host bans her for the rest of the game, from the table page (after confirming).
+    host.page.once("dialog", lambda dialog: dialog.accept())
+    host.page.locator('#remove-players [data-command="ban"]').click()
+    expect(host.page.locator(".seat")).to_have_count(1)
+    expect(host.page.locator("#hand-log")).to_contain_text("The host bans Dipa for the rest of the game.")
+    expect(dipa.page.locator("#connection")).to_have_attribute("data-state", "closed")
+    dipa.page.reload()
+    expect(dipa.page.locator("#table-root")).to_have_count(0)  # the table page is no longer hers
