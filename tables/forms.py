@@ -277,3 +277,25 @@ class JoinByCodeForm(forms.Form):
 
     def clean_code(self) -> str:
         return self.cleaned_data["code"].strip()
+
+
+class JoinAskForm(forms.Form):
+    """Someone with only a table's code asks its host to let them in (a guest gives a name)."""
+
+    code = forms.CharField(widget=forms.HiddenInput, max_length=12)
+    display_name = forms.CharField(label=_("Your name at the table"), max_length=40, required=False)
+
+    def __init__(self, *args: Any, guest: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.guest = guest
+        if not guest:
+            del self.fields["display_name"]
+
+    def clean_code(self) -> str:
+        return self.cleaned_data["code"].strip().upper()
+
+    def clean_display_name(self) -> str:
+        name = " ".join(self.cleaned_data.get("display_name", "").split())
+        if self.guest and not name:
+            raise forms.ValidationError(_("Please give the name other players will see."))
+        return name

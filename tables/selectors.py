@@ -140,6 +140,8 @@ def requests_pending(*, table: Table) -> list[dict[str, Any]]:
                 "what": payload["what"],
                 "number": payload.get("number"),
             }
+            if payload.get("who"):
+                pending[seq]["who"] = payload["who"]  # someone not at the table yet (what: "join")
         else:
             pending.pop(payload.get("request"), None)
     if pending:
@@ -150,6 +152,33 @@ def requests_pending(*, table: Table) -> list[dict[str, Any]]:
         )
         return [request for request in pending.values() if request["seat"] not in banned]
     return []
+
+
+def _join_requests(table: Table, who: str) -> list[tuple[str, dict[str, Any]]]:
+    return list(
+        Event.objects.filter(
+            table=table,
+            kind__in=(EventKind.REQUEST_MADE, EventKind.REQUEST_APPROVED, EventKind.REQUEST_DENIED),
+            payload__who=who,
+        )
+        .order_by("seq")
+        .values_list("kind", "payload")
+    )
+
+
+def join_request_state(*, table: Table, who: str) -> str | None:
+    """The answer to the latest request to join made by ``who`` (``requester_key``):
+    ``"approved"``, ``"denied"``, ``"waiting"``, or ``None`` when they never asked."""
+    state = None
+    for kind, _payload in _join_requests(table, who):
+        state = {"request_made": "waiting", "request_approved": "approved", "request_denied": "denied"}[kind]
+    return state
+
+
+def join_request_name(*, table: Table, who: str) -> str:
+    """The name ``who`` gave in their latest request to join."""
+    names = [payload["name"] for kind, payload in _join_requests(table, who) if kind == EventKind.REQUEST_MADE]
+    return names[-1] if names else ""
 
 
 def seats_public(table: Table) -> list[dict[str, Any]]:

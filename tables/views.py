@@ -31,7 +31,7 @@ from django.views.decorators.http import require_http_methods
 from engine.games import get_game
 from tables import selectors, services
 from tables.events import event_kinds_for_page
-from tables.forms import GAME_CHOICES, JoinByCodeForm, JoinForm, OpenTableForm
+from tables.forms import GAME_CHOICES, JoinAskForm, JoinByCodeForm, JoinForm, OpenTableForm
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.join_limits import join_attempt_failed, join_attempts_exceeded
 from tables.models import Seat, Table
@@ -98,16 +98,87 @@ def table_open(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/open.html", {"form": form, "game": game, "games": GAME_CHOICES})
 
 
-def _join_refused(request: HttpRequest, code_form: JoinByCodeForm | None = None) -> HttpResponse:
+def _join_refused(
+    request: HttpRequest,
+    code_form: JoinByCodeForm | None = None,
+    *,
+    code: str = "",
+    ask_form: JoinAskForm | None = None,
+    count: bool = True,
+) -> HttpResponse:
     """A guess that failed (no such table, or no invite token): counted, and answered the same
-    whether the table exists or not, so a code tells a stranger nothing."""
-    join_attempt_failed(request)
+    whether the table exists or not, so a code tells a stranger nothing. The page offers to
+    ask the host of that code to let them in."""
+    if count:
+        join_attempt_failed(request)
+    guest = not request.user.is_authenticated
+    if ask_form is None and code:
+        ask_form = JoinAskForm(initial={"code": code.strip().upper()}, guest=guest)
     return render(
         request,
         "tables/join_code.html",
-        {"code_form": code_form or JoinByCodeForm(), "refused": True},
+        {"code_form": code_form or JoinByCodeForm(), "refused": True, "ask_form": ask_form},
         status=403,
     )
+
+
+# The codes this session asked to be let in at (newest last), so its waiting page needs no
+# table to exist: to a stranger, asking at a code no table has looks the same.
+JOIN_ASKED_SESSION_KEY = "dashain_join_asked"
+JOIN_ASKED_KEPT = 5
+
+
+def _join_asked(request: HttpRequest) -> list[str]:
+    asked = request.session.get(JOIN_ASKED_SESSION_KEY, [])
+    return [code for code in asked if isinstance(code, str)] if isinstance(asked, list) else []
+
+
+def _join_ask(request: HttpRequest) -> HttpResponse:
+    """The refused page's "Ask the host": counted like a guess, recorded if there is such a
+    table (``services.join_ask``), and answered with the same waiting page either way."""
+    guest = not request.user.is_authenticated
+    form = JoinAskForm(request.POST, guest=guest)
+    if not form.is_valid():
+        return _join_refused(request, ask_form=form)
+    code = form.cleaned_data["code"]
+    join_attempt_failed(request)
+    try:
+        services.join_ask(
+            code=code,
+            user=None if guest else request.user,
+            guest_name=form.cleaned_data.get("display_name"),
+            guest_token=_guest_token(request, create=True) if guest else None,
+        )
+    except ServiceError as error:
+        _service_error_on_form(form, error)
+        return _join_refused(request, ask_form=form, count=False)
+    kept = [c for c in _join_asked(request) if c != code][-JOIN_ASKED_KEPT + 1 :]
+    request.session[JOIN_ASKED_SESSION_KEY] = [*kept, code]
+    return redirect(f"{reverse('table_join_by_code')}?code={code}")
+
+
+def _join_waiting(request: HttpRequest, code: str, table: Table | None) -> HttpResponse:
+    """The page of someone who asked to be let in at ``code``: waiting (it looks again every
+    few seconds), the host's no, or, once the host said yes, the table itself."""
+    guest = not request.user.is_authenticated
+    user = None if guest else request.user
+    answer = services.join_answer(table=table, user=user, guest_token=_guest_token(request)) if table else None
+    context: dict[str, Any] = {"code_form": JoinByCodeForm(), "asked_code": code, "waiting": True}
+    if table is not None and answer == "approved":
+        try:
+            services.join_approved_take(table_id=table.pk, user=user, guest_token=_guest_token(request))
+        except ServiceError as error:
+            context.update(
+                waiting=False,
+                problem=force_str(error.message),
+                ask_form=JoinAskForm(initial={"code": code}, guest=guest),
+            )
+        else:
+            request.session[JOIN_ASKED_SESSION_KEY] = [c for c in _join_asked(request) if c != code]
+            return redirect("table_detail", code=table.code)
+    elif answer == "denied":
+        context.update(waiting=False, denied=True)
+    return render(request, "tables/join_code.html", context)
 
 
 def _too_many_guesses(request: HttpRequest) -> HttpResponse:
@@ -122,16 +193,21 @@ def table_join(request: HttpRequest, code: str | None = None, invite_token: str 
     if join_attempts_exceeded(request):
         return _too_many_guesses(request)
     if code is None:
+        if request.method == "POST":
+            return _join_ask(request)
         code_form = JoinByCodeForm(request.GET or None)
         if not code_form.is_valid():
             return render(request, "tables/join_code.html", {"code_form": code_form})
-        table = selectors.table_by_code(code=code_form.cleaned_data["code"])
-        if table is None or viewer_seat(request, table) is None:
-            return _join_refused(request, code_form)
-        return redirect("table_detail", code=table.code)
+        asked = code_form.cleaned_data["code"].upper()
+        table = selectors.table_by_code(code=asked)
+        if table is not None and viewer_seat(request, table) is not None:
+            return redirect("table_detail", code=table.code)
+        if asked in _join_asked(request):
+            return _join_waiting(request, asked, table)
+        return _join_refused(request, code_form, code=asked)
     table = selectors.table_by_code(code=code)
     if table is None:
-        return _join_refused(request)
+        return _join_refused(request, code=code)
     seat = viewer_seat(request, table)
     if seat is not None and seat.banned:
         messages.error(request, _("The host has removed you from this game."))
@@ -139,7 +215,7 @@ def table_join(request: HttpRequest, code: str | None = None, invite_token: str 
     if seat is not None:
         return redirect("table_detail", code=table.code)
     if not services.invite_token_matches(table, invite_token):
-        return _join_refused(request)
+        return _join_refused(request, code=table.code)
     guest = not request.user.is_authenticated
     form = JoinForm(request.POST or None, guest=guest)
     if request.method == "POST" and form.is_valid():
@@ -423,6 +499,7 @@ def table_page_strings() -> dict[str, Any]:
         "request_seat": _("%(player)s asks for a seat."),
         "request_seat_number": _("%(player)s asks for seat %(number)s."),
         "request_buy_back": _("%(player)s asks to buy in again."),
+        "request_join": _("%(player)s asks to be let in, to watch."),
         "approve": _("Approve"),
         "deny": _("Deny"),
         "approve_player": _("Approve %(player)s"),
@@ -468,6 +545,8 @@ def table_page_strings() -> dict[str, Any]:
         "log_request_seat": _("%(name)s asks the host for a seat."),
         "log_request_buy_back": _("%(name)s asks the host to buy in again."),
         "log_request_denied": _("The host says no to %(name)s."),
+        "log_request_join": _("%(name)s asks the host to be let in."),
+        "log_request_join_approved": _("The host lets %(name)s in."),
         "log_request_cancelled": _("%(name)s withdraws their request."),
         "log_game_started": _("The game starts."),
         "log_game_paused": _("The host pauses the game."),

@@ -9,7 +9,15 @@ from tables.services.acting import hand_act, hand_see
 from tables.services.away import hand_act_for_away
 from tables.services.clock import table_clock_run, table_clock_run_if_due, table_clock_sweep
 from tables.services.errors import ServiceError
-from tables.services.requests import request_approve, request_cancel, request_deny, seat_ask
+from tables.services.requests import (
+    join_answer,
+    join_approved_take,
+    join_ask,
+    request_approve,
+    request_cancel,
+    request_deny,
+    seat_ask,
+)
 from tables.services.seats import (
     seat_buy_back,
     seat_come_back,
@@ -39,6 +47,9 @@ __all__ = [
     "hand_act_for_away",
     "hand_see",
     "invite_token_matches",
+    "join_answer",
+    "join_approved_take",
+    "join_ask",
     "request_approve",
     "request_cancel",
     "request_deny",

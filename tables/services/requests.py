@@ -13,6 +13,15 @@ sitting down or buying in (the seat still free, buy-backs left, not banned, the 
 value; the game not over, by ``table_write``) and then does it, in the same transaction
 and through the same code as a player's own ``seat_take`` / ``seat_buy_back``.
 
+Someone not at the table who has only its code (the lobby's code box) may ask the host to
+let them in: ``join_ask`` records ``request_made`` with ``what: "join"``, no seat, and
+``who`` (``user:<id>``, or ``guest:`` and a digest of the guest's session token, never the
+token itself). Approving records the answer; the seat row (a watcher's) is made when the
+asker's page next looks (``join_approved_take``), as their session is needed for it. To
+a stranger, asking at a table that does not exist looks the same as asking at one that
+does (nothing is told but "asked"); the view counts each ask against the address's
+rate limit of failed joins (``tables.join_limits``).
+
 Against spam: one pending request per player; at most ``REQUESTS_PER_WINDOW`` requests
 per player in ``REQUEST_WINDOW``; after a denial the player waits ``AFTER_DENIAL``
 before asking again. Both counts are read from the log.
@@ -20,8 +29,9 @@ before asking again. Both counts are read from the log.
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -39,10 +49,16 @@ from tables.services.seats import (
     seat_take_check,
     seat_take_now,
 )
-from tables.services.tables import _require_host
+from tables.services.tables import _clean_name, _require_host
 from tables.services.write import seat_at, table_write
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+
 WHAT = ("seat", "buy_back")
+JOIN = "join"
 REQUESTS_PER_WINDOW = 5
 REQUEST_WINDOW = timedelta(minutes=10)
 AFTER_DENIAL = timedelta(seconds=60)
@@ -121,6 +137,19 @@ def request_approve(*, table_id: int, seat_id: int, request: object) -> int:
     with table_write(table_id) as (table, log):
         _require_host(table, seat_id)
         pending = _pending(table, request)
+        if pending["what"] == JOIN:
+            _require_free_name_for(table, pending["name"])
+            approval = log.append(
+                EventKind.REQUEST_APPROVED,
+                {
+                    "request": pending["request"],
+                    "seat": None,
+                    "what": JOIN,
+                    "who": pending["who"],
+                    "name": pending["name"],
+                },
+            )
+            return approval.seq
         player = seat_at(table, pending["seat"])
         approval = log.append(
             EventKind.REQUEST_APPROVED,
@@ -143,10 +172,15 @@ def request_deny(*, table_id: int, seat_id: int, request: object) -> int:
     with table_write(table_id) as (table, log):
         _require_host(table, seat_id)
         pending = _pending(table, request)
-        event = log.append(
-            EventKind.REQUEST_DENIED,
-            {"request": pending["request"], "seat": pending["seat"], "what": pending["what"], "name": pending["name"]},
-        )
+        payload = {
+            "request": pending["request"],
+            "seat": pending["seat"],
+            "what": pending["what"],
+            "name": pending["name"],
+        }
+        if pending["what"] == JOIN:
+            payload["who"] = pending["who"]
+        event = log.append(EventKind.REQUEST_DENIED, payload)
     return event.seq
 
 
@@ -166,3 +200,98 @@ def _cancel(log: TableLog, pending: dict[str, Any], *, by: str) -> Event:
         EventKind.REQUEST_CANCELLED,
         {"request": pending["request"], "seat": pending["seat"], "what": pending["what"], "by": by},
     )
+
+
+# --- someone with only the code asks to be let in ------------------------------------------------
+
+
+def requester_key(*, user: User | AnonymousUser | None, guest_token: str | None) -> str:
+    """Who asks to join, as the log names them: an account's id, or a digest of a guest's
+    session token (the token itself lets its holder act as the guest: it is never logged)."""
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    return "guest:" + hashlib.sha256(str(guest_token).encode()).hexdigest()[:40]
+
+
+def _asker(
+    user: User | AnonymousUser | None, guest_name: object, guest_token: object
+) -> tuple[User | None, str, str | None]:
+    """(account or None, display name, guest token or None) of someone asking to join."""
+    account = user if user is not None and user.is_authenticated else None
+    if account is not None:
+        return account, " ".join(account.table_name.split()), None
+    if not isinstance(guest_token, str) or not 20 <= len(guest_token) <= 64:
+        raise ServiceError("no_session", _("Your session has expired; open the link again."))
+    return None, _clean_name(guest_name), guest_token
+
+
+def join_ask(
+    *,
+    code: object,
+    user: User | AnonymousUser | None = None,
+    guest_name: object = None,
+    guest_token: object = None,
+) -> int | None:
+    """Ask the host of the table with ``code`` to let this person in (to watch; they sit
+    down later like anyone at the table). Returns the request's id, or ``None`` when
+    nothing was recorded: no such table, the game over, a ban, or a request of theirs
+    already waiting. The caller answers the same whatever happened, so asking tells a
+    stranger nothing about the code. A bad name or an expired session is refused."""
+    account, name, token = _asker(user, guest_name, guest_token)
+    table = selectors.table_by_code(code=code) if isinstance(code, str) else None
+    if table is None or table.status == Table.Status.ENDED:
+        return None
+    who = requester_key(user=account, guest_token=token)
+    with table_write(table.pk) as (table, log):
+        if selectors.seat_for_viewer(table=table, user=account, guest_token=token) is not None:
+            return None  # at the table already (the view takes them there), or banned
+        if any(request.get("who") == who for request in selectors.requests_pending(table=table)):
+            return None
+        event = log.append(
+            EventKind.REQUEST_MADE, {"seat": None, "name": name, "what": JOIN, "number": None, "who": who}
+        )
+    return event.seq
+
+
+def join_answer(*, table: Table, user: User | AnonymousUser | None, guest_token: str | None) -> str | None:
+    """The host's answer to this person's latest request to join: ``"approved"``,
+    ``"denied"``, ``"waiting"``, or ``None`` (they never asked here)."""
+    who = requester_key(user=user, guest_token=guest_token)
+    return selectors.join_request_state(table=table, who=who)
+
+
+def join_approved_take(*, table_id: int, user: User | AnonymousUser | None, guest_token: str | None) -> Seat:
+    """Someone the host let in (their latest request to join approved) takes their place
+    at the table as a watcher, under the name they asked with. Joining again returns the
+    same seat; without an approval it is refused (``no_invite``)."""
+    account = user if user is not None and user.is_authenticated else None
+    token = None if account is not None else guest_token
+    with table_write(table_id) as (table, log):
+        existing = selectors.seat_for_viewer(table=table, user=account, guest_token=token)
+        if existing is not None and existing.banned:
+            raise ServiceError("banned", _("The host has removed you from this game."))
+        if existing is not None:
+            return existing
+        who = requester_key(user=account, guest_token=token)
+        if selectors.join_request_state(table=table, who=who) != "approved":
+            raise ServiceError("no_invite", _("Joining needs the table's invite link; ask the host for it."))
+        name = selectors.join_request_name(table=table, who=who)
+        _require_free_name_for(table, name, asker=True)
+        if account is not None:
+            seat = Seat.objects.create(table=table, user=account, display_name=name)
+        else:
+            seat = Seat.objects.create(table=table, guest_token=token or "", display_name=name)
+        log.append(EventKind.SEAT_JOINED, {"seat": seat.pk, "name": seat.display_name, "guest": seat.is_guest})
+    return seat
+
+
+def _require_free_name_for(table: Table, name: str, *, asker: bool = False) -> None:
+    """The name asked with is still free at the table (names are unique there)."""
+    wanted = " ".join(name.split()).casefold()
+    taken = Seat.objects.filter(table=table).values_list("display_name", flat=True)
+    if any(" ".join(other.split()).casefold() == wanted for other in taken):
+        if asker:
+            message = _("Someone at this table is already called %(name)s; ask again with another name.")
+        else:
+            message = _("Someone at this table is already called %(name)s: deny, and they can ask with another name.")
+        raise ServiceError("name_taken", message % {"name": name}, field="display_name")

@@ -56,6 +56,7 @@ function renderRequests(host, status) {
     $("#host-requests-box").hidden = !requests.length;
     for (const request of requests) {
       const text = request.what === "buy_back" ? S.request_buy_back
+        : request.what === "join" ? S.request_join
         : request.number ? S.request_seat_number : S.request_seat;
       const params = { player: request.name, number: request.number };
       const approve = host("approve", S.approve, { request: request.request });

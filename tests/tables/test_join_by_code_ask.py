@@ -1,0 +1,185 @@
+"""Asking the host from the lobby's code box (issue 14: "the lobby's code form asks the
+host's permission").
+
+Rules pinned: someone not at the table with only its code may ask the host to let them in;
+the request is an event in the table's log (``request_made``, ``what: "join"``) naming the
+asker by account id or by a digest of the guest's session token, never the token; the
+host approves or denies like any request; once approved the asker's page takes them to
+the table as a watcher. To a stranger, asking at a code no table has looks the same and
+records nothing; every ask counts against the address's limit of failed joins; a banned
+person, an ended game and a second ask while one waits record nothing.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tables import selectors
+from tables.guests import GUEST_TOKEN_SESSION_KEY
+from tables.join_limits import MAX_FAILED_JOINS, join_attempts_forget
+from tables.models import Event, Seat, Table
+from tables.services import (
+    ServiceError,
+    join_approved_take,
+    join_ask,
+    request_approve,
+    request_deny,
+    seat_remove,
+    table_end,
+    table_join,
+)
+from tests.tables.conftest import make_user, open_table
+
+pytestmark = pytest.mark.django_db
+
+CODE_URL = reverse("table_join_by_code")
+
+
+@pytest.fixture
+def address():
+    """A client address of this test alone (the join limit counts per address, in a shared cache)."""
+    value = f"10.{random.randint(0, 255)}.{random.randint(0, 255)}.{random.randint(1, 254)}"
+    join_attempts_forget(value)
+    yield value
+    join_attempts_forget(value)
+
+
+def _joins(table: Table) -> list[dict]:
+    return [
+        event.payload
+        for event in Event.objects.filter(table=table, kind="request_made").order_by("seq")
+        if event.payload["what"] == "join"
+    ]
+
+
+def _main(response, code: str) -> str:
+    """The page's main part, with the code asked for left out (the header names the user)."""
+    page = response.content.decode()
+    return page[page.index("<main") : page.index("</main>")].replace(code, "X")
+
+
+def _ask(client: Client, code: str, name: str | None = None):
+    data = {"code": code}
+    if name is not None:
+        data["display_name"] = name
+    return client.post(CODE_URL, data)
+
+
+def test_an_account_asks_with_the_code_waits_and_is_let_in(address):
+    table, seats = open_table("faras", players=2, start=False)
+    eve = make_user("eve")
+    stranger = Client(REMOTE_ADDR=address)
+    stranger.force_login(eve)
+    refused = stranger.get(f"{CODE_URL}?code={table.code.lower()}")
+    page = refused.content.decode()
+    assert refused.status_code == 403 and "ask the host for the invite link" in page
+    assert "Or ask the host to let you in" in page and 'name="display_name"' not in page  # an account has its name
+    response = _ask(stranger, table.code)
+    assert response.status_code == 302 and response["Location"] == f"{CODE_URL}?code={table.code}"
+    (asked,) = _joins(table)
+    assert asked == {"seat": None, "name": eve.table_name, "what": "join", "number": None, "who": f"user:{eve.pk}"}
+    waiting = stranger.get(response["Location"])
+    assert waiting.status_code == 200
+    assert "Waiting for their answer" in waiting.content.decode() and 'http-equiv="refresh"' in waiting.content.decode()
+    assert not Seat.objects.filter(table=table, user=eve).exists()
+    (pending,) = selectors.requests_pending(table=table)
+    request_approve(table_id=table.pk, seat_id=seats[0].pk, request=pending["request"])
+    assert not Seat.objects.filter(table=table, user=eve).exists()  # made when her page looks again
+    arrived = stranger.get(response["Location"])
+    assert arrived["Location"] == reverse("table_detail", kwargs={"code": table.code})
+    seat = Seat.objects.get(table=table, user=eve)
+    assert seat.status == Seat.Status.WATCHING and seat.number is None
+    assert list(Event.objects.filter(table=table).order_by("-seq").values_list("kind", flat=True)[:2]) == [
+        "seat_joined",
+        "request_approved",
+    ]
+    assert stranger.get(arrived["Location"]).status_code == 200  # the table page is hers now
+
+
+def test_a_guest_asks_under_a_name_the_log_never_holds_the_token_and_a_denial_is_shown(address):
+    table, seats = open_table("faras", players=2, start=False)
+    guest = Client(REMOTE_ADDR=address)
+    assert 'name="display_name"' in guest.get(f"{CODE_URL}?code={table.code}").content.decode()
+    assert "Please give the name" in _ask(guest, table.code, "  ").content.decode()
+    assert _joins(table) == []
+    _ask(guest, table.code, "Dipa")
+    token = guest.session[GUEST_TOKEN_SESSION_KEY]
+    (asked,) = _joins(table)
+    assert asked["who"].startswith("guest:") and asked["name"] == "Dipa"
+    assert not Event.objects.filter(table=table, payload__icontains=token).exists()
+    assert token not in str(list(Event.objects.filter(table=table).values_list("payload", flat=True)))
+    (pending,) = selectors.requests_pending(table=table)
+    request_deny(table_id=table.pk, seat_id=seats[0].pk, request=pending["request"])
+    denied = guest.get(f"{CODE_URL}?code={table.code}")
+    assert denied.status_code == 200 and "said no" in denied.content.decode()
+    assert not Seat.objects.filter(table=table, display_name="Dipa").exists()
+
+
+def test_asking_at_a_code_no_table_has_looks_the_same_and_records_nothing(address):
+    table, _seats = open_table("faras", players=2, start=False)
+    events = Event.objects.count()
+    real, fake = Client(REMOTE_ADDR=address), Client(REMOTE_ADDR=address)
+    real.force_login(make_user("eve"))
+    fake.force_login(make_user("mallory"))
+    missing = "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3"
+    answers = []
+    for client, code in ((real, table.code), (fake, missing)):
+        refused = client.get(f"{CODE_URL}?code={code}")
+        asked = _ask(client, code)
+        waiting = client.get(asked["Location"])
+        answers.append((refused.status_code, asked.status_code, waiting.status_code, _main(waiting, code)))
+    assert answers[0] == answers[1]
+    assert Event.objects.count() == events + 1  # the real table's request only
+
+
+def test_every_ask_counts_against_the_address(address):
+    table, _seats = open_table("faras", players=2, start=False)
+    client = Client(REMOTE_ADDR=address)
+    client.force_login(make_user("eve"))
+    for _ in range(MAX_FAILED_JOINS):
+        _ask(client, "QQQQQ2")
+    before = list(Event.objects.filter(table=table).values_list("seq", flat=True))
+    assert _ask(client, table.code).status_code == 429
+    assert client.get(f"{CODE_URL}?code={table.code}").status_code == 429
+    assert list(Event.objects.filter(table=table).values_list("seq", flat=True)) == before
+
+
+def test_one_ask_waits_at_a_time_and_nothing_is_recorded_when_banned_or_over():
+    table, seats = open_table("faras", players=3, start=False)
+    eve = make_user("eve")
+    assert join_ask(code=table.code, user=eve) is not None
+    assert join_ask(code=table.code, user=eve) is None  # already waiting
+    assert len(_joins(table)) == 1
+    # Chandra (at the table) is banned: asking by code gets her nothing.
+    seat_remove(table_id=table.pk, seat_id=seats[0].pk, remove_seat_id=seats[2].pk, ban=True)
+    assert join_ask(code=table.code, user=seats[2].user) is None
+    with pytest.raises(ServiceError) as refused:
+        join_approved_take(table_id=table.pk, user=seats[2].user, guest_token=None)
+    assert refused.value.code == "banned"
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    assert join_ask(code=table.code, user=make_user("late")) is None
+    assert len(_joins(table)) == 1
+    with pytest.raises(ServiceError):
+        join_ask(code=table.code, guest_name="<b>", guest_token="t" * 30)  # a bad name is still refused
+
+
+def test_only_the_host_lets_someone_in_and_not_under_a_name_taken_since():
+    table, seats = open_table("faras", players=2, start=False)
+    token = "g" * 40
+    request = join_ask(code=table.code, guest_name="Dipa", guest_token=token)
+    with pytest.raises(ServiceError) as refused:
+        request_approve(table_id=table.pk, seat_id=seats[1].pk, request=request)
+    assert refused.value.code == "not_host"
+    with pytest.raises(ServiceError) as refused:
+        join_approved_take(table_id=table.pk, user=None, guest_token=token)
+    assert refused.value.code == "no_invite"  # not approved yet
+    table_join(code=table.code, invite_token=table.invite_token, guest_name="dipa", guest_token="h" * 40)
+    before = Event.objects.filter(table=table).count()
+    with pytest.raises(ServiceError) as refused:
+        request_approve(table_id=table.pk, seat_id=seats[0].pk, request=request)
+    assert refused.value.code == "name_taken" and "Dipa" in str(refused.value.message)
+    assert Event.objects.filter(table=table).count() == before
