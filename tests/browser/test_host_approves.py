@@ -4,7 +4,8 @@ Rules pinned (issue 14): with "I approve seats and buy-backs" ticked on the open
 guest who joins to take a seat sees that they wait for the host; the host's panel lists
 the request and Approve seats the guest; a buy-back asked for and denied leaves the stack
 as it was and tells the player; the host's "ban for the rest of the game" (confirmed
-first) removes the player and their page stops.
+first) removes the player and their page stops. Someone with only the code asks from the
+lobby, waits, and once the host approves, their waiting page opens the table.
 """
 
 from __future__ import annotations
@@ -65,3 +66,29 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     expect(dipa.page.locator("#connection")).to_have_attribute("data-state", "closed")
     dipa.page.reload()
     expect(dipa.page.locator("#table-root")).to_have_count(0)  # the table page is no longer hers
+
+
+def test_someone_with_only_the_code_asks_the_host_and_is_let_in(new_page, live_site, artifacts):
+    host = Player("asha-host", new_page("hostuser"))
+    live_site.set_next_table_code("ASKC22")
+    host.page.goto("/tables/open/?game=faras")
+    host.page.locator("form.settings-form button[type=submit]").click()
+    host.page.wait_for_url(re.compile(r"/tables/[A-Z0-9]+/$"))
+    code = host.page.url.rstrip("/").rsplit("/", 1)[1]
+
+    # Chandra types the code in the lobby: she is asked for the invite link, or to ask the host.
+    chandra = new_page("chandra")
+    chandra.goto("/tables/")
+    chandra.locator('form.settings-form [name="code"]').fill(code)
+    chandra.locator("form.settings-form button[type=submit]").click()
+    expect(chandra.locator("main")).to_contain_text("ask the host for the invite link")
+    chandra.locator(".join-ask button[type=submit]").click()
+    expect(chandra.locator(".join-waiting")).to_contain_text("Waiting for their answer")
+    chandra.screenshot(path=str(artifacts / "asked-chandra.png"), full_page=True)
+
+    # The host lets her in from the panel; her waiting page looks again and opens the table.
+    expect(host.page.locator("#host-requests")).to_contain_text("Chandra asks to be let in, to watch.")
+    host.page.locator('#host-requests [data-command="approve"]').click()
+    chandra.wait_for_url(re.compile(rf"/tables/{code}/$"), timeout=20_000)
+    expect(chandra.locator("#between-hands")).to_contain_text("You are watching.")
+    expect(host.page.locator("#hand-log")).to_contain_text("Chandra joins the table.")

@@ -411,3 +411,13 @@ def test_the_snapshot_lists_the_requests_waiting():
         snapshot = selectors.table_snapshot(table_id=table.pk, seat_id=viewer)
         assert [r["request"] for r in snapshot["requests"]] == [request]
         assert snapshot["table"]["settings"]["approve_seats"] is True
+
+
+def test_the_host_seats_a_computer_without_asking():
+    from tables.services.computers import computer_add
+
+    table, seats = open_table("faras", players=2, choices={"buy_in_price": "0.00"}, start=False)
+    table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"approve_seats": True})
+    computer = computer_add(table_id=table.pk, seat_id=seats[0].pk, strength="easy")
+    assert computer.number == 3 and selectors.requests_pending(table=table) == []
+    refused("no_approval_needed", seat_ask, table_id=table.pk, seat_id=computer.pk, what="buy_back")
