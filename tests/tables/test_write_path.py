@@ -35,6 +35,11 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     "table_clock_run",
     "table_clock_run_if_due",
     "table_clock_sweep",
+    # Asking to be let in with the code alone records nothing at an ended table and says so
+    # to no one (a stranger learns nothing of a code: tests/tables/test_join_by_code_ask.py);
+    # reading the host's answer writes nothing.
+    "join_ask",
+    "join_answer",
 }
 
 
@@ -75,6 +80,13 @@ def _calls(table, seats, watcher):
         ),
         "hand_act_for_away": lambda: services.hand_act_for_away(
             table_id=table.pk, seat_id=host.pk, player_seat_id=player.pk
+        ),
+        "seat_ask": lambda: services.seat_ask(table_id=table.pk, seat_id=watcher.pk, what="seat"),
+        "request_cancel": lambda: services.request_cancel(table_id=table.pk, seat_id=watcher.pk),
+        "request_approve": lambda: services.request_approve(table_id=table.pk, seat_id=host.pk, request=1),
+        "request_deny": lambda: services.request_deny(table_id=table.pk, seat_id=host.pk, request=1),
+        "join_approved_take": lambda: services.join_approved_take(
+            table_id=table.pk, user=make_user("let-in-late"), guest_token=None
         ),
     }
 
