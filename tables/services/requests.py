@@ -49,7 +49,7 @@ from tables.services.seats import (
     seat_take_check,
     seat_take_now,
 )
-from tables.services.tables import _clean_name, _require_host
+from tables.services.tables import _clean_name, require_host
 from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def request_approve(*, table_id: int, seat_id: int, request: object) -> int:
     """The host approves a pending request: the seat is taken or the stack bought, with
     every check done again now. Returns the seq of the approval."""
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        require_host(table, seat_id)
         pending = _pending(table, request)
         if pending["what"] == JOIN:
             _require_free_name_for(table, pending["name"])
@@ -170,7 +170,7 @@ def request_approve(*, table_id: int, seat_id: int, request: object) -> int:
 def request_deny(*, table_id: int, seat_id: int, request: object) -> int:
     """The host says no to a pending request; the player is told. Returns its seq."""
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        require_host(table, seat_id)
         pending = _pending(table, request)
         payload = {
             "request": pending["request"],
