@@ -32,10 +32,11 @@ export function renderHost(sendHost) {
     removeList.textContent = "";
     if (handLive() || status === "ended") return;   // players are removed between hands
     for (const [id, seat] of Object.entries(state.seats)) {
-      if (id === me() || seat.computer) continue;
+      if (id === me()) continue;
       const seated = seat.number !== null && seat.number !== undefined;
       const buttons = [];
       if (seated) buttons.push(host("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) }));
+      if (seat.computer) { if (seated) removeList.appendChild(el("li", {}, buttons)); continue; }   // a computer is removed, never banned
       // A ban: removed (and cashed out) for the rest of the game; asked to confirm first.
       const ban = host("remove", fmt(seated ? S.remove_ban : S.ban_player, { player: seat.name }), { seat: Number(id), ban: true });
       ban.dataset.command = "ban";
