@@ -27,7 +27,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.api import Event
+from engine.bots.holdem_odds import made_hand
 from engine.bots.teenpatti_odds import hand_place
+from engine.cards import parse_card
 
 PREFLOP = "preflop"
 
@@ -40,6 +42,9 @@ _PRIOR_STAY_SEEN = 0.7
 _PRIOR_RAISE_SHARE = 0.15
 _PRIOR_AGGRESSION = 0.4
 _PRIOR_FOLD_TO_BET = 0.35
+_PRIOR_FOLD_TO_RAISE = 0.5
+_PRIOR_OPEN = 0.25
+_PRIOR_SHOWN = 4.0  # hold'em: a bluff share counts a guess as this many hands turned up
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +58,12 @@ class PlayerRecord:
     postflop_passive: int = 0  # hold'em: calls after the flop
     faced_bets: int = 0  # hold'em: turns after the flop facing a bet
     folded_to_bets: int = 0  # hold'em: of those, how many they folded
+    shown_bets: int = 0  # hold'em: hands they bet or raised after the flop and turned up at the showdown
+    shown_bluffs: int = 0  # hold'em: of those, hands without a pair using one of their own cards
+    open_chances: int = 0  # hold'em: hands where they acted before the flop with nobody raised yet
+    opens: int = 0  # hold'em: of those, hands where they made that first raise
+    faced_raises: int = 0  # hold'em: hands where they acted before the flop facing someone's raise
+    folded_to_raises: int = 0  # hold'em: of those, hands where they folded to it
     saw: int = 0  # Teen Patti: hands in which they saw their cards
     stayed_seen: int = 0  # Teen Patti: of those, hands where they bet again once seen
     bets: int = 0  # Teen Patti: chaals and raises
@@ -78,6 +89,21 @@ class PlayerRecord:
     def fold_to_bet(self) -> float:
         """Share of bets after the flop they folded to (hold'em)."""
         return (self.folded_to_bets + _PRIOR_FOLD_TO_BET * _PRIOR_HANDS) / (self.faced_bets + _PRIOR_HANDS)
+
+    def open_share(self) -> float:
+        """Share of chances to make the first raise before the flop that they took (hold'em):
+        the range they open with, wider than their share of all hands raised (the button
+        heads-up opens far more often than the big blind raises)."""
+        return (self.opens + _PRIOR_OPEN * _PRIOR_HANDS) / (self.open_chances + _PRIOR_HANDS)
+
+    def fold_to_raise(self) -> float:
+        """Share of hands they folded before the flop when facing someone else's raise (hold'em)."""
+        return (self.folded_to_raises + _PRIOR_FOLD_TO_RAISE * _PRIOR_HANDS) / (self.faced_raises + _PRIOR_HANDS)
+
+    def bluff_share(self, prior: float) -> float:
+        """Share of their bets after the flop made without a hand, by the hands they turned up
+        after betting (hold'em); ``prior`` stands for what is guessed before any is seen."""
+        return (self.shown_bluffs + prior * _PRIOR_SHOWN) / (self.shown_bets + _PRIOR_SHOWN)
 
     def stay_seen(self) -> float:
         """Share of seen hands in which they bet again after looking (Teen Patti)."""
@@ -106,8 +132,11 @@ class History:
     this_hand_seen: tuple[str, ...] = ()
     this_hand_stayed: tuple[str, ...] = ()
     this_hand_aggressive: tuple[str, ...] = ()  # hold'em: bet or raised after the flop this hand
+    this_hand_faced_raise: tuple[str, ...] = ()  # hold'em: acted before the flop facing another's raise
+    this_hand_open_chance: tuple[str, ...] = ()  # hold'em: acted before the flop with nobody raised yet
     ranking: tuple[str, str] | None = None  # Teen Patti: the hand's ranking and best run
     bet_open: bool = False  # hold'em: someone has bet in this betting round after the flop
+    board: tuple[str, ...] = ()  # hold'em: the shared cards dealt so far this hand
 
     def record(self, name: str) -> PlayerRecord:
         """The counts for ``name`` (an empty record for someone never seen)."""
@@ -141,7 +170,10 @@ class History:
         if kind == "showdown":
             return self._teenpatti_showdown(event)
         if kind == "board":
-            return replace(self, street=str(event.get("street", "")), bet_open=False)
+            cards = tuple(str(card) for card in event.get("cards", ()))
+            return replace(self, street=str(event.get("street", "")), bet_open=False, board=self.board + cards)
+        if kind == "show" and "cards" in event:
+            return self._holdem_show(event)
         player = event.get("player")
         if not isinstance(player, str):
             return self
@@ -156,6 +188,33 @@ class History:
         return self
 
     def _holdem_action(self, player: str, verb: str) -> History:
+        if self.street == PREFLOP and not self.this_hand_raised and player not in self.this_hand_open_chance:
+            opened = 1 if verb in ("bet", "raise") else 0
+            out = replace(
+                self,
+                players=self._with(player, open_chances=1, opens=opened),
+                this_hand_open_chance=(*self.this_hand_open_chance, player),
+            )
+            return out._holdem_action_facing(player, verb)
+        return self._holdem_action_facing(player, verb)
+
+    def _holdem_action_facing(self, player: str, verb: str) -> History:
+        if (
+            self.street == PREFLOP
+            and verb in ("fold", "call", "raise", "allin")
+            and any(name != player for name in self.this_hand_raised)
+            and player not in self.this_hand_faced_raise
+        ):
+            folded = 1 if verb == "fold" else 0
+            out = replace(
+                self,
+                players=self._with(player, faced_raises=1, folded_to_raises=folded),
+                this_hand_faced_raise=(*self.this_hand_faced_raise, player),
+            )
+            return out._holdem_action_after_raise(player, verb)
+        return self._holdem_action_after_raise(player, verb)
+
+    def _holdem_action_after_raise(self, player: str, verb: str) -> History:
         if self.street != PREFLOP and self.bet_open and verb in ("fold", "call", "raise"):
             folded = 1 if verb == "fold" else 0
             out = replace(self, players=self._with(player, faced_bets=1, folded_to_bets=folded))
@@ -189,6 +248,22 @@ class History:
                 out, players=out._with(player, preflop_raises=1), this_hand_raised=(*out.this_hand_raised, player)
             )
         return out
+
+    def _holdem_show(self, event: Mapping[str, Any]) -> History:
+        """A hand turned up at a hold'em showdown: if they bet after the flop, was it a bluff?"""
+        player = event.get("player")
+        cards = event.get("cards")
+        if not isinstance(player, str) or player not in self.this_hand_aggressive or len(self.board) < 5:
+            return self
+        if not isinstance(cards, list | tuple) or len(cards) != 2:
+            return self
+        try:
+            hole = (parse_card(str(cards[0])), parse_card(str(cards[1])))
+            board = tuple(parse_card(card) for card in self.board)
+        except ValueError:
+            return self
+        bluff = 0 if made_hand(hole, board) else 1
+        return replace(self, players=self._with(player, shown_bets=1, shown_bluffs=bluff))
 
     def _teenpatti_bet(self, player: str, kind: str, blind: bool) -> History:
         changes = {"bets": 1, "raises": 1} if kind == "raise" else {"bets": 1}

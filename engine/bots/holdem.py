@@ -35,10 +35,13 @@ from engine.cards import Card, parse_card
 NORMAL_VPIP = 0.35
 NORMAL_PFR = 0.15
 NORMAL_BLUFF_RATE = 0.3
+NORMAL_FLOP_BET = 0.35  # how often normal, the raiser before the flop, bets the flop without a hand
 
 SHORT_STACK_BB = 10  # book 001's tip: under about ten big blinds, all in or fold
 PREFLOP_TRIALS = 160
 POSTFLOP_TRIALS = 220
+STEAL_TRIALS = 120
+STEAL_REALISED = 0.85  # the share of its equity a hand is taken to win after the flop
 
 # The share of starting hands "normal" opens with, by how many players act after it.
 OPEN_SHARE = {0: 0.55, 1: 0.42, 2: 0.28, 3: 0.22, 4: 0.17, 5: 0.14}
@@ -194,6 +197,7 @@ class Reads:
     vpip: float
     pfr: float
     bluff_rate: float
+    open_share: float = NORMAL_PFR
 
 
 def _reads(name: str, history: History | None, modelled: bool) -> Reads:
@@ -203,8 +207,10 @@ def _reads(name: str, history: History | None, modelled: bool) -> Reads:
     vpip = record.vpip()
     pfr = min(record.pfr(), vpip)
     # Loose and aggressive players bet without a hand more often.
-    bluff_rate = min(0.85, max(0.1, 0.15 + 0.6 * vpip * record.aggression() / 0.4))
-    return Reads(vpip, pfr, bluff_rate)
+    guess = min(0.85, max(0.1, 0.15 + 0.6 * vpip * record.aggression() / 0.4))
+    # The hands they turned up after betting say best how often their bets are bluffs.
+    bluff_rate = min(0.85, max(0.05, record.bluff_share(guess)))
+    return Reads(vpip, pfr, bluff_rate, open_share=max(pfr, min(record.open_share(), vpip + 0.1)))
 
 
 def _opponents(table: Table, history: History | None, modelled: bool) -> list[Opponent]:
@@ -217,7 +223,9 @@ def _opponents(table: Table, history: History | None, modelled: bool) -> list[Op
             out.append(Opponent(1.0, cards=seat.cards))
             continue
         reads = _reads(seat.name, history, modelled)
-        if seat.name in raised or (history is None and seat.bet > table.big_blind):
+        if modelled and history is not None and raised[:1] == (seat.name,):
+            share = reads.open_share  # the first raise: their opening range, measured
+        elif seat.name in raised or (history is None and seat.bet > table.big_blind):
             share = reads.pfr
         elif seat.name in voluntary:
             share = reads.vpip
@@ -291,6 +299,25 @@ def _tightness(table: Table, history: History | None) -> float:
     return sum(shares) / len(shares) if shares else NORMAL_VPIP
 
 
+def _steal_pays(table: Table, history: History | None, rng: random.Random, target: int) -> bool:
+    """Whether raising to ``target`` before the flop pays with this hand, by each opponent's
+    measured share of raises they fold to (hard): the pot when they all fold, else the hand's
+    equity against the hands they defend with (the top of their range), a little of it lost
+    to playing after the flop."""
+    hole = table.me.cards
+    assert hole is not None
+    if history is None or not table.opponents or any(seat.all_in for seat in table.opponents):
+        return False
+    fold = 1.0
+    for seat in table.opponents:
+        fold *= history.record(seat.name).fold_to_raise()
+    cost = target - table.me.bet
+    called_pot = table.pot + cost + max(0, target - max(seat.bet for seat in table.opponents))
+    defend = [Opponent(max(0.05, 1.0 - fold)) for _ in table.opponents]
+    win = equity(hole=hole, board=(), opponents=defend, rng=rng, trials=STEAL_TRIALS)
+    return fold * table.pot + (1.0 - fold) * (STEAL_REALISED * win * called_pot - cost) > 0
+
+
 def _preflop(table: Table, player: str, rng: random.Random, history: History | None, *, modelled: bool) -> Action:
     hole = table.me.cards
     assert hole is not None
@@ -323,6 +350,8 @@ def _preflop(table: Table, player: str, rng: random.Random, history: History | N
         # The big blind's option: raise the best hands, check the rest for free.
         if strength > 0.88:
             return _raise_to(table, player, int(big_blind * 3.5))
+        if modelled and _steal_pays(table, history, rng, int(big_blind * 3.5)):
+            return _raise_to(table, player, int(big_blind * 3.5))
         return Action(player, "check")
     if not raised:
         share = OPEN_SHARE.get(behind, 0.14)
@@ -331,8 +360,11 @@ def _preflop(table: Table, player: str, rng: random.Random, history: History | N
         elif loose_table:
             share *= 0.85
         limpers = max(0, sum(1 for seat in table.opponents if seat.bet == big_blind) - 1)
+        target = int(big_blind * (2.5 + max(0, limpers)))
         if strength > 1.0 - share:
-            return _raise_to(table, player, int(big_blind * (2.5 + max(0, limpers))))
+            return _raise_to(table, player, target)
+        if modelled and behind <= 2 and _steal_pays(table, history, rng, target):
+            return _raise_to(table, player, target)
         if table.to_call <= big_blind // 2 and strength > 0.5:
             return _call(table, player)  # the small blind completes with a fair hand
         return Action(player, "fold")
@@ -363,15 +395,13 @@ def _postflop(table: Table, player: str, rng: random.Random, history: History | 
             value_line -= 0.07  # loose players call with worse: bet thinner
         if win > value_line:
             return _raise_to(table, player, max(table.big_blind, pot * 2 // 3))
-        bet = max(table.big_blind, pot // 2)
-        if modelled:
-            fold = _fold_chance(table, history)
-            # Bet when folds plus the times it is called and still wins beat checking.
-            bet_value = fold * pot + (1 - fold) * (win * 0.8 * (pot + 2 * bet) - bet)
-            if bet_value > win * pot and rng.random() < 0.85:
-                return _raise_to(table, player, bet)
-        elif raised_before_flop and live == 1 and table.street == "flop" and rng.random() < 0.35:
-            return _raise_to(table, player, bet)  # the raiser's bet on the flop
+        if raised_before_flop and live == 1 and table.street == "flop":
+            # The raiser's bet on the flop: normal now and then; hard as often as this
+            # opponent has folded to bets after the flop (often against tight players,
+            # seldom against loose ones).
+            chance = _fold_chance(table, history) if modelled else NORMAL_FLOP_BET
+            if rng.random() < chance:
+                return _raise_to(table, player, max(table.big_blind, pot // 2))
         return Action(player, "check")
 
     to_call = table.to_call

@@ -125,6 +125,12 @@ def _drawing_or_made(hole: tuple[Card, Card], board: Sequence[Card]) -> bool:
     return any(ranks >> low & 0b1111 == 0b1111 for low in range(11))
 
 
+def made_hand(hole: tuple[Card, Card], board: Sequence[Card]) -> bool:
+    """At least a pair using one of the hole cards, on a complete board of five."""
+    value = hand_value((*hole, *board))
+    return category_of(value) >= PAIR and value != hand_value(board)
+
+
 def _deal_from_range(
     opponent: Opponent, dead: set[Card], board: Sequence[Card], rng: random.Random
 ) -> tuple[Card, Card]:

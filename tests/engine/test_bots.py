@@ -511,3 +511,100 @@ def test_hard_looks_when_a_tight_player_bets_again_after_looking():
         history=History().observe_all(this_hand),
     )
     assert normal == Action("A", "chaal")  # normal, without the read, bets blind while the stake is low
+
+
+# --- hold'em: hard's reads ------------------------------------------------------------------------
+
+
+def _holdem_hand(events_per_player):
+    start = {"kind": "hand_started", "players": [{"name": "Asha", "stack": 1000}, {"name": "Bikash", "stack": 1000}]}
+    return [start, *events_per_player]
+
+
+def test_holdem_history_counts_folds_to_a_raise_before_the_flop_once_per_hand():
+    raised_and_folded = _holdem_hand(
+        [
+            {"kind": "action", "player": "Asha", "verb": "raise"},
+            {"kind": "action", "player": "Bikash", "verb": "fold"},
+        ]
+    )
+    raised_and_called = _holdem_hand(
+        [
+            {"kind": "action", "player": "Asha", "verb": "raise"},
+            {"kind": "action", "player": "Bikash", "verb": "raise"},
+            {"kind": "action", "player": "Asha", "verb": "raise"},
+            {"kind": "action", "player": "Bikash", "verb": "call"},
+        ]
+    )
+    history = History().observe_all([*raised_and_folded, *raised_and_called, *raised_and_folded])
+    bikash, asha = history.record("Bikash"), history.record("Asha")
+    assert (bikash.faced_raises, bikash.folded_to_raises) == (3, 2)
+    assert (asha.faced_raises, asha.folded_to_raises) == (1, 0)  # Bikash's re-raise, once
+    # Asha made the first raise each time she could; Bikash never had the chance.
+    assert (asha.open_chances, asha.opens, bikash.open_chances) == (3, 3, 0)
+    assert asha.open_share() > History().record("Asha").open_share()
+    assert bikash.fold_to_raise() > asha.fold_to_raise()
+
+
+def test_holdem_history_reads_bluffs_from_the_hands_turned_up_after_betting():
+    def hand(cards):
+        return _holdem_hand(
+            [
+                {"kind": "board", "street": "flop", "cards": ["2c", "7h", "Td"]},
+                {"kind": "action", "player": "Asha", "verb": "bet"},
+                {"kind": "action", "player": "Bikash", "verb": "call"},
+                {"kind": "board", "street": "turn", "cards": ["Js"]},
+                {"kind": "board", "street": "river", "cards": ["3d"]},
+                {"kind": "show", "player": "Asha", "cards": cards, "reason": "showdown"},
+                {"kind": "show", "player": "Bikash", "cards": ["Ah", "Th"], "reason": "showdown"},
+            ]
+        )
+
+    history = History().observe_all([*hand(["Kc", "Qd"]), *hand(["5c", "4d"]), *hand(["Tc", "9c"])])
+    asha, bikash = history.record("Asha"), history.record("Bikash")
+    assert (asha.shown_bets, asha.shown_bluffs) == (3, 2)  # K-Q and 5-4 high; T-9 a pair of tens
+    assert bikash.shown_bets == 0  # he only called
+    assert asha.bluff_share(0.3) > History().record("Asha").bluff_share(0.3)
+
+
+def _holdem_history_of(name, *, fold_to_raise, hands=40):
+    """``name`` faced a raise before the flop in each of ``hands`` hands and folded that share."""
+    history = History()
+    for number in range(hands):
+        history = history.observe_all(
+            [
+                {"kind": "hand_started", "players": [{"name": "Hero", "stack": 2000}, {"name": name, "stack": 2000}]},
+                {"kind": "action", "player": "Hero", "verb": "raise"},
+                {"kind": "action", "player": name, "verb": "fold" if number < fold_to_raise * hands else "call"},
+            ]
+        )
+    return history
+
+
+def test_hard_opens_more_hands_against_a_player_who_folds_to_raises():
+    # Book 001: "The hard computer players keep track of how loosely each player has played".
+    game = get_game("holdem")
+    folder = _holdem_history_of("Villain", fold_to_raise=0.9)
+    caller = _holdem_history_of("Villain", fold_to_raise=0.1)
+    opened = {"folder": 0, "caller": 0, "normal": 0}
+    for number in range(60):
+        state, events = game.start_hand(
+            settings={"small_blind": 10, "big_blind": 20},
+            players=[("Hero", 2000), ("Villain", 2000)],
+            dealer=0,
+            deck=seeded_deck(number),
+        )
+        assert game.to_act(state) == "Hero"  # heads-up, the button acts first before the flop
+        view = game.view(state, "Hero")
+        for key, strength, history in (
+            ("folder", "hard", folder),
+            ("caller", "hard", caller),
+            ("normal", "normal", folder),
+        ):
+            now = history.observe_engine_events(events, "Hero")
+            action = choose_action(
+                game="holdem", view=view, player="Hero", strength=strength, rng=random.Random(number), history=now
+            )
+            opened[key] += action.verb in ("raise", "allin")
+    assert opened["folder"] > opened["caller"]
+    assert opened["folder"] > opened["normal"]  # normal keeps its own ranges whatever it has seen
