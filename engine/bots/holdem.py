@@ -13,10 +13,11 @@ and the seat's :class:`~engine.bots.history.History`, and returns one legal acti
   sometimes bets the flop without one.
 - **hard**, normal with a model of each opponent (book 001: "the hard computer players
   keep track of how loosely each player has played so far"): each opponent's range is
-  their own share of hands played and raised, their bets after the flop are read with
-  their own aggression, and it bluffs by the chance that those particular opponents
-  fold: often against tight players, never against loose ones, who are instead
-  value-bet more thinly.
+  their own share of hands played, raised and opened; their bets after the flop are
+  read with the share of bluffs among the hands they turned up after betting; it raises
+  before the flop whenever the folds it expects from those particular opponents plus
+  its equity against the hands that defend pay (stealing from tight players), bets the
+  flop as the raiser as often as they fold to bets, and value-bets loose players thinly.
 """
 
 from __future__ import annotations
