@@ -2,7 +2,8 @@
 
 Rules pinned (issue 14): with "I approve seats and buy-backs" ticked on the open form, a
 guest who joins to take a seat sees that they wait for the host; the host's panel lists
-the request and Approve seats the guest; a buy-back asked for and denied leaves the stack
+the request and Approve seats the guest; a request withdrawn leaves the panel; a buy-back
+asked for and denied leaves the stack
 as it was and tells the player; the host's "ban for the rest of the game" (confirmed
 first) removes the player and their page stops. Someone with only the code asks from the
 lobby, waits, and once the host approves, their waiting page opens the table.
@@ -48,7 +49,14 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     expect(host.page.locator("#host-requests-box")).to_be_hidden()
     expect(host.page.locator(".seat")).to_have_count(2)
 
-    # She asks to buy in again; the host says no: she is told, and her stack is as it was.
+    # She asks to buy in again and thinks better of it: the host's panel empties.
+    dipa.page.locator('#between-hands [data-command="ask_buy_back"]').click()
+    expect(host.page.locator("#host-requests")).to_contain_text("Dipa asks to buy in again.")
+    dipa.page.locator('#between-hands [data-command="cancel"]').click()
+    expect(host.page.locator("#host-requests-box")).to_be_hidden()
+    expect(host.page.locator("#hand-log")).to_contain_text("Dipa withdraws their request.")
+
+    # She asks again; the host says no: she is told, and her stack is as it was.
     dipa.page.locator('#between-hands [data-command="ask_buy_back"]').click()
     expect(dipa.page.locator("#between-hands")).to_contain_text("Waiting for the host to approve your buy-back.")
     expect(host.page.locator("#host-requests")).to_contain_text("Dipa asks to buy in again.")

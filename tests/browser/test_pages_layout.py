@@ -147,6 +147,9 @@ def test_the_pages_of_a_finished_game_fit_and_pass_axe(browse, screenshots, play
     check(browse, screenshots, "home-game", f"/ledger/home-games/{home_game}/", "hostuser")
     check(browse, screenshots, "home-game-add-table", f"/ledger/home-games/{home_game}/add-table/", "hostuser")
     check(browse, screenshots, "join-link", f"/t/{code}/{played['invite']}/", None)
+    # The code alone: asked for the invite link, or to ask the host (one counted try a size).
+    page = check(browse, screenshots, "join-ask", f"/tables/join/?code={code}", None, status=403)
+    assert page.locator(".join-ask button[type=submit]").count() == 1
     check(browse, screenshots, "lobby-after-a-game", "/tables/", "bikash")
 
 
