@@ -310,7 +310,8 @@ def sideshow_partner(state: HandState, seat: int) -> int:
     return -1
 
 
-def _must_see(state: HandState, seat: int) -> bool:
+def must_see(state: HandState, seat: int) -> bool:
+    """Whether ``seat`` has used up its blind turns (book 000: then it must see before betting)."""
     limit = state.settings.blind_turns
     return limit is not None and not state.seen[seat] and state.blind_used[seat] >= limit
 
@@ -333,8 +334,8 @@ def legal_actions(state: HandState, seat: int) -> list[LegalAction]:
     stake = state.stake
     stack = state.stacks[seat]
     unit = 2 if seen else 1
-    must_see = _must_see(state, seat)
-    if not must_see:
+    blind_spent = must_see(state, seat)
+    if not blind_spent:
         cost = stake * unit
         if cost <= stack:
             actions.append(LegalAction("chaal", cost=cost))
@@ -349,7 +350,7 @@ def legal_actions(state: HandState, seat: int) -> list[LegalAction]:
             actions.append(LegalAction("raise", lowest, highest, lowest * unit))
     actions.append(_PACK)
     if state.in_count == 2:
-        if not must_see and (state.seen[_other_in(state, seat)] if seen else settings.blind_show):
+        if not blind_spent and (state.seen[_other_in(state, seat)] if seen else settings.blind_show):
             actions.append(LegalAction("show", cost=min(stake * unit, stack)))
     elif settings.sideshow != "off" and seen and 2 * stake <= stack:
         partner = sideshow_partner(state, seat)
@@ -406,7 +407,7 @@ def validate(state: HandState, action: Action) -> tuple[int, int, int]:
     settings = state.settings
     seen = state.seen[seat]
     stack = state.stacks[seat]
-    if _must_see(state, seat):
+    if must_see(state, seat):
         raise RuleError(
             "must_see", f"{action.player} has bet blind {settings.blind_turns} times and must see before betting again."
         )

@@ -20,7 +20,9 @@ The view is a JSON-ready dict; the live site and the browser page render it as i
       ],
       "your_cards": [...] | None,        # the viewer's own cards, once they have seen
       "legal": [{"verb": "raise", "min": 20, "max": 990, "cost": 20,   # the viewer's; cost at min
-                 "per_chip": 1, "step": 10, "start": 20}, ...],      # raise box: cost per chip, step, start
+                 "per_chip": 1, "step": 10, "start": 20},            # raise box: cost per chip, step, start
+                {"verb": "sideshow", "cost": 40, "partner": "Bikash"}, ...],  # whom it would ask
+      "must_see": false,                 # the viewer's blind turns are used up: see or pack
       "sideshow": {"asker": "Bikash", "partner": "Chandra"} | None,  # awaiting an answer
       "finished": false,
       "result": None | {"reason": "show", "winners": [...], "payouts": {...},
@@ -37,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import card_text
-from engine.teenpatti.hand import HandState, legal_actions
+from engine.teenpatti.hand import HandState, legal_actions, must_see, sideshow_partner
 from engine.teenpatti.ranking import hand_label
 
 
@@ -86,6 +88,10 @@ def hand_view(state: HandState, viewer: str | None) -> dict[str, Any]:
                 entry["per_chip"] = 2 if state.seen[viewer_seat] else 1
                 entry["step"] = settings.boot
                 entry["start"] = max(action.min, min(action.max, 2 * state.stake))
+            elif action.verb == "sideshow":
+                # Whom the sideshow would ask (the book's "player before you"): the page names
+                # them on the button and works out no rule itself.
+                entry["partner"] = state.names[sideshow_partner(state, viewer_seat)]
             legal.append(entry)
     outcome = state.outcome
     result = None
@@ -110,6 +116,9 @@ def hand_view(state: HandState, viewer: str | None) -> dict[str, Any]:
         "players": players,
         "your_cards": players[viewer_seat]["cards"] if viewer_seat >= 0 and state.seen[viewer_seat] else None,
         "legal": legal,
+        # Book 000: "By default you may bet blind four times, then you must see before you
+        # chaal or raise again": the page says why only See and Pack are offered.
+        "must_see": viewer_seat >= 0 and not state.packed[viewer_seat] and must_see(state, viewer_seat),
         "sideshow": None if pending is None else {"asker": state.names[pending[0]], "partner": state.names[pending[1]]},
         "finished": outcome is not None,
         "result": result,

@@ -33,7 +33,7 @@ def test_view_has_every_field_the_pages_render_and_is_json_ready():
     assert json.loads(json.dumps(view)) == view
     assert set(view) == {
         "game", "settings", "viewer", "dealer", "to_act", "pot", "stake", "boot", "players",
-        "your_cards", "legal", "sideshow", "finished", "result",
+        "your_cards", "legal", "must_see", "sideshow", "finished", "result",
     }  # fmt: skip
     assert view["players"][1] == {
         "name": "Bikash", "stack": 990, "bet": 10, "seen": False, "packed": False, "blind_turns_used": 0,
@@ -73,6 +73,48 @@ def test_blind_turns_used_and_left():
     assert rules.view(state, None)["players"][1]["blind_turns_left"] == 3
     classic, state = start("classic")
     assert classic.view(state, None)["players"][1]["blind_turns_left"] is None
+
+
+def test_the_sideshow_offer_names_the_partner_the_rules_pick():
+    """Book 000: a sideshow is with "the player who bet just before you"; Classic (book 004):
+    the previous *seen* player. The view names them, so the page decides nothing."""
+    rules, state = start(hands={**HANDS, "Deepa": "3s 4d 7c"})
+    # Dealer Asha: Bikash, Chandra, Deepa, then Asha act.
+    state = play(rules, state, ("Bikash", "see"), ("Bikash", "chaal"), ("Chandra", "see"), ("Chandra", "chaal"))
+    state = play(rules, state, ("Deepa", "see"))
+    offer = {entry["verb"]: entry for entry in rules.view(state, "Deepa")["legal"]}
+    assert offer["sideshow"] == {"verb": "sideshow", "cost": 20, "partner": "Chandra"}
+    state = play(rules, state, ("Deepa", "chaal"), ("Asha", "chaal"), ("Bikash", "chaal"), ("Chandra", "pack"))
+    # Chandra packed: the player still in before Deepa is Bikash.
+    offer = {entry["verb"]: entry for entry in rules.view(state, "Deepa")["legal"]}
+    assert offer["sideshow"]["partner"] == "Bikash"
+    for viewer in ("Asha", "Bikash", None):  # only the one who may ask is offered it
+        assert "sideshow" not in {entry["verb"] for entry in rules.view(state, viewer)["legal"]}
+
+    classic, state = start("classic", hands={**HANDS, "Deepa": "3s 4d 7c"})
+    state = play(classic, state, ("Bikash", "see"), ("Bikash", "chaal"), ("Chandra", "chaal"), ("Deepa", "see"))
+    offer = {entry["verb"]: entry for entry in classic.view(state, "Deepa")["legal"]}
+    assert offer["sideshow"]["partner"] == "Bikash"  # Chandra is blind: the previous seen player
+
+
+def test_must_see_says_when_the_blind_turns_are_used_up():
+    """Book 000: four blind bets by default, then see before betting again: the view says so
+    to the viewer it concerns, and only See and Pack are offered."""
+    rules, state = start(hands={"Asha": "As Ad Ah", "Bikash": "2s 5d 9c"})
+    for _round in range(3):
+        state = play(rules, state, ("Bikash", "chaal"), ("Asha", "chaal"))
+    assert rules.view(state, "Bikash")["must_see"] is False
+    state = play(rules, state, ("Bikash", "chaal"), ("Asha", "chaal"))
+    view = rules.view(state, "Bikash")
+    assert view["must_see"] is True
+    assert [entry["verb"] for entry in view["legal"]] == ["see", "pack"]
+    assert rules.view(state, None)["must_see"] is False  # a spectator has no blind turns
+    state = play(rules, state, ("Bikash", "see"))
+    assert rules.view(state, "Bikash")["must_see"] is False
+    classic, state = start("classic")
+    for _round in range(6):
+        state = play(classic, state, ("Bikash", "chaal"), ("Chandra", "chaal"), ("Asha", "chaal"))
+    assert classic.view(state, "Bikash")["must_see"] is False  # Classic: no blind limit
 
 
 def test_show_turns_cards_up_for_everyone_and_the_result_is_in_the_view():
