@@ -209,6 +209,10 @@ def table_public(table: Table) -> dict[str, Any]:
         "host": table.host_id,
         "seed_commitment": table.seed_commitment,
         "hands_played": table.hands_played,
+        # Between hands: when the table clock deals the next hand (None while a hand is live
+        # or no deal is due). The page counts down to it and says "Dealing the next hand"
+        # once it has come (docs/ui.md).
+        "next_deal_at": table.next_deal_at.isoformat() if table.next_deal_at else None,
         "settings": {key: value for key, value in settings.items() if key != "host"},
         # What differs between the games (engine.api.TableRules; keys in docs/architecture.md):
         # the page reads these instead of asking which game it is.

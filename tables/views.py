@@ -36,6 +36,7 @@ from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.join_limits import join_attempt_failed, join_attempts_exceeded
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
+from tables.services.settings import table_currency
 
 
 def _guest_token(request: HttpRequest, *, create: bool = False) -> str | None:
@@ -289,6 +290,9 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
                 "seat": str(seat.pk),
                 "is_host": is_host,
                 "title": f"{table.get_game_display()} · {table.code}",
+                # The buy-in's currency (ISO code, or "" for plain amounts): fixed once anyone
+                # has bought in, so a buy-back's question may name it (tables.services.settings).
+                "currency": table_currency(table),
                 "strings": table_page_strings(),
             },
         },
@@ -412,6 +416,14 @@ def table_page_strings() -> dict[str, Any]:
         "status_playing": _("Playing"),
         "status_paused": _("Paused"),
         "status_ended": _("Ended"),
+        # The state of play in words (regions/status.js, docs/ui.md).
+        "paused_line": _("Paused by the host: nobody can act until the game resumes."),
+        "their_turn": _("%(player)s to act."),
+        "waiting_for_start": _("Waiting for players: the host starts the game once everyone has sat down."),
+        "waiting_for_chips": _("Waiting for players: too few have chips to be dealt in."),
+        "waiting_next_hand": _("Waiting for the next hand."),
+        "next_hand_in": _("Next hand in %(time)s."),
+        "dealing": _("Dealing the next hand…"),
         "hand_number": _("Hand %(number)s"),
         "dealer": _("Dealer"),
         "dealer_short": pgettext("dealer badge", "D"),
@@ -444,6 +456,8 @@ def table_page_strings() -> dict[str, Any]:
         "raise_to": _("Raise to"),
         "show": _("Show"),
         "sideshow": _("Sideshow"),
+        "sideshow_with": _("Sideshow with %(partner)s"),
+        "blind_turns_used": _("Your blind turns are used up: see your cards or pack."),
         "pack": _("Pack"),
         "check": _("Check"),
         "call_amount": _("Call %(amount)s"),
@@ -479,6 +493,10 @@ def table_page_strings() -> dict[str, Any]:
         "watching": _("You are watching."),
         "end_game_confirm": _("End the game for everyone?"),
         "buy_again": _("Buy in again"),
+        "buy_again_confirm": _("Buy in again: %(chips)s chips for %(price)s?"),
+        # A price with its currency's ISO code, in the order the language writes it
+        # (ledger_numbers.in_currency: "NPR 10.00", German "10,00 EUR").
+        "price_in_currency": _("%(currency)s %(amount)s"),
         "sit_out": _("Sit out"),
         "come_back": _("Come back"),
         "start": _("Start the game"),

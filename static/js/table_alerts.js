@@ -2,9 +2,7 @@
  * table_alerts.js: what the table page says about the game's state, beside the page's
  * own script (static/js/table/, its modules, draw the hand; this file only reads what they drew).
  *
- * It owns:
- * - the status line: whose turn it is when it is not yours ("Bikash to act"), the game
- *   paused, the connection lost;
+ * It owns (the status line, the state of play in words, is regions/status.js's):
  * - the paused state: an overlay on the felt, and every action button disabled (the
  *   server refuses a move anyway; the page should not offer one);
  * - the turn alert: a sound and a vibration when your turn starts, and a system
@@ -14,7 +12,7 @@
  *
  * It reads the page's DOM contract only: #table-root[data-connection], #table-status
  * (compared with the page's own "Paused" word from #table-config), the seats'
- * data-me / data-to-act and .seat-name. Strings come translated in data attributes of
+ * data-me / data-to-act. Strings come translated in data attributes of
  * #table-alerts-config. No inline script (the page's Content-Security-Policy).
  */
 (function () {
@@ -26,7 +24,6 @@
   var config = {};
   try { config = JSON.parse(document.getElementById("table-config").textContent); } catch (error) { config = {}; }
   var strings = config.strings || {};
-  var statusLine = document.getElementById("turn-status");
   var overlay = document.getElementById("paused-overlay");
   var toggle = document.getElementById("turn-alert-toggle");
   var STORE_KEY = "dashain.turnAlert";
@@ -51,11 +48,6 @@
   }
 
   function myTurn() { return Boolean(document.querySelector('.seat[data-me="true"][data-to-act="true"]')); }
-
-  function nameToAct() {
-    var seat = document.querySelector('.seat[data-to-act="true"] .seat-name');
-    return seat ? seat.textContent.trim() : "";
-  }
 
   function beep() {
     var Context = window.AudioContext || window.webkitAudioContext;
@@ -102,17 +94,10 @@
     busy = true;
     try {
       var paused = isPaused();
-      var lost = root.getAttribute("data-connection") === "closed";
       var mine = myTurn();
-      root.setAttribute("data-paused", String(paused));
+      if (root.getAttribute("data-paused") !== String(paused)) root.setAttribute("data-paused", String(paused));
       if (overlay) overlay.hidden = !paused;
       disableActions(paused);
-      var line = "";
-      if (lost) line = text("lost");
-      else if (paused) line = text("paused");
-      else if (!mine && nameToAct()) line = text("their-turn").replace("%(player)s", nameToAct());
-      if (statusLine && statusLine.textContent !== line) statusLine.textContent = line;
-      if (statusLine) statusLine.hidden = !line;
       if (mine && !wasMyTurn && !paused) announceTurn();
       wasMyTurn = mine;
     } finally {

@@ -266,6 +266,30 @@ def _full_table(host, game: str, count: int) -> str:
     return table.code
 
 
+def _blind_limit_table(host, friend) -> dict[str, str]:
+    """A Faras table of two (the host and ``friend``) where both bet blind until one has used
+    up the blind turns (book 000: four by default): that player is to act, with See and Pack left."""
+    from engine.games import get_game
+    from tables import selectors
+    from tables.services import hand_act, seat_take, table_create, table_join, table_start
+
+    table = table_create(host=host, game="faras", choices={})
+    seats = [table_join(code=table.code, invite_token=table.invite_token, user=user) for user in (host, friend)]
+    for seat in seats:
+        seat_take(table_id=table.pk, seat_id=seat.pk)
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    rules = get_game("faras")
+    by_name = {seat.engine_name: seat for seat in seats}
+    for _turn in range(20):
+        hand = selectors.hand_live(table=table)
+        state, _seq = selectors.hand_state(table=table, hand=hand)
+        player = rules.to_act(state)
+        if "chaal" not in [option.verb for option in rules.legal_actions(state, player)]:
+            return {"code": table.code, "username": by_name[player].user.username}
+        hand_act(table_id=table.pk, seat_id=int(player), verb="chaal")
+    raise RuntimeError("the blind turns were never used up")
+
+
 def scenario(workdir: Path, name: str) -> None:
     """Build a page's data in the server's own database, through the services, and print it as JSON.
 
@@ -276,6 +300,8 @@ def scenario(workdir: Path, name: str) -> None:
     ``full:GAME:COUNT``: hostuser hosts a GAME table with every one of its COUNT seats
     taken (guests besides the host), the first hand dealt and played on until it is the
     host's turn. Used by the table-layout test for a crowded table.
+    ``blind-limit``: hostuser and bikash at a Faras table, both blind until one of them has
+    used up the blind turns and is to act (prints the code and that player's username).
     """
     _prepare_environment(workdir)
     import django
@@ -299,6 +325,9 @@ def scenario(workdir: Path, name: str) -> None:
     if name.startswith("full:"):
         _, game, count = name.split(":")
         print(json.dumps({"code": _full_table(host, game, int(count))}))
+        return
+    if name == "blind-limit":
+        print(json.dumps(_blind_limit_table(host, users["bikash"])))
         return
     if name != "played":
         raise SystemExit(f"no scenario {name!r}")

@@ -171,6 +171,11 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     assert third is looked_early  # already seen, out of turn
     assert "see" not in action_verbs(third) and third.page.locator("#see-button").is_hidden()
     assert "sideshow" in action_verbs(third)
+    # The button names the partner the server picked (book 000: the player who bet just before).
+    second_name = second.page.locator('.seat[data-me="true"] .seat-name').inner_text()
+    expect(third.page.locator('#action-bar button[data-verb="sideshow"]')).to_contain_text(
+        f"Sideshow with {second_name}"
+    )
     act(third, "sideshow")
     settle(players)
     expect(second.page.locator("#sideshow-request")).to_be_visible()
@@ -236,11 +241,20 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     # Between hands, a player who lost chips buys in again: every page sees the new stack.
     loser = fourth
     before_stack = int(re.sub(r"\D", "", stacks[host.label][loser.seat]))
+    # It asks first, saying how many chips for what price (1,000 for 10.00 by default).
+    questions: list[str] = []
+
+    def answer(dialog) -> None:
+        questions.append(dialog.message)
+        dialog.accept()
+
+    loser.page.once("dialog", answer)
     loser.page.locator('#between-hands [data-command="buy_back"]').click()
     for player in players:
         expect(player.page.locator(f'.seat[data-seat="{loser.seat}"] .seat-stack')).to_contain_text(
             f"{before_stack + BUY_IN:,}"
         )
+    assert questions == [f"Buy in again: {BUY_IN:,} chips for 10.00?"]
     step += 1
     screenshot(artifacts, step, "bought-again", players)
 

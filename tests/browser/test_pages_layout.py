@@ -188,10 +188,21 @@ def test_home_games_are_in_the_navigation(browse):
 
 
 def test_numbers_are_written_one_way_on_a_page(browse, played):
-    """1,000 chips and 1000 chips never both: every number of four digits or more is grouped."""
+    """1,000 chips and 1000 chips never both: every number of four digits or more is grouped,
+    the table page's log in words, result and final chips included."""
     page = browse("hostuser")
-    for path in (f"/ledger/tables/{played['code']}/", "/tables/open/?game=faras", f"/tables/{played['code']}/history/"):
+    table_page = f"/tables/{played['code']}/"
+    for path in (
+        f"/ledger/tables/{played['code']}/",
+        "/tables/open/?game=faras",
+        f"/tables/{played['code']}/history/",
+        table_page,
+    ):
         page.goto(path)
+        if path == table_page:
+            # the table page's log in words, the result and the final chips come by the socket
+            page.wait_for_selector("#hand-log li")
+            page.wait_for_selector("#game-over:not([hidden])")
         # the page's words, without codes (a seed's hex digits are not a number)
         text = page.evaluate(
             """() => { const main = document.querySelector('main').cloneNode(true);

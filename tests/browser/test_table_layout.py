@@ -3,10 +3,15 @@ on one screen, in every state, and axe-core finds nothing serious.
 
 Rules pinned (issue 16, items 1, 2 and 7): whoever's turn it is sees the turn banner and
 the whole action bar inside the window without scrolling, on either size; no page is
-wider than its window; the hand's result is on screen, and stays until the next deal;
-the game-over state shows the final chips and the links on; axe finds no serious or
-critical violation in any of these states. A screenshot of each state at each size is
-written to test-artifacts/table/ (git-ignored; listed in docs/ui.md).
+wider than its window; every state of play is said in words on the status line
+(#turn-status, #table-root[data-phase]): waiting for players, someone else's turn, paused
+(actions disabled), connection lost (actions disabled), between hands (the result stays,
+the next deal counted down), dealing (the next deal's time has come), game over; a
+sideshow asked of you shows its question and answers inside the window; the Sideshow
+button names the partner; used-up blind turns are explained; "Buy in again" is offered
+below one buy-in only and asks first; axe finds no serious or critical violation in any
+of these states. A screenshot of each state at each size is written to
+test-artifacts/table/ (git-ignored; listed in docs/ui.md).
 
 One table, three people: Asha hosts on a laptop, Bikash plays on a phone, Chandra on a
 laptop (a 999 table adds more seats at the end).
@@ -14,13 +19,15 @@ laptop (a 999 table adds more seats at the end).
 
 from __future__ import annotations
 
+import re
 import shutil
+from datetime import datetime, timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PAGE_TIMEOUT_MS, ROOT
-from tests.browser.driver import Player, act, join_table, open_table, settle, to_act
+from tests.browser.driver import Player, act, action_verbs, join_table, open_table, settle, to_act
 from tests.browser.test_pages_layout import SIZES, page_problems
 
 ARTIFACTS = ROOT / "test-artifacts" / "table"
@@ -60,6 +67,33 @@ def inside_window(page: Page, selector: str) -> bool:
     )
 
 
+def says(player: Player, phase: str, words: str | None = None) -> None:
+    """The page is in ``phase`` (#table-root[data-phase]) and its status line says ``words``."""
+    expect(player.page.locator("#table-root")).to_have_attribute("data-phase", phase)
+    if words is not None:
+        expect(player.page.locator("#turn-status")).to_have_text(words)
+        assert inside_window(player.page, "#turn-status"), (player.label, player.size, phase)
+
+
+def name_of(player: Player) -> str:
+    return player.page.locator('.seat[data-me="true"] .seat-name').inner_text()
+
+
+def sideshow_asked(asker: Player, partner: Player, screenshots) -> None:
+    """``asker`` (seen) asks the sideshow the button names; ``partner`` sees the question and
+    answers inside the window; it is snapped and refused."""
+    expect(asker.page.locator('#action-bar button[data-verb="sideshow"]')).to_contain_text(
+        f"Sideshow with {name_of(partner)}"
+    )
+    act(asker, "sideshow")
+    says(partner, "sideshow-asked")
+    expect(partner.page.locator("#sideshow-text")).to_have_text(f"{name_of(asker)} asks you for a sideshow.")
+    for selector in ("#sideshow-request", "#sideshow-accept", "#sideshow-refuse"):
+        assert inside_window(partner.page, selector), (partner.label, partner.size, selector)
+    snap(screenshots, "sideshow-asked", [partner])
+    act(partner, "refuse")
+
+
 def snap(screenshots, state: str, players: list[Player]) -> None:
     for player in players:
         player.page.evaluate("() => window.scrollTo(0, 0)")
@@ -83,6 +117,8 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
             join_table(friend.page, link)
             friend.read_seat()
         expect(asha.page.locator(".seat")).to_have_count(3)
+        for player in players:
+            says(player, "waiting", "Waiting for players: the host starts the game once everyone has sat down.")
         snap(screenshots, "waiting", players)
 
         asha.page.locator('#host-controls [data-command="start"]').click()
@@ -101,17 +137,33 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
             settle(players)
         assert turns_seen == {"laptop", "phone"}
         mover = by_seat[to_act(asha)]
+        says(mover, "your-turn")
         for player in players:
             if player is not mover:
-                expect(player.page.locator("#turn-status")).to_have_text(
-                    mover.page.locator('.seat[data-me="true"] .seat-name').inner_text() + " to act."
-                )
+                says(player, "their-turn", f"{name_of(mover)} to act.")
+
+        # Connection lost, at either size: said on the status line, and nothing can be pressed
+        # (the mover's own turn included) until the page is back.
+        lost = [mover, next(player for player in players if player.size == "laptop" and player is not mover)]
+        for player in lost:
+            player.page.context.set_offline(True)
+            player.page.evaluate("() => window.DashainTable.state.socket.close()")
+            says(player, "lost", "Connection lost: reconnecting…")
+        buttons = mover.page.locator("#action-bar button")
+        for index in range(buttons.count()):
+            expect(buttons.nth(index)).to_be_disabled()
+        snap(screenshots, "connection-lost", lost)
+        for player in lost:
+            player.page.context.set_offline(False)
+            expect(player.page.locator("#connection")).to_have_attribute("data-state", "open")
+        says(mover, "your-turn")
+        expect(mover.page.locator('#action-bar button[data-verb="pack"]')).to_be_enabled()
 
         # Paused: an overlay on the felt, and no action button may be pressed, at either size.
         asha.page.locator('#host-controls [data-command="pause"]').click()
         for player in players:
             expect(player.page.locator("#paused-overlay")).to_be_visible()
-            expect(player.page.locator("#turn-status")).to_contain_text("Paused by the host")
+            says(player, "paused", "Paused by the host: nobody can act until the game resumes.")
         buttons = mover.page.locator("#action-bar button")
         assert buttons.count() > 0
         for index in range(buttons.count()):
@@ -127,6 +179,19 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
         toggle.click()
         expect(toggle).to_have_attribute("aria-pressed", "true")
 
+        # Sideshows, each asked of the player who bet just before (book 000), at both sizes:
+        # Bikash (phone) is asked by Chandra, then Chandra (laptop) by Asha; both refuse.
+        assert to_act(asha) == bikash.seat
+        act(bikash, "see")
+        act(bikash, "chaal")
+        assert to_act(asha) == chandra.seat
+        act(chandra, "see")
+        sideshow_asked(chandra, bikash, screenshots)
+        assert to_act(asha) == asha.seat
+        act(asha, "see")
+        sideshow_asked(asha, chandra, screenshots)
+        settle(players)
+
         # Everyone packs but one: the result is on screen, and stays (the next deal is an hour away).
         while True:
             seat = to_act(asha)
@@ -137,15 +202,65 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
         for player in players:
             expect(player.page.locator("#result")).to_be_visible()
             assert inside_window(player.page, "#result"), (player.label, player.size)
+            says(player, "between-hands")
+            expect(player.page.locator("#turn-status")).to_have_text(re.compile(r"^Next hand in (59|60):\d\d\.$"))
         snap(screenshots, "result", players)
         bikash.page.reload()
         expect(bikash.page.locator("#result")).to_be_visible()  # a reload between hands keeps it
+
+        # "Buy in again" only below one buy-in (1,000 chips), and it asks first: chips and price.
+        stacks = {
+            player.label: int(re.sub(r"\D", "", player.page.locator('.seat[data-me="true"] .seat-stack').inner_text()))
+            for player in players
+        }
+        for player in players:
+            expect(player.page.locator('#between-hands [data-command="buy_back"]')).to_have_count(
+                1 if stacks[player.label] < 1000 else 0
+            )
+        short = min(players, key=lambda player: stacks[player.label])
+        short_stack = stacks[short.label]
+        assert short_stack < 1000
+        questions: list[str] = []
+        short.page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+        before = short.page.locator("#table-root").get_attribute("data-seq")
+        short.page.locator('#between-hands [data-command="buy_back"]').click()
+        assert questions == ["Buy in again: 1,000 chips for 10.00?"]
+        # Said no: nothing was sent, nothing changed.
+        expect(short.page.locator('.seat[data-me="true"] .seat-stack')).to_have_text(f"{short_stack:,} chips")
+        assert short.page.locator("#table-root").get_attribute("data-seq") == before
+        short.page.once("dialog", lambda dialog: dialog.accept())
+        short.page.locator('#between-hands [data-command="buy_back"]').click()
+        for player in players:
+            expect(player.page.locator(f'.seat[data-seat="{short.seat}"] .seat-stack')).to_have_text(
+                f"{short_stack + 1000:,} chips"
+            )
+        settle(players)
+        expect(short.page.locator("#hand-log li", has_text="buys in again")).to_have_count(1)
+        expect(short.page.locator('#between-hands [data-command="buy_back"]')).to_have_count(0)
+        # The log writes every number one way (1,000, never 1000).
+        for player in players:
+            log = player.page.locator("#hand-log").inner_text()
+            assert re.findall(r"(?<![\w.,:/-])\d{4,}(?!\w)", log) == [], (player.label, log)
+            assert "1,000" in log, log
+
+        # Dealing: once the next deal's time has come (the pages' clocks moved past the server's
+        # next_deal_at; the server itself waits its hour), the status line says so; the result stays.
+        due = asha.page.evaluate("() => window.DashainTable.state.table.next_deal_at")
+        assert due
+        later = datetime.fromisoformat(due) + timedelta(seconds=2)
+        dealing = [bikash, chandra]
+        for player in dealing:
+            player.page.clock.set_fixed_time(later)
+            says(player, "dealing", "Dealing the next hand…")
+            expect(player.page.locator("#result")).to_be_visible()
+        snap(screenshots, "dealing", dealing)
 
         asha.page.once("dialog", lambda dialog: dialog.accept())
         asha.page.locator('#host-controls [data-command="end"]').click()
         for player in players:
             expect(player.page.locator("#game-over")).to_be_visible()
             assert inside_window(player.page, "#game-over"), (player.label, player.size)
+            says(player, "ended", "The game is over.")
         snap(screenshots, "game-over", players)
     finally:
         for player in players:
@@ -171,3 +286,30 @@ def test_a_full_table_fits_each_screen(chromium, live_site, screenshots, game, c
             snap(screenshots, f"full-{count}", [host])
         finally:
             host.page.context.close()
+
+
+def test_used_up_blind_turns_are_explained_at_both_sizes(chromium, live_site, screenshots):
+    """Book 000: after four blind bets a player must see before betting again. With only See
+    and Pack left, the page says why (the server's must_see), inside the window at both sizes."""
+    table = live_site.scenario("blind-limit")
+    for size in sorted(SIZES):
+        player = person(chromium, live_site, table["username"], size, table["username"])
+        try:
+            player.page.goto(f"/tables/{table['code']}/")
+            expect(player.page.locator("#connection")).to_have_attribute("data-state", "open")
+            says(player, "your-turn")
+            expect(player.page.locator("#action-hint")).to_have_text(
+                "Your blind turns are used up: see your cards or pack."
+            )
+            assert action_verbs(player) == ["pack"]
+            expect(player.page.locator("#see-button")).to_be_visible()
+            for selector in ("#action-hint", "#action-bar", "#turn-reminder"):
+                assert inside_window(player.page, selector), (size, selector)
+            snap(screenshots, "blind-turns-used", [player])
+            act(player, "see")
+            expect(player.page.locator("#action-hint")).to_be_hidden()
+            assert "chaal" in action_verbs(player)
+        finally:
+            player.page.context.close()
+        if size == sorted(SIZES)[0]:
+            table = live_site.scenario("blind-limit")  # the second size gets a table of its own

@@ -11,6 +11,7 @@
  */
 
 import { S, fmt, number } from "./words.js";
+import { nameOf } from "./store.js";
 
 // verb -> [label(entry), key, is the amount box]. "see", "accept" and "refuse" have their
 // own controls (the see button, the sideshow question).
@@ -22,7 +23,8 @@ const VERBS = {
   raise: [() => S.raise_to, "R", true],
   allin: [(entry) => fmt(S.all_in_amount, { amount: number(entry.cost) }), "A"],
   show: [() => S.show, "W"],
-  sideshow: [() => S.sideshow, "D"],
+  // The server names whom a sideshow would ask (the rule book's "player before you").
+  sideshow: [(entry) => (entry.partner ? fmt(S.sideshow_with, { partner: nameOf(entry.partner) }) : S.sideshow), "D"],
   pack: [() => S.pack, "P"],
   fold: [() => S.fold, "F"]
 };
@@ -42,8 +44,8 @@ export function gaveUpWord(rules) {
 
 /** The line under the pot: how the money goes in (rules.forced_bets). */
 export function stakesLine(rules, hand, live, call) {
-  if (rules.forced_bets !== "blinds") return fmt(S.stake, { stake: hand.stake, boot: hand.boot });
-  let text = fmt(S.blinds, { small: hand.small_blind, big: hand.big_blind });
+  if (rules.forced_bets !== "blinds") return fmt(S.stake, { stake: number(hand.stake), boot: number(hand.boot) });
+  let text = fmt(S.blinds, { small: number(hand.small_blind), big: number(hand.big_blind) });
   // What calling costs this viewer now: the same figure as the Call button.
   if (live && call) text += " · " + fmt(S.current_bet, { amount: number(call.cost) });
   // Side pots as they form (the view lists the pots collected so far, main pot first).

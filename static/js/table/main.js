@@ -26,7 +26,7 @@ import { renderResult } from "./regions/result.js";
 import { renderSeatControls } from "./regions/seat-controls.js";
 import { renderSeats } from "./regions/seats.js";
 import { renderSideshow } from "./regions/sideshow.js";
-import { renderConnection, renderGameOver, renderHeader, renderReminder, showNotice } from "./regions/status.js";
+import { renderConnection, renderGameOver, renderHeader, renderPhase, renderReminder, showNotice } from "./regions/status.js";
 
 if (window.DashainCards) window.DashainCards.setLabels(S.cards);
 
@@ -86,6 +86,7 @@ function render() {
   renderSeatControls(sendSeat);
   renderHost(sendHost);
   renderReminder();
+  renderPhase();
   renderClock(sendHost);
   renderGameOver();
   offerSeed();

@@ -23,6 +23,11 @@ export function number(n) {
   return Number(n || 0).toLocaleString(NUMBER_LOCALE);
 }
 
+/** A price as the host set it ("10.00"), grouped in the page's language with two decimals. */
+export function money(amount) {
+  return Number(amount || 0).toLocaleString(NUMBER_LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
 export function chips(n) {
   return fmt(S.chips, { n: number(n) });
 }
@@ -35,9 +40,11 @@ export function handLabel(hand) {
 /** The sentence for one event of the log, or null. ``nameOf`` maps a seat id to a name. */
 export function describe(event, nameOf) {
   const d = event.data || {};
+  // Every quantity grouped as the page's language writes it (2,000, never 2000).
+  const count = (n) => (n === undefined || n === null ? n : number(n));
   const p = {
-    player: nameOf(d.player), amount: d.amount, stake: d.stake, partner: nameOf(d.partner),
-    asker: nameOf(d.asker), against: nameOf(d.against), pot: d.pot, number: d.number, total: d.total,
+    player: nameOf(d.player), amount: count(d.amount), stake: count(d.stake), partner: nameOf(d.partner),
+    asker: nameOf(d.asker), against: nameOf(d.against), pot: count(d.pot), number: d.number, total: count(d.total),
     name: d.name || nameOf(d.seat)
   };
   switch (event.kind) {
@@ -70,8 +77,8 @@ export function describe(event, nameOf) {
       return fmt(S["log_" + d.verb] || "%(player)s: " + d.verb, p);
     case "reminder": return fmt(S.log_reminder, p);
     case "seat_joined": return fmt(S.log_seat_joined, p);
-    case "seat_taken": return fmt(S.log_seat_taken, { name: p.name, stack: d.stack });
-    case "seat_bought_back": return fmt(S.log_seat_bought_back, { name: nameOf(d.seat), chips: d.chips });
+    case "seat_taken": return fmt(S.log_seat_taken, { name: p.name, stack: count(d.stack) });
+    case "seat_bought_back": return fmt(S.log_seat_bought_back, { name: nameOf(d.seat), chips: count(d.chips) });
     case "seat_sat_out": return fmt(S.log_seat_sat_out, { name: nameOf(d.seat) });
     case "seat_came_back": return fmt(S.log_seat_came_back, { name: nameOf(d.seat) });
     case "seat_removed": return fmt(S.log_seat_removed, { name: nameOf(d.seat) });
@@ -99,6 +106,6 @@ function describePot(d, nameOf) {
 function describeFinish(d, nameOf) {
   const payouts = d.payouts || {};
   const parts = Object.keys(payouts).filter((name) => payouts[name] > 0)
-    .map((name) => fmt(S.log_wins, { player: nameOf(name), amount: payouts[name] }));
+    .map((name) => fmt(S.log_wins, { player: nameOf(name), amount: number(payouts[name]) }));
   return parts.length ? parts.join(" ") : S.log_hand_over;
 }

@@ -11,14 +11,20 @@
 import { $, el, once } from "../dom.js";
 import { S, fmt, number } from "../words.js";
 import { barVerbs } from "../game-parts.js";
-import { handLive, rules, state } from "../store.js";
+import { handLive, isToAct, myPlayer, rules, state } from "../store.js";
 
 const box = { key: null, amount: null };   // the raise box's amount, kept across redraws of one turn
 
 export function renderActions(sendAction, showNotice) {
   const offer = handLive() ? state.hand.legal || [] : [];
-  once("actions", [state.hand && state.hand.number, offer, state.connected, rules().action_verbs], () =>
+  once("actions", [state.hand && state.hand.number, offer, state.connected, rules().action_verbs, state.seats], () =>
     drawBar(offer, sendAction, showNotice));
+  // Book 000: after the blind turns a player must see before betting again; the server says
+  // when (the view's must_see), and the page says why only See and Pack are left.
+  const hint = $("#action-hint");
+  const blindSpent = handLive() && !!state.hand.must_see && isToAct(myPlayer());
+  hint.textContent = blindSpent ? S.blind_turns_used : "";
+  hint.hidden = !blindSpent;
 }
 
 function drawBar(offer, sendAction, showNotice) {
@@ -79,11 +85,11 @@ function amountGroup(entry, label, sendAction, showNotice) {
   const go = el("button", { type: "button", "data-verb": entry.verb, "aria-keyshortcuts": "R" }, [
     el("span", { text: label }), el("kbd", { text: "R", "aria-hidden": "true" })
   ]);
-  go.disabled = !state.connected;
+  go.disabled = down.disabled = up.disabled = !state.connected;
   go.addEventListener("click", () => {
     const amount = Number(input.value);
     if (!(amount >= entry.min && amount <= entry.max)) {
-      showNotice(fmt(S.amount_range, { min: entry.min, max: entry.max }));
+      showNotice(fmt(S.amount_range, { min: number(entry.min), max: number(entry.max) }));
       return;
     }
     sendAction(entry.verb, amount);

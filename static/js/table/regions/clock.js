@@ -14,7 +14,7 @@ function left(iso) {
   return iso ? Date.parse(iso) - Date.now() : NaN;
 }
 
-function clockText(ms) {
+export function clockText(ms) {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
   const minutes = Math.floor(seconds / 60);
   return minutes + ":" + String(seconds % 60).padStart(2, "0");

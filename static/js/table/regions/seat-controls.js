@@ -1,7 +1,7 @@
 /* "Your seat": where I sit and with what, and what I may do with my seat between hands. */
 
 import { $, el, once } from "../dom.js";
-import { S, chips, fmt } from "../words.js";
+import { CONFIG, S, chips, fmt, money, number } from "../words.js";
 import { handLive, mustAsk, myRequest, mySeat, myPlayer, rules, state } from "../store.js";
 
 export function controlButton(onClick, command, label) {
@@ -17,7 +17,8 @@ export function renderSeatControls(sendSeat) {
   const live = handLive();
   const asking = mustAsk();
   const request = myRequest();
-  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed, asking, request, state.denied], () => {
+  const settings = (state.table && state.table.settings) || {};
+  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed, asking, request, state.denied, settings.buy_in_chips, settings.buy_in_price, settings.buy_backs], () => {
     const box = $("#between-hands");
     box.textContent = "";
     if (!seat || (state.table && state.table.status === "ended")) return;
@@ -35,11 +36,29 @@ export function renderSeatControls(sendSeat) {
     if (!seated && !request) {
       box.appendChild(asking ? controlButton(() => sendSeat("ask", { what: "seat" }), "ask_seat", S.ask_seat) : controlButton(() => sendSeat("take"), "take", S.take_seat));
     }
-    if (rules().rebuys_allowed && seated && !request && (asking || !inHand)) {
-      box.appendChild(asking ? controlButton(() => sendSeat("ask", { what: "buy_back" }), "ask_buy_back", S.ask_buy_back) : controlButton(() => sendSeat("buy_back"), "buy_back", S.buy_again));
+    if (rules().rebuys_allowed && seated && !request && asking) {
+      // The host approves buy-backs here: their answer is the check (docs/ui.md).
+      box.appendChild(controlButton(() => sendSeat("ask", { what: "buy_back" }), "ask_buy_back", S.ask_buy_back));
+    } else if (rules().rebuys_allowed && seated && !request && !inHand && buyBackOffered(seat, stack, settings)) {
+      // A question before money changes hands: how many chips, for what price.
+      const amount = money(settings.buy_in_price);
+      const price = CONFIG.currency ? fmt(S.price_in_currency, { currency: CONFIG.currency, amount }) : amount;
+      const question = fmt(S.buy_again_confirm, { chips: number(settings.buy_in_chips), price });
+      box.appendChild(controlButton(() => { if (window.confirm(question)) sendSeat("buy_back"); }, "buy_back", S.buy_again));
     }
     if (seat.status === "playing" && seated) box.appendChild(controlButton(() => sendSeat("sit_out"), "sit_out", S.sit_out));
     if (seat.status === "sitting_out") box.appendChild(controlButton(() => sendSeat("come_back"), "come_back", S.come_back));
     if (seated && !inHand) box.appendChild(controlButton(() => sendSeat("leave"), "leave", S.leave_seat));
   });
+}
+
+/**
+ * When "Buy in again" is offered (docs/ui.md): between hands, to a seated player whose
+ * stack is below one buy-in, with a buy-back left. The server's rule (seat_buy_back, book
+ * 000: a new buy-in between hands, within the host's buy-backs) is unchanged and decides.
+ */
+function buyBackOffered(seat, stack, settings) {
+  const limit = settings.buy_backs;
+  const left = limit === null || limit === undefined || (seat.buy_backs_used || 0) < limit;
+  return left && settings.buy_in_chips !== undefined && Number(stack || 0) < Number(settings.buy_in_chips);
 }

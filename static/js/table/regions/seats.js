@@ -87,7 +87,7 @@ function drawSeats() {
     }, [
       el("div", { class: "name" }, [el("span", { class: "seat-name", text: name }), el("span", { class: "seat-stack", text: chips(stack) })]),
       badges,
-      betShown ? el("div", { class: "bet", text: fmt(perRound ? S.bet_round : S.bet_hand, { amount: player.bet }) }) : null,
+      betShown ? el("div", { class: "bet", text: fmt(perRound ? S.bet_round : S.bet_hand, { amount: number(player.bet) }) }) : null,
       cardsBox,
       label && label.category && id !== me() ? el("div", { class: "seat-hand", text: handLabel(label) }) : null
     ]));

@@ -1,8 +1,10 @@
-/* The table's status line, the connection badge, the turn reminder, the notice line, the game's end. */
+/* The table's status line (the state of play in words), the connection badge, the turn
+ * reminder, the notice line, the game's end. */
 
 import { $ } from "../dom.js";
 import { CONFIG, S, fmt, number } from "../words.js";
-import { isToAct, me, myPlayer, nameOf, state } from "../store.js";
+import { handLive, isToAct, me, myPlayer, nameOf, state } from "../store.js";
+import { clockText } from "./clock.js";
 
 export function renderConnection(which) {
   const badge = $("#connection");
@@ -54,4 +56,80 @@ export function showNotice(text) {
   box.textContent = text || "";
   window.clearTimeout(noticeTimer);
   if (text) noticeTimer = window.setTimeout(() => { box.textContent = ""; }, 8000);
+}
+
+/*
+ * The state of play, said plainly (issue 16): one phase, written to #table-root[data-phase]
+ * (for the stylesheet and the tests) and, in words, to the status line under the head.
+ *
+ *   lost            the connection dropped (the page is reconnecting)
+ *   ended           the game is over (the game-over box has the final chips)
+ *   paused          the host paused (table_alerts.js covers the felt and disables actions)
+ *   waiting         the game has not started, or too few players have chips for a deal
+ *   between-hands   the last hand's result stays; the next deal is due at table.next_deal_at
+ *   dealing         that time has come: the table clock is dealing the next hand
+ *   sideshow-asked  a sideshow is asked of me (the question box has Accept / Refuse)
+ *   your-turn       my turn ("Your turn." has its own banner)
+ *   their-turn      someone else's turn
+ *
+ * Every fact comes from the server (the table's status and next deal, the hand, the
+ * turn); the page only tells the time against next_deal_at, as the turn's clock does.
+ */
+let dealTicking = null;
+
+function nextDealIn() {
+  const at = state.table && state.table.next_deal_at;
+  return at ? Date.parse(at) - Date.now() : NaN;
+}
+
+export function phase() {
+  const root = $("#table-root");
+  const status = state.table && state.table.status;
+  if (root.getAttribute("data-connection") === "closed") return "lost";
+  if (status === "ended") return "ended";
+  if (status === "paused") return "paused";
+  if (!status || status === "waiting") return "waiting";
+  if (!handLive()) {
+    const wait = nextDealIn();
+    if (Number.isNaN(wait)) return "waiting";
+    return wait > 0 ? "between-hands" : "dealing";
+  }
+  const pending = state.hand.sideshow;
+  if (pending && String(pending.partner) === me()) return "sideshow-asked";
+  return isToAct(myPlayer()) ? "your-turn" : "their-turn";
+}
+
+function phaseWords(which) {
+  switch (which) {
+    case "lost": return S.connection_closed;
+    case "ended": return S.log_game_ended;
+    case "paused": return S.paused_line;
+    case "waiting": return state.table && state.table.status === "playing" ? S.waiting_for_chips : S.waiting_for_start;
+    case "between-hands": return fmt(S.next_hand_in, { time: clockText(nextDealIn()) });
+    case "dealing": return S.dealing;
+    case "their-turn": {
+      const player = state.turn ? state.turn.player : state.hand.to_act;
+      return player === null || player === undefined ? "" : fmt(S.their_turn, { player: nameOf(player) });
+    }
+    default: return "";   // your turn and a sideshow asked of you have their own banners
+  }
+}
+
+export function renderPhase() {
+  const which = phase();
+  const root = $("#table-root");
+  if (root.getAttribute("data-phase") !== which) root.setAttribute("data-phase", which);
+  const line = $("#turn-status");
+  const text = phaseWords(which);
+  if (line.textContent !== text) line.textContent = text;
+  line.hidden = !text;
+  const empty = $("#empty-table");
+  if (empty && !state.hand) empty.textContent = text || S.waiting_next_hand;
+  // Count down to the next deal, and say "dealing" when its time comes, without news.
+  const counting = which === "between-hands";
+  if (counting && dealTicking === null) dealTicking = window.setInterval(renderPhase, 1000);
+  if (!counting && dealTicking !== null) {
+    window.clearInterval(dealTicking);
+    dealTicking = null;
+  }
 }
