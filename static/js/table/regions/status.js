@@ -62,6 +62,7 @@ export function showNotice(text) {
  * The state of play, said plainly (issue 16): one phase, written to #table-root[data-phase]
  * (for the stylesheet and the tests) and, in words, to the status line under the head.
  *
+ *   connecting      before the first snapshot (the connection badge says it)
  *   lost            the connection dropped (the page is reconnecting)
  *   ended           the game is over (the game-over box has the final chips)
  *   paused          the host paused (table_alerts.js covers the felt and disables actions)
@@ -86,9 +87,10 @@ export function phase() {
   const root = $("#table-root");
   const status = state.table && state.table.status;
   if (root.getAttribute("data-connection") === "closed") return "lost";
+  if (!status) return "connecting";   // nothing known yet: the badge says "Connecting…"
   if (status === "ended") return "ended";
   if (status === "paused") return "paused";
-  if (!status || status === "waiting") return "waiting";
+  if (status === "waiting") return "waiting";
   if (!handLive()) {
     const wait = nextDealIn();
     if (Number.isNaN(wait)) return "waiting";
@@ -111,7 +113,7 @@ function phaseWords(which) {
       const player = state.turn ? state.turn.player : state.hand.to_act;
       return player === null || player === undefined ? "" : fmt(S.their_turn, { player: nameOf(player) });
     }
-    default: return "";   // your turn and a sideshow asked of you have their own banners
+    default: return "";   // your turn and a sideshow asked of you have their own banners; connecting, the badge
   }
 }
 
