@@ -374,6 +374,9 @@ def _preflop(table: Table, player: str, rng: random.Random, history: History | N
     win = equity(hole=hole, board=(), opponents=opponents, rng=rng, trials=PREFLOP_TRIALS)
     if strength > 0.97 or win > 0.62:
         return _raise_to(table, player, 3 * table.current_bet)
+    raisers = history.this_hand_raised if history is not None else ()
+    if modelled and behind == 0 and len(raisers) == 1 and _steal_pays(table, history, rng, 3 * table.current_bet):
+        return _raise_to(table, player, 3 * table.current_bet)  # a re-raise against a player who folds to them
     margin = 0.02 if behind == 0 else 0.05
     if win > pot_odds + margin:
         return _call(table, player)

@@ -608,3 +608,28 @@ def test_hard_opens_more_hands_against_a_player_who_folds_to_raises():
             opened[key] += action.verb in ("raise", "allin")
     assert opened["folder"] > opened["caller"]
     assert opened["folder"] > opened["normal"]  # normal keeps its own ranges whatever it has seen
+
+
+def test_hard_re_raises_more_against_a_player_who_folds_to_raises():
+    game = get_game("holdem")
+    folder = _holdem_history_of("Villain", fold_to_raise=0.9)
+    caller = _holdem_history_of("Villain", fold_to_raise=0.1)
+    re_raised = {"folder": 0, "caller": 0}
+    for number in range(60):
+        state, events = game.start_hand(
+            settings={"small_blind": 10, "big_blind": 20},
+            players=[("Villain", 2000), ("Hero", 2000)],
+            dealer=0,
+            deck=seeded_deck(number),
+        )
+        state, more = game.apply(state, Action("Villain", "raise", 50))  # the button opens
+        assert game.to_act(state) == "Hero"
+        view = game.view(state, "Hero")
+        for key, history in (("folder", folder), ("caller", caller)):
+            now = history.observe_engine_events([*events, *more], "Hero")
+            action = choose_action(
+                game="holdem", view=view, player="Hero", strength="hard", rng=random.Random(number), history=now
+            )
+            re_raised[key] += action.verb in ("raise", "allin")
+    # Against the folder it re-raises any hand; against the caller only those worth it for value.
+    assert re_raised["folder"] > re_raised["caller"] + 10
