@@ -41,6 +41,7 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
 
     # The host's panel lists the request; Approve seats her.
     expect(host.page.locator("#host-requests")).to_contain_text("Dipa asks for a seat.")
+    expect(host.page.locator("#requests-heading")).to_have_text("Waiting for your answer")
     expect(host.page.locator("#hand-log")).to_contain_text("Dipa asks the host for a seat.")
     host.page.screenshot(path=str(artifacts / "request-host.png"), full_page=True)
     host.page.locator('#host-requests [data-command="approve"]').click()

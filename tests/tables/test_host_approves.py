@@ -421,3 +421,16 @@ def test_the_host_seats_a_computer_without_asking():
     computer = computer_add(table_id=table.pk, seat_id=seats[0].pk, strength="easy")
     assert computer.number == 3 and selectors.requests_pending(table=table) == []
     refused("no_approval_needed", seat_ask, table_id=table.pk, seat_id=computer.pk, what="buy_back")
+
+
+def test_turning_the_setting_off_leaves_waiting_requests_to_be_answered():
+    table, seats = approving_table()
+    dipa, esha = newcomer(table), newcomer(table, "Esha")
+    first = seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
+    seat_ask(table_id=table.pk, seat_id=esha.pk, what="seat")
+    table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"approve_seats": False})
+    assert len(selectors.requests_pending(table=table)) == 2
+    request_approve(table_id=table.pk, seat_id=seats[0].pk, request=first)
+    request_cancel(table_id=table.pk, seat_id=esha.pk)
+    assert Seat.objects.get(pk=dipa.pk).number == 3
+    assert seat_take(table_id=table.pk, seat_id=esha.pk).number == 4  # no asking any more
