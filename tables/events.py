@@ -93,6 +93,12 @@ def event_kinds_for_page() -> dict[str, str]:
     return {kind.name: kind.value for kind in EventKind}
 
 
+#: Payload keys that stay in the log and never travel: ``_hand`` (sent as the frame's
+#: ``hand``) and ``who`` (who asked to be let in: an account id, or a digest of a guest's
+#: session token; ``tables.services.requests`` reads it from the log, nobody else needs it).
+PRIVATE_KEYS = frozenset({"_hand", "who"})
+
+
 def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:
     """The message sent through the channel layer for one event (visibility still attached)."""
     if isinstance(event, dict):
@@ -101,6 +107,6 @@ def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:
         "seq": event.seq,
         "kind": event.kind,
         "hand": event.payload.get("_hand"),
-        "data": {k: v for k, v in event.payload.items() if k != "_hand"},
+        "data": {k: v for k, v in event.payload.items() if k not in PRIVATE_KEYS},
         "visible_to": event.visible_to,
     }

@@ -117,11 +117,12 @@ def seat_for_viewer(
     return None
 
 
-def requests_pending(*, table: Table) -> list[dict[str, Any]]:
+def requests_pending(*, table: Table, with_who: bool = False) -> list[dict[str, Any]]:
     """The requests to the host not answered yet (``tables.services.requests``), oldest
-    first: ``{"request": seq, "seat": id, "name": ..., "what": "seat" | "buy_back",
+    first: ``{"request": seq, "seat": id, "name": ..., "what": "seat" | "buy_back" | "join",
     "number": n | None}``. Read from the log: a ``request_made`` not ended by an approval,
-    a denial or a withdrawal, by a player not banned since."""
+    a denial or a withdrawal, by a player not banned since. ``with_who`` (the services
+    only): a request to join also names its asker's key (``who``), which is never sent."""
     made = (
         EventKind.REQUEST_MADE,
         EventKind.REQUEST_APPROVED,
@@ -140,7 +141,7 @@ def requests_pending(*, table: Table) -> list[dict[str, Any]]:
                 "what": payload["what"],
                 "number": payload.get("number"),
             }
-            if payload.get("who"):
+            if with_who and payload.get("who"):
                 pending[seq]["who"] = payload["who"]  # someone not at the table yet (what: "join")
         else:
             pending.pop(payload.get("request"), None)

@@ -24,7 +24,10 @@ rate limit of failed joins (``tables.join_limits``).
 
 Against spam: one pending request per player; at most ``REQUESTS_PER_WINDOW`` requests
 per player in ``REQUEST_WINDOW``; after a denial the player waits ``AFTER_DENIAL``
-before asking again. Both counts are read from the log.
+before asking again. Both counts are read from the log. The same holds for each asker to
+join (by ``who``), and at most ``MAX_JOINS_WAITING`` requests to join wait at a table (a
+guest session is a new asker each time, and addresses are many); beyond, an ask records
+nothing and looks the same.
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ JOIN = "join"
 REQUESTS_PER_WINDOW = 5
 REQUEST_WINDOW = timedelta(minutes=10)
 AFTER_DENIAL = timedelta(seconds=60)
+# Requests to join (someone with only the code) waiting at one table at most.
+MAX_JOINS_WAITING = 10
 
 
 def seat_ask(*, table_id: int, seat_id: int, what: object, number: object = None) -> int:
@@ -111,7 +116,7 @@ def _require_may_ask(table: Table, seat: Seat) -> None:
 def _pending(table: Table, request: object) -> dict[str, Any]:
     if isinstance(request, bool) or not isinstance(request, int):
         raise ServiceError("bad_request", _("Say which request (its number)."))
-    for pending in selectors.requests_pending(table=table):
+    for pending in selectors.requests_pending(table=table, with_who=True):
         if pending["request"] == request:
             return pending
     raise ServiceError("no_request", _("That request is not waiting for an answer any more."))
@@ -245,12 +250,27 @@ def join_ask(
     with table_write(table.pk) as (table, log):
         if selectors.seat_for_viewer(table=table, user=account, guest_token=token) is not None:
             return None  # at the table already (the view takes them there), or banned
-        if any(request.get("who") == who for request in selectors.requests_pending(table=table)):
+        if not _may_ask_join(table, who):
             return None
         event = log.append(
             EventKind.REQUEST_MADE, {"seat": None, "name": name, "what": JOIN, "number": None, "who": who}
         )
     return event.seq
+
+
+def _may_ask_join(table: Table, who: str) -> bool:
+    """Whether ``who`` may ask to be let in now: nothing of theirs waiting, fewer than
+    ``MAX_JOINS_WAITING`` requests to join waiting at the table (each guest session is a new
+    asker, and addresses are many: the host's list stays short), and the same limits as a
+    player's (``REQUESTS_PER_WINDOW``, none in ``AFTER_DENIAL`` after a no)."""
+    waiting = [request for request in selectors.requests_pending(table=table, with_who=True) if request["what"] == JOIN]
+    if len(waiting) >= MAX_JOINS_WAITING or any(request.get("who") == who for request in waiting):
+        return False
+    now = timezone.now()
+    mine = Event.objects.filter(table=table, payload__who=who)
+    if mine.filter(kind=EventKind.REQUEST_MADE, created_at__gte=now - REQUEST_WINDOW).count() >= REQUESTS_PER_WINDOW:
+        return False
+    return not mine.filter(kind=EventKind.REQUEST_DENIED, created_at__gte=now - AFTER_DENIAL).exists()
 
 
 def join_answer(*, table: Table, user: User | AnonymousUser | None, guest_token: str | None) -> str | None:

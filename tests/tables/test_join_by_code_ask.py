@@ -183,3 +183,50 @@ def test_only_the_host_lets_someone_in_and_not_under_a_name_taken_since():
         request_approve(table_id=table.pk, seat_id=seats[0].pk, request=request)
     assert refused.value.code == "name_taken" and "Dipa" in str(refused.value.message)
     assert Event.objects.filter(table=table).count() == before
+
+
+def test_who_asked_is_never_sent_to_the_table():
+    """The asker's key (an account id, or a digest of a guest's session token) stays in the
+    log: no snapshot, pushed list, event frame or history sentence carries it."""
+    import json
+
+    from tables.history import game_export_build
+
+    table, seats = open_table("faras", players=2, start=False)
+    eve = make_user("eve")
+    guest_token = "g" * 40
+    first = join_ask(code=table.code, guest_name="Dipa", guest_token=guest_token)
+    second = join_ask(code=table.code, user=eve)
+    keys = [payload["who"] for payload in _joins(table)]
+    assert len(keys) == 2 and keys[0].startswith("guest:")
+    request_approve(table_id=table.pk, seat_id=seats[0].pk, request=first)
+    request_deny(table_id=table.pk, seat_id=seats[0].pk, request=second)
+    join_ask(code=table.code, user=make_user("mallory"))  # one still waiting
+    for viewer in (seats[0].pk, seats[1].pk):
+        sent = json.dumps(
+            [
+                selectors.table_snapshot(table_id=table.pk, seat_id=viewer),
+                selectors.events_after(table_id=table.pk, after=0, viewer=str(viewer)),
+            ]
+        )
+        assert "join" in sent and '"who"' not in sent
+        assert keys[0].removeprefix("guest:") not in sent and "user:" not in sent
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    assert '"who"' not in json.dumps(game_export_build(table=Table.objects.get(pk=table.pk)))
+
+
+def test_strangers_asking_cannot_flood_the_hosts_list():
+    """Each guest session is a new asker, and addresses are many: the requests to join
+    waiting at one table are capped (a further ask records nothing and looks the same), and
+    someone the host said no to waits before asking again, as a player does."""
+    from tables.services.requests import MAX_JOINS_WAITING
+
+    table, seats = open_table("faras", players=2, start=False)
+    for index in range(MAX_JOINS_WAITING + 5):
+        join_ask(code=table.code, guest_name=f"Spam {index}", guest_token=f"{index:040d}")
+    assert len(selectors.requests_pending(table=table)) == MAX_JOINS_WAITING
+    for pending in selectors.requests_pending(table=table):
+        request_deny(table_id=table.pk, seat_id=seats[0].pk, request=pending["request"])
+    assert join_ask(code=table.code, guest_name="Spam 0", guest_token=f"{0:040d}") is None  # just denied
+    assert selectors.requests_pending(table=table) == []
+    assert join_ask(code=table.code, guest_name="Someone", guest_token="n" * 40) is not None
