@@ -27,7 +27,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PAGE_TIMEOUT_MS, ROOT
-from tests.browser.driver import Player, act, action_verbs, join_table, open_table, settle, to_act
+from tests.browser.driver import Player, act, action_verbs, fits_the_screen, join_table, open_table, settle, to_act
 from tests.browser.test_pages_layout import SIZES, page_problems
 
 ARTIFACTS = ROOT / "test-artifacts" / "table"
@@ -267,9 +267,9 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
             player.page.context.close()
 
 
-@pytest.mark.parametrize(("game", "count"), [("faras", 8), ("999", 8), ("holdem", 6)])
+@pytest.mark.parametrize(("game", "count"), [("faras", 8), ("999", 8), ("999", 16), ("holdem", 6)])
 def test_a_full_table_fits_each_screen(chromium, live_site, screenshots, game, count):
-    """Every seat taken (8 for Faras and 999, the site's most; 6 for hold'em) and the host to act: at
+    """Every seat taken (8 for Faras, 999's 8 and 16, its most by book 002; 6 for hold'em) and the host to act: at
     both sizes the seats all show, the page is no wider than the window, the turn banner
     and the whole action bar are inside it, and axe finds nothing serious."""
     code = live_site.scenario(f"full:{game}:{count}")["code"]
@@ -283,7 +283,7 @@ def test_a_full_table_fits_each_screen(chromium, live_site, screenshots, game, c
             expect(host.page.locator("#action-bar button[data-verb]").first).to_be_visible()
             assert inside_window(host.page, "#action-bar"), size
             assert inside_window(host.page, "#turn-reminder"), size
-            snap(screenshots, f"full-{count}", [host])
+            snap(screenshots, f"full-{game}-{count}", [host])
         finally:
             host.page.context.close()
 
@@ -313,3 +313,51 @@ def test_used_up_blind_turns_are_explained_at_both_sizes(chromium, live_site, sc
             player.page.context.close()
         if size == sorted(SIZES)[0]:
             table = live_site.scenario("blind-limit")  # the second size gets a table of its own
+
+
+def test_a_16_seat_999_table_of_computers_plays_hands_on_a_phone_and_a_laptop(chromium, live_site, screenshots):
+    """Book 002: 999 seats 2 to 16. The host opens a play-chips table of 16, fills the other
+    15 seats with computers from the page, and plays a few hands, on a phone and a laptop at
+    once (the host's page open at both sizes): at each of the host's turns, neither page is
+    wider than its window and the whole action bar and the turn banner are inside it."""
+    phone = person(chromium, live_site, "hostuser", "phone", "host16")
+    laptop = person(chromium, live_site, "hostuser", "laptop", "host16")
+    pages = [phone, laptop]
+    try:
+        live_site.set_next_table_code("FULL16")
+        open_table(laptop.page, "999", seats=16, buy_in_price="0.00")
+        laptop.read_seat()
+        laptop.page.locator('#between-hands [data-command="take"]').click()
+        expect(laptop.page.locator(".seat")).to_have_count(1)
+        laptop.page.locator('.host-computers button[value="fill"]').click()
+        expect(laptop.page.locator(".seat .badge-computer")).to_have_count(15)
+        phone.page.goto(laptop.page.url)
+        phone.read_seat()
+        expect(phone.page.locator(".seat")).to_have_count(16)
+        live_site.set_next_hand_delay(0)
+        laptop.page.locator('#host-controls [data-command="start"]').click()
+        my_turn = (
+            'me => !!document.querySelector(`.seat[data-seat="${me}"][data-to-act="true"]`)'
+            " && document.querySelectorAll('#action-bar button[data-verb]').length > 0"
+            " && !window.DashainTable.state.snapshotWanted"
+        )
+        turns = 0
+        while turns < 4:
+            for player in pages:
+                player.page.wait_for_function(my_turn, arg=player.seat, timeout=60_000)
+            for player in pages:
+                assert fits_the_screen(player.page), player.size
+                assert inside_window(player.page, "#action-bar"), player.size
+                assert inside_window(player.page, "#turn-reminder"), player.size
+            if turns == 0:
+                snap(screenshots, "full-999-16-computers", pages)
+            turns += 1
+            # Chaal on the laptop, pack on the phone: hands end, and the next is dealt at once.
+            mover = laptop if turns % 2 else phone
+            act(mover, "pack" if turns % 2 == 0 or "chaal" not in action_verbs(mover) else "chaal")
+        hands = laptop.page.evaluate("() => window.DashainTable.state.hand.number")
+        assert hands >= 2
+    finally:
+        live_site.set_next_hand_delay(3600)
+        for player in pages:
+            player.page.context.close()
