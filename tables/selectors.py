@@ -117,12 +117,14 @@ def seat_for_viewer(
     return None
 
 
-def requests_pending(*, table: Table, with_who: bool = False) -> list[dict[str, Any]]:
+def requests_pending(*, table: Table, private: bool = False) -> list[dict[str, Any]]:
     """The requests to the host not answered yet (``tables.services.requests``), oldest
     first: ``{"request": seq, "seat": id, "name": ..., "what": "seat" | "buy_back" | "join",
-    "number": n | None}``. Read from the log: a ``request_made`` not ended by an approval,
-    a denial or a withdrawal, by a player not banned since. ``with_who`` (the services
-    only): a request to join also names its asker's key (``who``), which is never sent."""
+    "number": n | None, "chips": n | None, "price": "10.00" | None}`` (the buy-in asked
+    for). Read from the log: a ``request_made`` not ended by an approval, a denial or a
+    withdrawal, by a player not banned since. ``private`` (the services only): also the
+    player's ``buy_ins`` when they asked and, for a request to join, its asker's key
+    (``who``), which is never sent."""
     made = (
         EventKind.REQUEST_MADE,
         EventKind.REQUEST_APPROVED,
@@ -140,9 +142,13 @@ def requests_pending(*, table: Table, with_who: bool = False) -> list[dict[str, 
                 "name": payload["name"],
                 "what": payload["what"],
                 "number": payload.get("number"),
+                "chips": payload.get("chips"),
+                "price": payload.get("price"),
             }
-            if with_who and payload.get("who"):
-                pending[seq]["who"] = payload["who"]  # someone not at the table yet (what: "join")
+            if private:
+                pending[seq]["buy_ins"] = payload.get("buy_ins")
+                if payload.get("who"):
+                    pending[seq]["who"] = payload["who"]  # someone not at the table yet (what: "join")
         else:
             pending.pop(payload.get("request"), None)
     if pending:

@@ -5,12 +5,15 @@ user or a guest; never the host, never a computer) does not sit down or buy in a
 once: they ask, and the host approves or denies in the host's panel of the table page.
 
 The log is the truth. A request is the event ``request_made`` (``seat``, ``name``,
-``what``: ``"seat"`` or ``"buy_back"``, ``number``: the seat asked for or null); its
+``what``: ``"seat"`` or ``"buy_back"``, ``number``: the seat asked for or null, ``chips``
+and ``price``: the buy-in then, ``buy_ins``: the player's buy-ins so far); its
 seq is its id. It ends with exactly one of ``request_approved``, ``request_denied`` or
 ``request_cancelled`` naming it (``request``: that seq). Pending requests are the ones
 not ended, of players not banned since (``tables.selectors.requests_pending``). Approving re-does every check of
 sitting down or buying in (the seat still free, buy-backs left, not banned, the chip
-value; the game not over, by ``table_write``) and then does it, in the same transaction
+value; the game not over, by ``table_write``), holds to the buy-in the player asked to pay
+(``chips``, ``price``: the host may not approve at another) and to no buy-in of theirs since
+(``buy_ins``), and then does it, in the same transaction
 and through the same code as a player's own ``seat_take`` / ``seat_buy_back``.
 
 Someone not at the table who has only its code (the lobby's code box) may ask the host to
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
@@ -91,7 +95,16 @@ def seat_ask(*, table_id: int, seat_id: int, what: object, number: object = None
         _require_may_ask(table, seat)
         event = log.append(
             EventKind.REQUEST_MADE,
-            {"seat": seat.pk, "name": seat.display_name, "what": what, "number": number},
+            {
+                "seat": seat.pk,
+                "name": seat.display_name,
+                "what": what,
+                "number": number,
+                # What the player asks to pay, and has bought so far: approving holds to both.
+                "chips": table.buy_in_chips,
+                "price": str(Decimal(table.buy_in_price)),
+                "buy_ins": seat.buy_ins,
+            },
             actor=seat,
         )
     return event.seq
@@ -116,7 +129,7 @@ def _require_may_ask(table: Table, seat: Seat) -> None:
 def _pending(table: Table, request: object) -> dict[str, Any]:
     if isinstance(request, bool) or not isinstance(request, int):
         raise ServiceError("bad_request", _("Say which request (its number)."))
-    for pending in selectors.requests_pending(table=table, with_who=True):
+    for pending in selectors.requests_pending(table=table, private=True):
         if pending["request"] == request:
             return pending
     raise ServiceError("no_request", _("That request is not waiting for an answer any more."))
@@ -156,6 +169,7 @@ def request_approve(*, table_id: int, seat_id: int, request: object) -> int:
             )
             return approval.seq
         player = seat_at(table, pending["seat"])
+        _require_as_asked(table, player, pending)
         approval = log.append(
             EventKind.REQUEST_APPROVED,
             {"request": pending["request"], "seat": player.pk, "what": pending["what"]},
@@ -170,6 +184,27 @@ def request_approve(*, table_id: int, seat_id: int, request: object) -> int:
                 raise ServiceError(error.code, _NOT_NOW[error.code] % {"name": player.display_name}) from None
             raise
     return approval.seq
+
+
+def _require_as_asked(table: Table, player: Seat, pending: dict[str, Any]) -> None:
+    """The request still says what the player wants: the buy-in they asked to pay (the host
+    may have changed it since, at the same chip value: 1,000 chips for 10.00 is not 100,000
+    for 1,000.00), and no buy-in of theirs since (the host turned approval off and they sat
+    or bought in at once: approving would buy them a stack they never asked for). A request
+    from before these were recorded has neither."""
+    name = {"name": player.display_name}
+    if pending.get("buy_ins") is not None and player.buy_ins != pending["buy_ins"]:
+        raise ServiceError(
+            "request_stale", _("%(name)s has bought in since asking: deny the request, and they can ask again.") % name
+        )
+    if pending.get("chips") is not None and (
+        table.buy_in_chips != pending["chips"] or Decimal(table.buy_in_price) != Decimal(str(pending["price"]))
+    ):
+        raise ServiceError(
+            "buy_in_changed",
+            _("The buy-in has changed since %(name)s asked: deny the request, and they can ask again at the new one.")
+            % name,
+        )
 
 
 def request_deny(*, table_id: int, seat_id: int, request: object) -> int:
@@ -263,7 +298,7 @@ def _may_ask_join(table: Table, who: str) -> bool:
     ``MAX_JOINS_WAITING`` requests to join waiting at the table (each guest session is a new
     asker, and addresses are many: the host's list stays short), and the same limits as a
     player's (``REQUESTS_PER_WINDOW``, none in ``AFTER_DENIAL`` after a no)."""
-    waiting = [request for request in selectors.requests_pending(table=table, with_who=True) if request["what"] == JOIN]
+    waiting = [request for request in selectors.requests_pending(table=table, private=True) if request["what"] == JOIN]
     if len(waiting) >= MAX_JOINS_WAITING or any(request.get("who") == who for request in waiting):
         return False
     now = timezone.now()

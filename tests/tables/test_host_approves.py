@@ -141,6 +141,7 @@ def test_a_guest_asks_for_a_seat_waits_and_the_host_approves():
     assert _log(table)[-1] == (request, "request_made")
     assert selectors.requests_pending(table=table) == [
         {"request": request, "seat": dipa.pk, "name": "Dipa", "what": "seat", "number": None}
+        | {"chips": 1000, "price": "10.00"}
     ]
     assert Seat.objects.get(pk=dipa.pk).number is None  # waiting: not seated
     approval = request_approve(table_id=table.pk, seat_id=seats[0].pk, request=request)
@@ -167,21 +168,70 @@ def test_the_host_sits_and_buys_back_without_asking():
     assert seat_buy_back(table_id=table.pk, seat_id=host.pk).stack == 2000
 
 
-def test_a_buy_back_is_asked_for_and_approved_at_the_same_chip_value():
+def test_a_buy_back_is_asked_for_and_approved_at_the_buy_in_asked_for():
     table, seats = approving_table()
     bikash = seats[1]
     refused("ask_host", seat_buy_back, table_id=table.pk, seat_id=bikash.pk)
     request = seat_ask(table_id=table.pk, seat_id=bikash.pk, what="buy_back")
-    # The host changes how many chips a buy-in gives (same value) before approving:
-    # the approval buys at the table's buy-in as it is now.
+    (pending,) = selectors.requests_pending(table=table)
+    assert (pending["chips"], pending["price"]) == (1000, "10.00")  # what the player agreed to
+    # The host makes the buy-in a hundred times bigger (same value) before approving: the
+    # player asked for 1,000 chips for 10.00, not 100,000 for 1,000.00. Refused, nothing
+    # changes, the host may deny and the player ask again at the new buy-in.
     table_update_settings(
-        table_id=table.pk, seat_id=seats[0].pk, choices={"buy_in_chips": 2000, "buy_in_price": "20.00"}
+        table_id=table.pk, seat_id=seats[0].pk, choices={"buy_in_chips": 100000, "buy_in_price": "1000.00"}
+    )
+    before = _state(table)
+    error = refused("buy_in_changed", request_approve, table_id=table.pk, seat_id=seats[0].pk, request=request)
+    assert bikash.display_name in str(error.message)
+    assert _state(table) == before
+    # Back to the buy-in asked for: approved, at it.
+    table_update_settings(
+        table_id=table.pk, seat_id=seats[0].pk, choices={"buy_in_chips": 1000, "buy_in_price": "10.00"}
     )
     request_approve(table_id=table.pk, seat_id=seats[0].pk, request=request)
     bikash.refresh_from_db()
-    assert bikash.stack == 3000 and bikash.buy_backs_used == 1
+    assert bikash.stack == 2000 and bikash.buy_backs_used == 1
     entry = LedgerEntry.objects.filter(table=table, seat=bikash).order_by("pk").last()
-    assert entry.kind == "buy_back" and entry.chips == 2000 and str(entry.price) == "20.00"
+    assert entry.kind == "buy_back" and entry.chips == 1000 and str(entry.price) == "10.00"
+
+
+def test_a_seat_asked_for_is_not_approved_at_another_buy_in():
+    table, seats = approving_table()
+    dipa = newcomer(table)
+    request = seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
+    table_update_settings(
+        table_id=table.pk, seat_id=seats[0].pk, choices={"buy_in_chips": 5000, "buy_in_price": "50.00"}
+    )
+    before = _state(table)
+    refused("buy_in_changed", request_approve, table_id=table.pk, seat_id=seats[0].pk, request=request)
+    assert _state(table) == before
+
+
+def test_a_request_overtaken_by_the_player_is_not_approved():
+    """The host turns approval off; the player, whose request still waits, buys in at once.
+    Approving the old request then would buy them a second stack they never asked for."""
+    table, seats = approving_table()
+    bikash = seats[1]
+    request = seat_ask(table_id=table.pk, seat_id=bikash.pk, what="buy_back")
+    table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"approve_seats": False})
+    seat_buy_back(table_id=table.pk, seat_id=bikash.pk)
+    before = _state(table)
+    refused("request_stale", request_approve, table_id=table.pk, seat_id=seats[0].pk, request=request)
+    assert _state(table) == before
+    bikash.refresh_from_db()
+    assert bikash.stack == 2000 and bikash.buy_ins == 2
+    # The same with a seat: asked for, sat down directly, left (cashed out): not seated again.
+    dipa = newcomer(table)
+    table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"approve_seats": True})
+    asked = seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
+    table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"approve_seats": False})
+    seat_take(table_id=table.pk, seat_id=dipa.pk)
+    from tables.services import seat_leave
+
+    seat_leave(table_id=table.pk, seat_id=dipa.pk)
+    refused("request_stale", request_approve, table_id=table.pk, seat_id=seats[0].pk, request=asked)
+    assert Seat.objects.get(pk=dipa.pk).number is None
 
 
 def test_a_denied_player_is_told_and_cannot_sit_down_directly():
@@ -434,3 +484,35 @@ def test_turning_the_setting_off_leaves_waiting_requests_to_be_answered():
     request_cancel(table_id=table.pk, seat_id=esha.pk)
     assert Seat.objects.get(pk=dipa.pk).number == 3
     assert seat_take(table_id=table.pk, seat_id=esha.pk).number == 4  # no asking any more
+
+
+def test_a_game_with_requests_in_its_log_still_verifies():
+    """Requests and their answers, asked during hands and answered between them, leave the
+    download verifying (they are table events, in no hand's log)."""
+    import io
+    import json
+
+    from engine import verify
+    from tables.history import game_export_build
+    from tables.services import table_start
+    from tests.tables.test_history import play
+
+    table, seats = approving_table(players=3)
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    dipa = newcomer(table)
+    asked_seat = seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
+    asked_buy = seat_ask(table_id=table.pk, seat_id=seats[1].pk, what="buy_back")  # during the hand
+    play(table, seats, hands=1, seed=3)
+    request_approve(table_id=table.pk, seat_id=seats[0].pk, request=asked_seat)
+    try:
+        request_approve(table_id=table.pk, seat_id=seats[0].pk, request=asked_buy)
+    except ServiceError:  # the next hand was dealt already
+        request_deny(table_id=table.pk, seat_id=seats[0].pk, request=asked_buy)
+    dipa.refresh_from_db()
+    play(table, [*seats, dipa], hands=3, seed=4)
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    export = game_export_build(table=Table.objects.get(pk=table.pk))
+    kinds = set(Event.objects.filter(table=table).values_list("kind", flat=True))
+    assert {"request_made", "request_approved"} <= kinds and export["hands_played"] >= 3
+    out = io.StringIO()
+    assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(export))) == 0, out.getvalue()
