@@ -134,9 +134,12 @@ def _run_clock_if_due(table_id: int) -> None:
         logger.exception("the clock of table %s failed on connect", table_id)
 
 
-def _identify(code: str, user: User | AnonymousUser | None, guest_token: str | None) -> tuple[int, int, str] | None:
-    """(table id, seat id, group name) of the viewer, or ``None``: only someone who joined
-    through the invite link (and was not banned by the host) has a seat row to watch from."""
+def _identify(
+    code: str, user: User | AnonymousUser | None, guest_token: str | None
+) -> tuple[int, int, str, bool, list[int] | None] | None:
+    """(table id, seat id, group name, whether it is the host's, the seats of the host's phone
+    if pass and play is on) of the viewer, or ``None``: only someone who joined through the
+    invite link (and was not banned by the host) has a seat row to watch from."""
     table = selectors.table_by_code(code=code)
     if table is None:
         return None
@@ -144,7 +147,17 @@ def _identify(code: str, user: User | AnonymousUser | None, guest_token: str | N
     seat = selectors.seat_for_viewer(table=table, user=user if signed_in else None, guest_token=guest_token)
     if seat is None or seat.banned:
         return None
-    return table.pk, seat.pk, table.group_name
+    is_host = seat.user_id is not None and seat.user_id == table.host_id
+    phone = selectors.phone_seat_ids(table=table) if is_host else None
+    return table.pk, seat.pk, table.group_name, is_host, phone
+
+
+def _turn_player(hand: dict[str, Any] | None) -> str | None:
+    """Who is to act in a hand as a screen or snapshot carries it (``None``: nobody, or no hand)."""
+    if not hand or hand.get("finished"):
+        return None
+    turn = hand.get("turn")
+    return None if not turn or not turn.get("player") else str(turn["player"])
 
 
 async def _tables_last_seq(table_ids: list[int]) -> dict[int, int]:
@@ -208,8 +221,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.table_id, self.seat_id, self.group = found
-        self.viewer = str(self.seat_id)
+        self.table_id, self.seat_id, self.group, self.is_host, self.phone = found
+        # Pass and play (tables.services.pass_and_play): the phone's seat that holds it now,
+        # and who is to act as this socket last heard; see ``viewer``.
+        self.holding: int | None = None
+        self.turn_player: str | None = None
         self.signed_out = False
         session_key = getattr(session, "session_key", None) if session is not None else None
         self.session_group = session_group(session_key) if session_key else None
@@ -260,12 +276,79 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.signed_out = True
         await self.close(code=CLOSE_SIGNED_OUT)
 
+    # --- pass and play -----------------------------------------------------------
+
+    @property
+    def viewer_seat(self) -> int | None:
+        """Whose eyes this socket sees with: its own seat; on the host's phone when pass and
+        play is on, the seat holding the phone, or nobody's (the public view) between holders."""
+        return self.seat_id if self.phone is None else self.holding
+
+    @property
+    def viewer(self) -> str | None:
+        seat = self.viewer_seat
+        return None if seat is None else str(seat)
+
+    def _heard_turn(self, hand: dict[str, Any] | None) -> bool:
+        """Note who is to act now; the phone's holder lets go the moment the turn leaves
+        them (before anything of the news is filtered). Returns whether the viewer changed."""
+        self.turn_player = _turn_player(hand)
+        if self.holding is not None and self.turn_player != str(self.holding):
+            self.holding = None
+            return True
+        return False
+
+    def _heard_seats(self, seats: list[dict[str, Any]]) -> bool:
+        """The seats changed: the host's phone starts or stops passing (local players added or
+        all gone). Returns whether the viewer changed."""
+        if not self.is_host or self.seat_id is None:
+            return False
+        phone = selectors.phone_seat_ids_from_public(seats, self.seat_id)
+        if phone == self.phone:
+            return False
+        was = self.viewer
+        self.phone = phone
+        if phone is None or self.holding not in phone:
+            self.holding = None
+        return self.viewer != was
+
+    def _with_phone(self, reply: dict[str, Any]) -> dict[str, Any]:
+        """Add what the host's phone shows about passing: its seats, who holds it, and whom
+        to pass it to (a seat of this phone to act while nobody holds it)."""
+        if self.phone is not None:
+            turn = self.turn_player
+            pass_to = (
+                int(turn)
+                if self.holding is None and turn is not None and turn.isdigit() and int(turn) in self.phone
+                else None
+            )
+            reply["phone"] = {"seats": self.phone, "holding": self.holding, "pass_to": pass_to}
+        return reply
+
     # --- out -------------------------------------------------------------------
 
+    def _heard_read(self, screen: dict[str, Any]) -> bool:
+        """A snapshot or catch-up read with the socket's eyes: note its seats and turn.
+        Returns whether the eyes changed (the read must be made again with the new ones)."""
+        if not self.is_host:
+            return False
+        changed = self._heard_seats(screen["seats"])
+        if self.phone is not None:
+            changed = self._heard_turn(screen.get("hand")) or changed
+        return changed
+
     async def _send_snapshot(self) -> None:
-        snapshot = await database_sync_to_async(selectors.table_snapshot)(table_id=self.table_id, seat_id=self.seat_id)
+        read = database_sync_to_async(selectors.table_snapshot)
+        snapshot = await read(table_id=self.table_id, seat_id=self.viewer_seat)
+        # Pass and play: the holder let go (the turn moved on after the tap) or the phone
+        # started or stopped passing: read again with the eyes it has now. Each change only
+        # hides more, so this settles at once.
+        while self._heard_read(snapshot):
+            snapshot = await read(table_id=self.table_id, seat_id=self.viewer_seat)
+        if self.phone is not None:
+            snapshot["you"] = self.seat_id
         self.last_seq = snapshot["seq"]
-        await self.send_json(snapshot)
+        await self.send_json(self._with_phone(snapshot))
 
     def behind(self, latest: int) -> None:
         """The watcher read that the table's log is ahead of this socket: catch up (once at a time)."""
@@ -292,16 +375,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _send_missed(self) -> None:
         """The events after this socket's seq from the log, with its screen read at the same
         seq (news was lost on the way); a snapshot instead when too much was missed."""
-        caught = await database_sync_to_async(selectors.table_catch_up)(
-            table_id=self.table_id, seat_id=self.seat_id, after=self.last_seq, limit=RESYNC_LIMIT
-        )
+        read = database_sync_to_async(selectors.table_catch_up)
+        caught = await read(table_id=self.table_id, seat_id=self.viewer_seat, after=self.last_seq, limit=RESYNC_LIMIT)
         if caught is None:
             await self._send_snapshot()
             return
         events, screen = caught
+        while self._heard_read(screen):
+            # Read again with the eyes the socket has now (see _send_snapshot).
+            caught = await read(
+                table_id=self.table_id, seat_id=self.viewer_seat, after=self.last_seq, limit=RESYNC_LIMIT
+            )
+            if caught is None:
+                await self._send_snapshot()
+                return
+            events, screen = caught
         if events:
             self.last_seq = screen["seq"]
-            await self.send_json({"type": "events", "events": events, "screen": screen})
+            await self.send_json(self._with_phone({"type": "events", "events": events, "screen": screen}))
             await self._close_if_banned(events)
 
     async def table_events(self, message: dict[str, Any]) -> None:
@@ -321,13 +412,31 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if frames[0]["seq"] > self.last_seq + 1:
             await self._send_missed()
             return
+        sent = message.get("screen")
+        # The screen after this news (None: none came with it, or not at its last seq).
+        screen: dict[str, Any] | None = sent if sent is not None and sent["seq"] == frames[-1]["seq"] else None
+        viewer_changed = False
+        if self.is_host:
+            # Pass and play: whose eyes this news is filtered with is settled first, from
+            # the screen after it; a holder whose turn ended sees none of it.
+            if screen is not None and "seats" in screen:
+                viewer_changed = self._heard_seats(screen["seats"])
+            if self.phone is not None:
+                if screen is not None and "hand" in screen:
+                    viewer_changed = self._heard_turn(screen["hand"]) or viewer_changed
+                elif screen is None and self.holding is not None:
+                    self.holding, viewer_changed = None, True  # not known whose turn it is: hide
         out = [selectors.frame_for_viewer(frame, self.viewer) for frame in frames if frame["seq"] > self.last_seq]
         self.last_seq = frames[-1]["seq"]
+        if viewer_changed and (screen is None or "hand" not in screen):
+            # The page holds a hand seen with other eyes and this news does not replace it.
+            await self._send_snapshot()
+            await self._close_if_banned(out)
+            return
         reply: dict[str, Any] = {"type": "events", "events": out}
-        screen = message.get("screen")
-        if screen is not None and screen["seq"] == self.last_seq:
+        if screen is not None:
             reply["screen"] = selectors.screen_for_viewer(screen, self.viewer)
-        await self.send_json(reply)
+        await self.send_json(self._with_phone(reply))
         if "screen" not in reply:
             await self._send_snapshot()  # news without a screen (not sent by this version): read it
         await self._close_if_banned(out)
@@ -395,28 +504,63 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 reply["id"] = request_id
             await self.send_json(reply)
 
-    def _client_action_id(self, message: dict[str, Any]) -> str | None:
+    def _client_action_id(self, message: dict[str, Any], seat_id: int | None = None) -> str | None:
         request_id = message.get("id")
         # Scoped to the seat, so one player's ids can never collide with another's.
-        return None if request_id is None else f"{self.seat_id}:{request_id}"
+        return None if request_id is None else f"{seat_id or self.seat_id}:{request_id}"
+
+    def _acting_seat(self) -> int | None:
+        """The seat a move from this socket is for: its own; on a passed phone, the holder's."""
+        if self.phone is None:
+            return self.seat_id
+        if self.holding is None:
+            raise ServiceError(
+                "not_holding", _("Pass the phone to the player whose turn it is; they tap their name first.")
+            )
+        return self.holding
 
     async def _on_action(self, message: dict[str, Any]) -> dict[str, Any]:
         if message.get("id") is None:
             raise ServiceError("bad_id", _("An action needs an id."))
+        seat_id = self._acting_seat()
         seq = await database_sync_to_async(services.hand_act)(
             table_id=self.table_id,
-            seat_id=self.seat_id,
+            seat_id=seat_id,
             verb=message.get("verb"),
             amount=message.get("amount"),
-            client_action_id=self._client_action_id(message),
+            client_action_id=self._client_action_id(message, seat_id),
+            only_on_turn=self.phone is not None,
         )
         return {"type": "ack", "seq": seq}
 
     async def _on_see(self, message: dict[str, Any]) -> dict[str, Any]:
+        seat_id = self._acting_seat()
         seq = await database_sync_to_async(services.hand_see)(
-            table_id=self.table_id, seat_id=self.seat_id, client_action_id=self._client_action_id(message)
+            table_id=self.table_id,
+            seat_id=seat_id,
+            client_action_id=self._client_action_id(message, seat_id),
+            only_on_turn=self.phone is not None,
         )
         return {"type": "ack", "seq": seq}
+
+    async def _on_hold(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Pass and play: "I am <name>" (``seat``: the phone's seat whose turn it is), or
+        ``seat: null`` to hide every card again. The new view follows as a snapshot."""
+        seat = message.get("seat")
+        if seat is None:
+            if self.phone is None:
+                raise ServiceError("not_pass_and_play", _("Nobody plays on this phone: the host adds players first."))
+            async with self.sending:
+                self.holding = None
+                await self._send_snapshot()
+            return {"type": "ack", "holding": None}
+        held, phone = await database_sync_to_async(services.phone_hold_check)(
+            table_id=self.table_id, seat_id=self.seat_id, hold_seat_id=seat
+        )
+        async with self.sending:
+            self.phone, self.holding = phone, held.pk
+            await self._send_snapshot()
+        return {"type": "ack", "holding": self.holding}
 
     async def _on_resync(self, message: dict[str, Any]) -> None:
         after = message.get("after")
@@ -434,7 +578,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             reply: dict[str, Any] = {"type": "events", "events": events}
             if message.get("id") is not None:
                 reply["id"] = message["id"]
-            await self.send_json(reply)
+            await self.send_json(self._with_phone(reply))
         return None
 
     async def _on_snapshot(self, message: dict[str, Any]) -> None:
@@ -456,6 +600,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if verb not in calls:
             raise ServiceError("bad_verb", _("That is not something you can do with a seat."))
         kwargs: dict[str, Any] = {"table_id": self.table_id, "seat_id": self.seat_id}
+        if message.get("seat") is not None:
+            # Pass and play: the host's phone asks for one of its players.
+            local = await database_sync_to_async(services.phone_seat_check)(
+                table_id=self.table_id, seat_id=self.seat_id, local_seat_id=message["seat"]
+            )
+            kwargs["seat_id"] = local.pk
         if verb in ("take", "ask") and message.get("number") is not None:
             kwargs["number"] = message["number"]
         if verb == "ask":
@@ -506,6 +656,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     HANDLERS = {
         "action": _on_action,
         "see": _on_see,
+        "hold": _on_hold,
         "resync": _on_resync,
         "snapshot": _on_snapshot,
         "seat": _on_seat,

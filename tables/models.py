@@ -120,6 +120,9 @@ class Seat(models.Model):
     # A computer player's strength (engine.bots); empty for a person. A computer has no
     # user and no token: it plays only through the table clock (tables.services.computers).
     computer = models.CharField(_("computer"), max_length=8, blank=True, default="", choices=Computer.choices)
+    # Pass and play (tables.services.pass_and_play): a person who plays on the host's phone.
+    # No user and no token: only the host's sockets may hold the phone for this seat.
+    local = models.BooleanField(_("plays on the host's phone"), default=False)
     number = models.PositiveSmallIntegerField(_("seat number"), null=True, blank=True)
     stack = models.PositiveIntegerField(_("chips"), default=0)
     status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.WATCHING)
@@ -141,8 +144,12 @@ class Seat(models.Model):
                 fields=["table", "guest_token"], condition=~Q(guest_token=""), name="seat_guest_unique_per_table"
             ),
             models.CheckConstraint(
-                condition=Q(user__isnull=False) | ~Q(guest_token="") | ~Q(computer=""),
-                name="seat_is_user_guest_or_computer",
+                condition=Q(user__isnull=False) | ~Q(guest_token="") | ~Q(computer="") | Q(local=True),
+                name="seat_is_user_guest_computer_or_local",
+            ),
+            models.CheckConstraint(
+                condition=Q(local=False) | (Q(user__isnull=True) & Q(guest_token="") & Q(computer="")),
+                name="seat_local_is_only_local",
             ),
         ]
 
@@ -156,7 +163,7 @@ class Seat(models.Model):
 
     @property
     def is_guest(self) -> bool:
-        return self.user_id is None and not self.computer
+        return self.user_id is None and not self.computer and not self.local
 
     @property
     def is_computer(self) -> bool:

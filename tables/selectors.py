@@ -188,6 +188,23 @@ def join_request_name(*, table: Table, who: str) -> str:
     return names[-1] if names else ""
 
 
+def phone_seat_ids(*, table: Table) -> list[int] | None:
+    """Pass and play: the seats played on the host's phone (the host's own first, then the
+    local players'), or ``None`` when the table has no local player (the host's sockets are
+    then an ordinary seat's). See ``tables.services.pass_and_play``."""
+    local = list(Seat.objects.filter(table=table, local=True).order_by("pk").values_list("pk", flat=True))
+    if not local:
+        return None
+    host = Seat.objects.filter(table=table, user_id=table.host_id).values_list("pk", flat=True).first()
+    return ([host] if host is not None else []) + local
+
+
+def phone_seat_ids_from_public(seats: list[dict[str, Any]], host_seat_id: int) -> list[int] | None:
+    """:func:`phone_seat_ids` from a list of :func:`seat_public` rows (a pushed screen's seats)."""
+    local = sorted(seat["id"] for seat in seats if seat.get("local"))
+    return [host_seat_id, *local] if local else None
+
+
 def seats_public(table: Table) -> list[dict[str, Any]]:
     return [seat_public(seat) for seat in Seat.objects.filter(table=table).order_by("pk")]
 
@@ -201,6 +218,7 @@ def seat_public(seat: Seat) -> dict[str, Any]:
         "status": seat.status,
         "guest": seat.is_guest,
         "computer": seat.computer or None,
+        "local": seat.local,
         "buy_ins": seat.buy_ins,
         "buy_backs_used": seat.buy_backs_used,
     }

@@ -9,6 +9,7 @@ from tables.services.acting import hand_act, hand_see
 from tables.services.away import hand_act_for_away
 from tables.services.clock import table_clock_run, table_clock_run_if_due, table_clock_sweep
 from tables.services.errors import ServiceError
+from tables.services.pass_and_play import local_player_add, phone_hold_check, phone_seat_check
 from tables.services.requests import (
     join_answer,
     join_approved_take,
@@ -50,6 +51,9 @@ __all__ = [
     "join_answer",
     "join_approved_take",
     "join_ask",
+    "local_player_add",
+    "phone_hold_check",
+    "phone_seat_check",
     "request_approve",
     "request_cancel",
     "request_deny",

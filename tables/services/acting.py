@@ -76,16 +76,19 @@ def hand_act(
     verb: str,
     amount: int | None = None,
     client_action_id: str | None = None,
+    only_on_turn: bool = False,
 ) -> int:
     """Play ``verb`` (and ``amount``) for the seat; returns the seq of the action's event.
 
     A ``client_action_id`` already in the log is not applied again: the seq of the
     first time is returned. Raises :class:`ServiceError` (the engine's refusals keep
     the engine's code, e.g. ``not_your_turn``) and changes nothing when it does.
+    ``only_on_turn``: refuse (``not_your_turn``) even what the rules allow out of turn
+    (Teen Patti's ``see``): pass and play, where a player looks on their turn.
     """
     _check_request(verb, amount, client_action_id)
     try:
-        return _hand_act(table_id, seat_id, verb, amount, client_action_id)
+        return _hand_act(table_id, seat_id, verb, amount, client_action_id, only_on_turn)
     except (IntegrityError, ServiceError):
         # IntegrityError: a concurrent request with the same id committed first (the id is
         # unique per table). ServiceError: a resend of an action already applied is refused
@@ -108,7 +111,9 @@ def _earlier_action(table_id: int, seat_id: int, client_action_id: str | None) -
     return earlier.seq
 
 
-def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client_action_id: str | None) -> int:
+def _hand_act(
+    table_id: int, seat_id: int, verb: str, amount: int | None, client_action_id: str | None, only_on_turn: bool
+) -> int:
     with table_write(table_id) as (table, log):
         if table.status == Table.Status.PAUSED:
             raise ServiceError("paused", _("The host has paused the game."))
@@ -125,6 +130,8 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
             seat_at(table, seat_id)  # no_seat for a stranger
             raise ServiceError("not_in_hand", _("You are not dealt in this hand."))
         game = get_game(table.game)
+        if only_on_turn and game.to_act(state) != name:
+            raise ServiceError("not_your_turn", _("It is not your turn."))
         action = Action(name, verb, amount)
         try:
             game.check(state, action)
@@ -139,8 +146,8 @@ def _hand_act(table_id: int, seat_id: int, verb: str, amount: int | None, client
     return action_seq
 
 
-def hand_see(*, table_id: int, seat_id: int, client_action_id: str | None = None) -> int:
-    """Look at one's own cards (Teen Patti), in turn or out of it."""
+def hand_see(*, table_id: int, seat_id: int, client_action_id: str | None = None, only_on_turn: bool = False) -> int:
+    """Look at one's own cards (Teen Patti), in turn or out of it (``only_on_turn``: in turn only)."""
     game_name = (
         Table.objects.filter(pk=table_id).values_list("game", flat=True).first() if isinstance(table_id, int) else None
     )
@@ -148,4 +155,6 @@ def hand_see(*, table_id: int, seat_id: int, client_action_id: str | None = None
         raise ServiceError("no_table", _("There is no such table."))
     if not get_game(game_name).table_rules.has_blind_and_seen:
         raise ServiceError("not_supported", _("In hold'em your cards are face up to you from the deal."))
-    return hand_act(table_id=table_id, seat_id=seat_id, verb="see", client_action_id=client_action_id)
+    return hand_act(
+        table_id=table_id, seat_id=seat_id, verb="see", client_action_id=client_action_id, only_on_turn=only_on_turn
+    )
