@@ -14,5 +14,6 @@ urlpatterns = [
     path("tables/<str:code>/settings/", views.table_settings, name="table_settings"),
     path("tables/<str:code>/remove/", views.table_remove, name="table_remove"),
     path("tables/<str:code>/computers/", views.table_computers, name="table_computers"),
+    path("tables/<str:code>/local-players/", views.table_local_players, name="table_local_players"),
     path("", include("tables.urls_history")),
 ]

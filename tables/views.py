@@ -329,6 +329,21 @@ def table_computers(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["POST"])
+def table_local_players(request: HttpRequest, code: str) -> HttpResponse:
+    """The host adds a player who plays on the host's phone (pass and play, issue 15)."""
+    table = _table_or_404(code)
+    seat = viewer_seat(request, table)
+    if seat is None or table.host_id != request.user.pk:
+        raise Http404(_("Only the host can add players on their phone."))
+    try:
+        services.local_player_add(table_id=table.pk, seat_id=seat.pk, name=request.POST.get("name", ""))
+    except ServiceError as error:
+        messages.error(request, force_str(error.message))
+    return redirect("table_detail", code=table.code)
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def table_settings(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_or_404(code)
@@ -484,6 +499,17 @@ def table_page_strings() -> dict[str, Any]:
         "turn_clock": _("%(name)s to act: %(time)s left"),
         "turn_time_up": _("%(name)s to act: the time is up"),
         "act_for": _("Act for %(player)s"),
+        "pass_to": _("Pass to %(name)s"),
+        "i_am": _("I am %(name)s"),
+        "phone_holding": _("%(name)s holds the phone: only their cards show."),
+        "hide_cards": _("Hide my cards"),
+        "phone_hidden": _("Every card is hidden while the phone is passed."),
+        "on_this_phone": _("On this phone"),
+        "phone_buy_again": _("%(name)s: buy in again"),
+        "phone_sit_out": _("%(name)s: sit out"),
+        "phone_come_back": _("%(name)s: come back"),
+        "phone_leave": _("%(name)s: leave and cash out"),
+        "phone_take_seat": _("%(name)s: take a seat"),
         "computer_easy": _("Computer, easy"),
         "computer_normal": _("Computer, normal"),
         "computer_hard": _("Computer, hard"),

@@ -128,3 +128,67 @@ def leaks_in_snapshot(
         if card not in shown:
             leaks.append((viewer, "snapshot", snapshot["seq"], card, owner))
     return leaks, checked
+
+
+# --- pass and play: the host's phone, held by one seat at a time ------------------------------
+
+
+def _turn_in(frame: dict[str, Any]) -> tuple[bool, str | None]:
+    """(whether the frame says whose turn it is, who is to act) from its screen or snapshot."""
+    if frame.get("type") == "snapshot":
+        hand = frame.get("hand")
+    elif "hand" in frame.get("screen", {}):
+        hand = frame["screen"]["hand"]
+    else:
+        return False, None
+    if not hand or hand.get("finished") or not hand.get("turn"):
+        return True, None
+    return True, str(hand["turn"]["player"])
+
+
+def phone_leaks(frames: list[dict[str, Any]], owners: dict, reveals: list) -> dict[str, Any]:
+    """Every card in every frame, checked against who held the phone when it was sent."""
+    leaks: list[tuple] = []
+    revealed: set[tuple[Any, str]] = set()
+    counts = {"own_cards": 0, "frames_nobody_holds": 0, "frames_held": 0, "view_cards": 0}
+    for frame in frames:
+        if frame.get("type") not in ("snapshot", "events"):
+            assert not _cards_in(frame), frame  # an ack, error or pong names no card
+            continue
+        phone = frame["phone"]
+        holder = "" if phone["holding"] is None else str(phone["holding"])
+        counts["frames_held" if holder else "frames_nobody_holds"] += 1
+        told, to_act = _turn_in(frame)
+        if told and holder:
+            assert holder == to_act, f"the phone held by {holder} while {to_act} is to act"
+        if told and not holder and to_act is not None and int(to_act) in phone["seats"]:
+            assert phone["pass_to"] == int(to_act), phone
+        for event in frame.get("events", []):
+            if "kind" not in event:
+                assert set(event) == {"seq"}, event
+                continue
+            hand_owners = owners.get(event.get("hand"), {})
+            data = event.get("data", {})
+            for card in _cards_in(data):
+                owner = hand_owners.get(card)
+                if owner is None:
+                    continue
+                if owner == holder:
+                    counts["own_cards"] += 1
+                elif event["kind"] in PUBLIC_REVEALS:
+                    revealed.add((event.get("hand"), card))
+                elif (event.get("hand"), card) in revealed:
+                    continue
+                elif event["kind"] == "sideshow_result" and {holder, owner} == {data.get("asker"), data.get("partner")}:
+                    continue
+                else:
+                    leaks.append((holder or "nobody", event["seq"], event["kind"], card, owner))
+        if frame["type"] == "snapshot":
+            view = {"seq": frame["seq"], "hand": frame.get("hand")}
+        else:
+            screen = frame.get("screen") or {}
+            view = {"seq": screen.get("seq"), "hand": screen.get("hand")}
+        found, checked = leaks_in_snapshot(holder or "nobody", view, owners, reveals)
+        leaks += found
+        counts["view_cards"] += checked
+    return {"leaks": leaks, **counts}

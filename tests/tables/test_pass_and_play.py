@@ -283,3 +283,28 @@ def test_on_a_shared_phone_a_teen_patti_player_looks_only_on_their_turn():
     # Out of turn a player on their own phone still may (book 000: "You can look at any time").
     hand_see(table_id=table.pk, seat_id=waiting)
     hand_see(table_id=table.pk, seat_id=to_act.pk, only_on_turn=True)
+
+
+# --- the host's page ------------------------------------------------------------------------
+
+
+def test_the_host_adds_a_local_player_from_the_table_page_and_nobody_else_can():
+    from django.test import Client
+
+    table, seats = open_table("faras", players=2, start=False)
+    host, friend = Client(), Client()
+    host.force_login(seats[0].user)
+    friend.force_login(seats[1].user)
+    url = f"/tables/{table.code}/local-players/"
+    assert "host-local-players" in host.get(f"/tables/{table.code}/").content.decode()
+    assert "host-local-players" not in friend.get(f"/tables/{table.code}/").content.decode()
+    before = _unchanged(table)
+    assert friend.post(url, {"name": "Sneaky"}).status_code == 404
+    assert host.get(url).status_code == 405
+    assert _unchanged(table) == before
+    response = host.post(url, {"name": seats[1].display_name}, follow=True)  # a name already at the table
+    assert _unchanged(table) == before
+    assert "already called" in response.content.decode()
+    assert host.post(url, {"name": "Bina"}).status_code == 302
+    bina = Seat.objects.get(table=table, display_name="Bina")
+    assert bina.local and bina.number == 3

@@ -27,7 +27,7 @@ from tables.services import local_player_add, seat_buy_back, table_start
 from tables.services.clock import table_clock_run
 from tables.services.computers import computer_add
 from tests.tables.conftest import open_table
-from tests.tables.leaks import PUBLIC_REVEALS, _cards_in, card_owners, cards_revealed, leaks_in_snapshot
+from tests.tables.leaks import card_owners, cards_revealed, phone_leaks
 from tests.tables.ws import Client, connect, pick_action, sync_all, users_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -95,67 +95,6 @@ def _log(table: Table) -> list[int]:
 
 
 # --- the check: no frame shows the phone a card of anyone but its holder --------------------
-
-
-def _turn_in(frame: dict[str, Any]) -> tuple[bool, str | None]:
-    """(whether the frame says whose turn it is, who is to act) from its screen or snapshot."""
-    if frame.get("type") == "snapshot":
-        hand = frame.get("hand")
-    elif "hand" in frame.get("screen", {}):
-        hand = frame["screen"]["hand"]
-    else:
-        return False, None
-    if not hand or hand.get("finished") or not hand.get("turn"):
-        return True, None
-    return True, str(hand["turn"]["player"])
-
-
-def phone_leaks(frames: list[dict[str, Any]], owners: dict, reveals: list) -> dict[str, Any]:
-    """Every card in every frame, checked against who held the phone when it was sent."""
-    leaks: list[tuple] = []
-    revealed: set[tuple[Any, str]] = set()
-    counts = {"own_cards": 0, "frames_nobody_holds": 0, "frames_held": 0, "view_cards": 0}
-    for frame in frames:
-        if frame.get("type") not in ("snapshot", "events"):
-            assert not _cards_in(frame), frame  # an ack, error or pong names no card
-            continue
-        phone = frame["phone"]
-        holder = "" if phone["holding"] is None else str(phone["holding"])
-        counts["frames_held" if holder else "frames_nobody_holds"] += 1
-        told, to_act = _turn_in(frame)
-        if told and holder:
-            assert holder == to_act, f"the phone held by {holder} while {to_act} is to act"
-        if told and not holder and to_act is not None and int(to_act) in phone["seats"]:
-            assert phone["pass_to"] == int(to_act), phone
-        for event in frame.get("events", []):
-            if "kind" not in event:
-                assert set(event) == {"seq"}, event
-                continue
-            hand_owners = owners.get(event.get("hand"), {})
-            data = event.get("data", {})
-            for card in _cards_in(data):
-                owner = hand_owners.get(card)
-                if owner is None:
-                    continue
-                if owner == holder:
-                    counts["own_cards"] += 1
-                elif event["kind"] in PUBLIC_REVEALS:
-                    revealed.add((event.get("hand"), card))
-                elif (event.get("hand"), card) in revealed:
-                    continue
-                elif event["kind"] == "sideshow_result" and {holder, owner} == {data.get("asker"), data.get("partner")}:
-                    continue
-                else:
-                    leaks.append((holder or "nobody", event["seq"], event["kind"], card, owner))
-        if frame["type"] == "snapshot":
-            view = {"seq": frame["seq"], "hand": frame.get("hand")}
-        else:
-            screen = frame.get("screen") or {}
-            view = {"seq": screen.get("seq"), "hand": screen.get("hand")}
-        found, checked = leaks_in_snapshot(holder or "nobody", view, owners, reveals)
-        leaks += found
-        counts["view_cards"] += checked
-    return {"leaks": leaks, **counts}
 
 
 async def _hold(phone: Client, seat: int) -> None:
@@ -380,4 +319,69 @@ async def test_the_phone_manages_its_players_seats_between_hands():
     assert status == Seat.Status.SITTING_OUT
     await _refused_on(phone, table, {"type": "seat", "verb": "sit_out", "seat": seats[1].pk}, "not_on_this_phone")
     await phone.close()
+    await stranger.close()
+
+
+async def test_a_host_who_adds_a_player_mid_hand_sees_the_public_table_at_once():
+    """Teen Patti seats people while a game is under way (dealt in from the next hand): the host who has looked at
+    their cards adds a local player; their socket becomes the phone and is sent the public
+    view in place of their own (no card of theirs stays on the page)."""
+    table, seats = await database_sync_to_async(open_table)("faras", 2, {**PLAY_CHIPS, "buy_in_chips": 300})
+    host, _friend = seats
+    host_user, _friend_user = await users_of(seats)
+    connected, socket, _code = await connect(table.code, user=host_user)
+    assert connected
+    reply = await socket.request({"type": "see"})
+    assert reply["type"] == "ack"
+    await sync_all(table.pk, [socket])
+    assert socket.screens[-1]["hand"]["view"]["your_cards"], "the host looked: their cards are on the page"
+    await database_sync_to_async(local_player_add)(table_id=table.pk, seat_id=host.pk, name="Late")
+    count = len(socket.frames)
+    await sync_all(table.pk, [socket])
+    after = socket.frames[count:]
+    assert [frame["type"] for frame in after] == ["snapshot"], after  # the view replaced, not the news applied
+    snapshot = after[0]
+    assert snapshot["phone"]["holding"] is None and snapshot["you"] == host.pk
+    assert all(not p.get("cards") for p in snapshot["hand"]["view"]["players"])
+    assert not snapshot["hand"]["view"].get("your_cards")
+    await socket.close()
+
+
+async def test_a_tap_answered_after_the_turn_moved_on_shows_nobodys_cards(monkeypatch):
+    """The tap is checked, then the view read: if the turn left the seat in between, the view
+    is read again as nobody's (the race is forced here by a check that lets a late tap through)."""
+    from tables import services as table_services
+
+    table, _seats, local, phone, stranger = await _phone_and_stranger()
+    player = await _until_a_phone_seat_is_to_act(table, phone, stranger, local["computer"].pk)
+    late = next(seat for seat in _phone_of(phone)["seats"] if seat != player)
+    real_check = table_services.phone_hold_check
+
+    def late_check(**kwargs):
+        _seat, phone_seats = real_check(**{**kwargs, "hold_seat_id": player})
+        return Seat.objects.get(pk=late), phone_seats
+
+    monkeypatch.setattr(table_services, "phone_hold_check", late_check)
+    count = len(phone.frames)
+    reply = await phone.request({"type": "hold", "seat": late})
+    assert reply == {"type": "ack", "holding": None, "id": reply["id"]}
+    snapshots = [frame for frame in phone.frames[count:] if frame.get("type") == "snapshot"]
+    assert snapshots and snapshots[-1]["phone"]["holding"] is None
+    assert all(not p.get("cards") for p in snapshots[-1]["hand"]["view"]["players"])
+    await phone.close()
+    await stranger.close()
+
+
+async def test_a_reconnected_phone_starts_with_nobody_holding_it():
+    table, seats, local, phone, stranger = await _phone_and_stranger()
+    player = await _until_a_phone_seat_is_to_act(table, phone, stranger, local["computer"].pk)
+    await _hold(phone, player)
+    await phone.close()
+    (host_user,) = await users_of(seats[:1])
+    connected, again, _code = await connect(table.code, user=host_user)
+    assert connected
+    snapshot = again.snapshots[0]
+    assert snapshot["phone"]["holding"] is None and snapshot["phone"]["pass_to"] == player
+    assert all(not p.get("cards") for p in snapshot["hand"]["view"]["players"])
+    await again.close()
     await stranger.close()

@@ -22,6 +22,7 @@ import { renderClock } from "./regions/clock.js";
 import { renderHost } from "./regions/host.js";
 import { renderLog } from "./regions/log.js";
 import { renderMyHand } from "./regions/my-hand.js";
+import { renderPhone, renderPhonePlayers } from "./regions/phone.js";
 import { renderResult } from "./regions/result.js";
 import { renderSeatControls } from "./regions/seat-controls.js";
 import { renderSeats } from "./regions/seats.js";
@@ -54,6 +55,15 @@ function sendSeat(verb, extra) {
   send(Object.assign({ type: "seat", verb, id: newClientId() }, extra || {}));
 }
 
+// Pass and play: "I am <name>" holds the phone for that seat, null hides every card again.
+function sendHold(seat) {
+  if (send({ type: "hold", seat, id: newClientId() })) showNotice("");
+}
+
+function sendSeatFor(verb, seat) {
+  send({ type: "seat", verb, seat, id: newClientId() });
+}
+
 function sendHost(verb, extra) {
   send(Object.assign({ type: "host", verb, id: newClientId() }, extra || {}));
 }
@@ -76,6 +86,7 @@ function offerSeed() {
 
 function render() {
   renderHeader();
+  renderPhone(sendHold);
   renderSeats();
   renderCentre();
   renderMyHand();
@@ -85,6 +96,7 @@ function render() {
   renderLog();
   renderSeatControls(sendSeat);
   renderHost(sendHost);
+  renderPhonePlayers(sendSeatFor);
   renderReminder();
   renderPhase();
   renderClock(sendHost);

@@ -30,7 +30,8 @@ export const state = {
   seedFor: null,      // the hand this browser last gave a seed for
   reminder: null,     // the last reminder event's data, until the turn moves on
   requests: [],       // requests to the host not answered yet: [{request, seat, name, what, number}]
-  denied: null        // what the host last said no to me for ("seat" | "buy_back"), until I ask again
+  denied: null,       // what the host last said no to me for ("seat" | "buy_back"), until I ask again
+  phone: null         // pass and play, on the host's phone: {seats, holding, pass_to} as the server says
 };
 
 const LOG_REQUEST = "hand-log";
@@ -97,6 +98,7 @@ function applySnapshot(frame, send) {
   const previousSeq = state.lastSeq;
   state.lastSeq = frame.seq || 0;
   state.you = frame.you;
+  state.phone = frame.phone || null;
   if (frame.table) state.table = frame.table;
   if (frame.seats) setSeats(frame.seats);
   setHand(frame.hand);
@@ -169,6 +171,8 @@ function applyEvents(frame, send) {
     wantSnapshot(send);
     return fresh;
   }
+  // Pass and play: who holds the phone now (the server filtered this frame with their eyes).
+  if (frame.phone) state.phone = frame.phone;
   const screen = frame.screen;
   if (screen && screen.seq === state.lastSeq) {
     if (screen.table) state.table = screen.table;
@@ -182,14 +186,14 @@ function applyEvents(frame, send) {
 /** The host's answer to my own request (a denial stays on my screen until I ask again). */
 function noteAnswer(event) {
   const data = event.data || {};
-  if (String(data.seat) !== me()) return;
+  if (String(data.seat) !== owner()) return;
   if (event.kind === "request_denied") state.denied = data.what;
   if (event.kind === "request_made" || event.kind === "request_approved") state.denied = null;
 }
 
 /** My request waiting for the host's answer, or null. */
 export function myRequest() {
-  return state.requests.find((request) => String(request.seat) === me()) || null;
+  return state.requests.find((request) => String(request.seat) === owner()) || null;
 }
 
 /** Whether I ask the host for a seat or a buy-back here (the table's setting; never the host). */
@@ -200,7 +204,14 @@ export function mustAsk() {
 
 // --- questions the regions ask ------------------------------------------------------
 
+/** The seat whose cards and moves this page shows: mine; on a passed phone, the holder's (or nobody's). */
 export function me() {
+  if (state.phone) return state.phone.holding === null || state.phone.holding === undefined ? "" : String(state.phone.holding);
+  return String(CONFIG.seat);
+}
+
+/** The seat this page was opened with (on a passed phone: the host's own, whoever holds it). */
+export function owner() {
   return String(CONFIG.seat);
 }
 
@@ -225,7 +236,13 @@ export function isToAct(player) {
 }
 
 export function mySeat() {
-  return state.seats[String(me())] || null;
+  return state.seats[owner()] || null;
+}
+
+/** The owner's player in the hand (their seat's controls), whoever holds a passed phone. */
+export function ownPlayer() {
+  const players = (state.hand && state.hand.players) || [];
+  return players.find((player) => String(player.name) === owner()) || null;
 }
 
 /** The game's properties the page draws by (sent by the server; see docs/live-play.md). */

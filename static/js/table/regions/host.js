@@ -3,7 +3,7 @@
 
 import { $, el, once } from "../dom.js";
 import { S, fmt } from "../words.js";
-import { handLive, me, rules, state } from "../store.js";
+import { handLive, owner, rules, state } from "../store.js";
 import { controlButton } from "./seat-controls.js";
 
 export function renderHost(sendHost) {
@@ -32,7 +32,7 @@ export function renderHost(sendHost) {
     removeList.textContent = "";
     if (handLive() || status === "ended") return;   // players are removed between hands
     for (const [id, seat] of Object.entries(state.seats)) {
-      if (id === me()) continue;
+      if (id === owner()) continue;
       const seated = seat.number !== null && seat.number !== undefined;
       const buttons = [];
       if (seated) buttons.push(host("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) }));

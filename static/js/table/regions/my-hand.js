@@ -13,7 +13,8 @@ export function renderMyHand() {
 function drawMyHand() {
   const player = myPlayer();
   $("#my-hand").hidden = !player;
-  if (!player) return;
+  // No player here (a passed phone between holders): no card is left in the page, hidden or not.
+  if (!player) { $("#my-cards").textContent = ""; return; }
   const box = $("#my-cards");
   const mine = (state.hand && state.hand.your_cards) || player.cards;
   const result = state.hand && state.hand.result;

@@ -2,7 +2,7 @@
 
 import { $, el, once } from "../dom.js";
 import { CONFIG, S, chips, fmt, money, number } from "../words.js";
-import { handLive, mustAsk, myRequest, mySeat, myPlayer, rules, state } from "../store.js";
+import { handLive, mustAsk, myRequest, mySeat, ownPlayer, rules, state } from "../store.js";
 
 export function controlButton(onClick, command, label) {
   const node = el("button", { type: "button", "data-command": command, text: label });
@@ -13,7 +13,7 @@ export function controlButton(onClick, command, label) {
 
 export function renderSeatControls(sendSeat) {
   const seat = mySeat();
-  const player = myPlayer();
+  const player = ownPlayer();
   const live = handLive();
   const asking = mustAsk();
   const request = myRequest();

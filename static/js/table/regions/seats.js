@@ -58,6 +58,7 @@ function drawSeats() {
       badges.appendChild(el("span", { class: "badge badge-dealer", title: S.dealer, text: dealerShort }));
       description.push(dealerWord);
     }
+    if (seat.local) { badge(S.on_this_phone, "badge-computer"); description.push(S.on_this_phone); }
     if (seat.computer) { const word = S["computer_" + seat.computer] || seat.computer; badge(word, "badge-computer"); description.push(word); }
     if (isToAct(player)) { badge(S.to_act, "badge-turn"); description.push(S.to_act); }
     if (player && game.has_blind_and_seen && !player.packed && player.seen !== undefined) {
