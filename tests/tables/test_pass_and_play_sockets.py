@@ -385,3 +385,34 @@ async def test_a_reconnected_phone_starts_with_nobody_holding_it():
     assert all(not p.get("cards") for p in snapshot["hand"]["view"]["players"])
     await again.close()
     await stranger.close()
+
+
+def _act_unheard(table_id: int, seat_id: int, verb: str) -> int:
+    """The holder's move is made and its news lost on the way (the channel layer may drop it)."""
+    import tables.services.log as log_module
+    from tables.services import hand_act
+
+    real = log_module.broadcast
+    log_module.broadcast = lambda *args, **kwargs: None
+    try:
+        return hand_act(table_id=table_id, seat_id=seat_id, verb=verb)
+    finally:
+        log_module.broadcast = real
+
+
+async def test_news_caught_up_from_the_log_hides_the_holders_cards_once_the_turn_moved_on():
+    table, _seats, local, phone, stranger = await _phone_and_stranger()
+    player = await _until_a_phone_seat_is_to_act(table, phone, stranger, local["computer"].pk)
+    await _hold(phone, player)
+    verbs = [entry["verb"] for entry in phone.turn["legal"]]
+    verb = next(v for v in ("check", "call") if v in verbs)
+    seq = await database_sync_to_async(_act_unheard)(table.pk, player, verb)
+    count = len(phone.frames)
+    pong = await phone.request({"type": "ping"})  # the page's heartbeat: what was missed comes from the log
+    assert pong["seq"] >= seq
+    caught = [frame for frame in phone.frames[count:] if frame.get("type") == "events"]
+    assert caught and caught[-1]["phone"]["holding"] is None
+    assert all(not p.get("cards") for p in caught[-1]["screen"]["hand"]["view"]["players"])
+    assert all(set(event) == {"seq"} or event.get("kind") != "hole_cards" for event in caught[-1]["events"])
+    await phone.close()
+    await stranger.close()
