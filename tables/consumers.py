@@ -341,8 +341,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         read = database_sync_to_async(selectors.table_snapshot)
         snapshot = await read(table_id=self.table_id, seat_id=self.viewer_seat)
         # Pass and play: the holder let go (the turn moved on after the tap) or the phone
-        # started or stopped passing: read again with the eyes it has now. Each change only
-        # hides more, so this settles at once.
+        # started or stopped passing: read again with the eyes it has now (it settles as
+        # soon as the seats and the turn stop moving between two reads).
         while self._heard_read(snapshot):
             snapshot = await read(table_id=self.table_id, seat_id=self.viewer_seat)
         if self.phone is not None:
