@@ -36,7 +36,7 @@ from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
 from tables.services.ledger_link import ledger_buy_in
 from tables.services.tables import _clean_name, _require_free_name, _require_host
-from tables.services.write import table_write
+from tables.services.write import require_open, table_write
 
 
 def local_player_add(*, table_id: int, seat_id: int, name: str, number: int | None = None) -> Seat:
@@ -115,12 +115,13 @@ def phone_hold_check(*, table_id: int, seat_id: int, hold_seat_id: object) -> tu
     now: a seat of this phone whose turn it is in the live hand. Returns that seat and the
     phone's seats.
 
-    Refused: ``no_table``, ``bad_seat``, ``not_pass_and_play``, ``not_your_phone``,
+    Refused: ``no_table``, ``ended``, ``bad_seat``, ``not_pass_and_play``, ``not_your_phone``,
     ``not_on_this_phone``, ``paused``, ``not_their_turn`` (also between hands). Reads only.
     """
     table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
     if table is None:
         raise ServiceError("no_table", _("There is no such table."))
+    require_open(table)
     seat, phone = _phone_seat(table, seat_id, hold_seat_id)
     if table.status == Table.Status.PAUSED:
         raise ServiceError("paused", _("The host has paused the game."))
@@ -140,4 +141,5 @@ def phone_seat_check(*, table_id: int, seat_id: int, local_seat_id: object) -> S
     table = Table.objects.filter(pk=table_id).first() if isinstance(table_id, int) else None
     if table is None:
         raise ServiceError("no_table", _("There is no such table."))
+    require_open(table)
     return _phone_seat(table, seat_id, local_seat_id)[0]

@@ -241,7 +241,15 @@ def test_no_phone_to_hold_without_local_players():
     )
 
 
-def test_the_phone_is_not_held_while_paused_or_between_hands():
+def test_the_phone_is_not_held_before_the_first_deal_while_paused_or_once_the_game_is_over():
+    waiting, seats = open_table("faras", players=1, start=False)
+    local = local_player_add(table_id=waiting.pk, seat_id=seats[0].pk, name="Early")
+    for seat in (seats[0].pk, local.pk):
+        _refused(
+            "not_their_turn",
+            lambda seat=seat: phone_hold_check(table_id=waiting.pk, seat_id=seats[0].pk, hold_seat_id=seat),
+            waiting,
+        )
     at = _pass_and_play_table("faras")
     table, host, asha, bikash = at.table, at.host, at.asha, at.bikash
     phone = [host.pk, asha.pk, bikash.pk]
@@ -249,9 +257,7 @@ def test_the_phone_is_not_held_while_paused_or_between_hands():
     table_pause(table_id=table.pk, seat_id=host.pk)
     _refused("paused", lambda: phone_hold_check(table_id=table.pk, seat_id=host.pk, hold_seat_id=to_act.pk), table)
     table_end(table_id=table.pk, seat_id=host.pk)
-    _refused(
-        "not_their_turn", lambda: phone_hold_check(table_id=table.pk, seat_id=host.pk, hold_seat_id=to_act.pk), table
-    )
+    _refused("ended", lambda: phone_hold_check(table_id=table.pk, seat_id=host.pk, hold_seat_id=to_act.pk), table)
 
 
 def test_the_phone_asks_between_hands_for_its_own_players_only():

@@ -88,6 +88,11 @@ def _calls(table, seats, watcher):
         "join_approved_take": lambda: services.join_approved_take(
             table_id=table.pk, user=make_user("let-in-late"), guest_token=None
         ),
+        "local_player_add": lambda: services.local_player_add(table_id=table.pk, seat_id=host.pk, name="Late"),
+        "phone_hold_check": lambda: services.phone_hold_check(table_id=table.pk, seat_id=host.pk, hold_seat_id=host.pk),
+        "phone_seat_check": lambda: services.phone_seat_check(
+            table_id=table.pk, seat_id=host.pk, local_seat_id=host.pk
+        ),
     }
 
 
