@@ -35,7 +35,7 @@ from tables.models import Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
 from tables.services.ledger_link import ledger_buy_in
-from tables.services.tables import _clean_name, _require_free_name, _require_host
+from tables.services.tables import _clean_name, _require_free_name, require_host
 from tables.services.write import require_open, table_write
 
 
@@ -50,7 +50,7 @@ def local_player_add(*, table_id: int, seat_id: int, name: str, number: int | No
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise ServiceError("bad_seat", _("Choose a seat by its number."))
     with table_write(table_id) as (table, log):
-        _require_host(table, seat_id)
+        require_host(table, seat_id)
         if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
         _require_free_name(table, display_name)
