@@ -51,8 +51,13 @@ def seat_number_check(number: object) -> None:
 
 def approval_needed(table: Table, seat: Seat) -> bool:
     """Whether ``seat`` must ask the host for a seat or a buy-back (the table's setting;
-    never the host, nor a computer, which only the host seats)."""
-    return bool(table.settings.get("approve_seats")) and seat.user_id != table.host_id and not seat.computer
+    never the host, nor a computer or a player on the host's phone, whom only the host seats)."""
+    return (
+        bool(table.settings.get("approve_seats"))
+        and seat.user_id != table.host_id
+        and not seat.computer
+        and not seat.local
+    )
 
 
 def seat_take_check(table: Table, seat: Seat, number: int | None) -> int:

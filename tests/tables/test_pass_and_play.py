@@ -314,3 +314,22 @@ def test_the_host_adds_a_local_player_from_the_table_page_and_nobody_else_can():
     assert host.post(url, {"name": "Bina"}).status_code == 302
     bina = Seat.objects.get(table=table, display_name="Bina")
     assert bina.local and bina.number == 3
+
+
+def test_the_hosts_own_players_need_no_approval_at_a_table_that_asks_for_it():
+    """With "I approve seats and buy-backs" on, the players on the host's phone are the host's
+    to seat: their seat requests from the phone go through without a request to approve."""
+    from tables.services import seat_buy_back, seat_leave, seat_take, table_update_settings
+
+    table, seats = open_table("faras", players=2, start=False)
+    table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"approve_seats": True})
+    local = local_player_add(table_id=table.pk, seat_id=seats[0].pk, name="Bina")
+    seat_leave(table_id=table.pk, seat_id=local.pk)
+    seat_take(table_id=table.pk, seat_id=local.pk)
+    seat_buy_back(table_id=table.pk, seat_id=local.pk)
+    local.refresh_from_db()
+    assert (local.number, local.buy_ins) == (3, 3)
+    assert not Event.objects.filter(table=table, kind="request_made").exists()
+    with pytest.raises(ServiceError) as must_ask:  # a player on their own phone still asks
+        seat_buy_back(table_id=table.pk, seat_id=seats[1].pk)
+    assert must_ask.value.code == "ask_host"
