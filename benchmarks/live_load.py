@@ -105,6 +105,27 @@ def _open_tables(count: int, players: int) -> list[dict]:
     return tables
 
 
+def _cpu_seconds(pid: int) -> tuple[float, float, float]:
+    """CPU seconds a process has used so far: user + system of all its threads, of its main
+    thread alone (the event loop's, in daphne; the others are the database thread pool's),
+    and the system part of the first."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def used(stat_path: str) -> tuple[int, int]:
+        # Fields after the command name (which may hold spaces): utime and stime are 14 and 15.
+        fields = Path(stat_path).read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]), int(fields[12])
+
+    user, system = used(f"/proc/{pid}/stat")
+    main_user, main_system = used(f"/proc/{pid}/task/{pid}/stat")
+    return (user + system) / tick, (main_user + main_system) / tick, system / tick
+
+
+def _own_cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
 def _rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -278,6 +299,19 @@ class Player:
             snapshot = json.loads(await socket.recv())
         async with socket:
             self.me = str(snapshot["you"])
+            # What the page sends when it opens (the log in words) is sent and answered while
+            # the players connect, before the measuring window: the window holds play only.
+            first = None if self.page is None else self.page.on_frame(snapshot)
+            early: list[str] = []
+            if first is not None:
+                for message in first[0]:
+                    await socket.send(json.dumps(message))
+                while first[0]:
+                    raw = await socket.recv()
+                    if json.loads(raw).get("id") == "hand-log":
+                        break
+                    early.append(raw)
+                first = ([], first[1], first[2])
             self.stats["connected"] += 1
             if self.stats["connected"] == self.stats["expected"]:
                 connected.set()
@@ -285,7 +319,9 @@ class Player:
             heartbeat = (
                 asyncio.ensure_future(self.heartbeat(socket, stop)) if isinstance(self.page, PushedPage) else None
             )
-            await self.on_frame(socket, snapshot, time.perf_counter(), 0)
+            await self.on_frame(socket, snapshot, time.perf_counter(), 0, first)
+            for raw in early:
+                await self.on_frame(socket, json.loads(raw), time.perf_counter(), len(raw))
             while not stop.is_set():
                 try:
                     raw = await asyncio.wait_for(socket.recv(), timeout=1)
@@ -302,7 +338,10 @@ class Player:
             if not stop.is_set():
                 await socket.send(json.dumps(self.page.ping()))
 
-    async def on_frame(self, socket, frame: dict, now: float, size: int) -> None:
+    async def on_frame(
+        self, socket, frame: dict, now: float, size: int, read: tuple[list[dict], list[int], bool] | None = None
+    ) -> None:
+        """Handle one frame; ``read`` is what the page already made of it (the first snapshot)."""
         stats = self.stats
         stats["bytes"] += size
         kind = frame.get("type")
@@ -320,7 +359,7 @@ class Player:
         legal: list[dict] | None = None
         turn_seq = 0
         if self.page is not None:
-            out, shown, may_act = self.page.on_frame(frame)
+            out, shown, may_act = read if read is not None else self.page.on_frame(frame)
             for message in out:
                 await socket.send(json.dumps(message))
             if may_act:
@@ -389,6 +428,8 @@ async def _drive(
     client: str,
     rss,
     counts,
+    cpu,
+    sample,
 ) -> dict:
     stop = asyncio.Event()
     stats = {
@@ -415,12 +456,17 @@ async def _drive(
     await asyncio.wait_for(connected.wait(), timeout=600)
     stats["rss_connected"] = rss()
     counts_before = await counts()
+    cpu_before, own_before = cpu(), _own_cpu_seconds()
+    samplers = sample(seconds)
     go.set()
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     stop.set()
     elapsed = time.perf_counter() - started
+    cpu_after, own_after = cpu(), _own_cpu_seconds()
     counts_after = await counts()
+    for sampler in samplers:
+        await asyncio.to_thread(sampler.wait)
     actions, offered, received = stats["actions"], stats["offered"], stats["bytes"]
     await asyncio.gather(*tasks, return_exceptions=True)
     sent, heard = stats["sent"], stats["heard"]
@@ -437,6 +483,10 @@ async def _drive(
         "queries": counts_after["queries"] - counts_before["queries"],
         "locks": counts_after["locks"] - counts_before["locks"],
         "incomplete": sum(1 for key in sent if len(heard.get(key, ())) < players),
+        "server_cpu": cpu_after[0] - cpu_before[0],
+        "server_main_cpu": cpu_after[1] - cpu_before[1],
+        "server_system_cpu": cpu_after[2] - cpu_before[2],
+        "client_cpu": own_after - own_before,
     }
 
 
@@ -456,6 +506,24 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
         log = open(ROOT / "var" / f"live_load_daphne_{port}.log", "w")
         # The server's output goes to a file: a pipe nobody reads would fill and stall the server.
         servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+
+    def sample(seconds: float) -> list[subprocess.Popen]:
+        """With ``--py-spy PREFIX``: py-spy samples every thread of each server over the
+        measuring window, as collapsed stacks in PREFIX.<port>.txt (flamegraph.pl's input)."""
+        if not args.py_spy:
+            return []
+        return [
+            subprocess.Popen(
+                [
+                    *(str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.pid)),
+                    *("--duration", str(int(seconds)), "--threads", "--nonblocking", "--gil"),
+                    *("--format", "raw", "--output", f"{args.py_spy}.{port}.txt"),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for server, port in zip(servers, ports, strict=True)
+        ]
 
     async def counts() -> dict[str, int]:
         """Queries and row locks every server has run so far (each writes its counters on SIGUSR1)."""
@@ -487,6 +555,8 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 client,
                 lambda: sum(_rss_kib(server.pid) for server in servers),
                 counts,
+                lambda: tuple(map(sum, zip(*(_cpu_seconds(server.pid) for server in servers), strict=True))),
+                sample,
             )
         )
     finally:
@@ -521,6 +591,19 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"({result['errors']} refused, {result['incomplete']} not seen by all when stopped)",
         flush=True,
     )
+    # CPU time, not wall time: what each delivered action cost the server's processes (all
+    # threads, and the event loop's thread alone) and this load generator. Other work on a
+    # shared machine slows the wall-clock figures above but hardly moves these.
+    delivered = max(1, result["delivered"])
+    print(
+        f"     cpu per delivered action: server {1000 * result['server_cpu'] / delivered:5.2f} ms "
+        f"(event loop thread {1000 * result['server_main_cpu'] / delivered:5.2f} ms, "
+        f"other threads {1000 * (result['server_cpu'] - result['server_main_cpu']) / delivered:5.2f} ms; "
+        f"system {1000 * result['server_system_cpu'] / delivered:5.2f} ms), "
+        f"load generator {1000 * result['client_cpu'] / delivered:5.2f} ms; "
+        f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -532,6 +615,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="write each server's cProfile to PROFILE.<port>")
+    parser.add_argument("--py-spy", help="sample every server thread with py-spy (if installed) into PY_SPY.<port>.txt")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player waits before acting (0: none)")
     parser.add_argument(
         "--client",
