@@ -194,9 +194,10 @@ if REDIS_URL:
     # The pub/sub layer: one Redis subscription per process instead of a list per socket
     # to push to and pop from. It may drop news, like every layer; a socket that misses an
     # event sees the gap in seq numbers and fills it from the database (docs/live-play.md).
+    # config.channel_layer decodes each message once per process, not once per socket.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.PubSubLayer",
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}]},
         }
     }

@@ -11,7 +11,8 @@ import time
 
 import pytest
 import redis
-from channels_redis.pubsub import RedisPubSubChannelLayer
+
+from config.channel_layer import PubSubLayer
 
 pytestmark = pytest.mark.redis
 
@@ -68,7 +69,7 @@ def redis_with_password():
 
 
 async def _round_trip(url: str) -> dict:
-    layer = RedisPubSubChannelLayer(hosts=[{"address": url}])
+    layer = PubSubLayer(hosts=[{"address": url}])
     try:
         channel = await layer.new_channel()
         await layer.group_add("table_1", channel)

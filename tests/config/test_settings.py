@@ -120,7 +120,7 @@ def test_database_url_and_redis_url_switch_to_postgresql_redis_layer_and_celery_
 
     assert seen["database"]["ENGINE"] == "django.db.backends.postgresql"
     assert seen["database"]["HOST"] == "db.internal"
-    assert seen["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert seen["layer"] == "config.channel_layer.PubSubLayer"
     assert seen["broker"] == PRODUCTION["REDIS_URL"]
     assert seen["secret_key"] == PRODUCTION["SECRET_KEY"]
     assert seen["inprocess_worker"] is False  # a separate `celery -A config worker` runs instead
