@@ -300,9 +300,11 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def computers_open(table: Table) -> bool:
-    """Whether a computer may take a seat now: not once the game has ended, and in hold'em
-    only before it starts (book 001: seats are taken before the start)."""
+    """Whether a computer may take a seat now: not once the game has ended, nor at a full
+    table, and in hold'em only before it starts (book 001: seats are taken before the start)."""
     if table.status == Table.Status.ENDED:
+        return False
+    if Seat.objects.filter(table=table, number__isnull=False).count() >= int(table.settings["seats"]):
         return False
     return get_game(table.game).table_rules.seating_after_start or table.status == Table.Status.WAITING
 

@@ -97,6 +97,7 @@ def test_a_host_fills_a_holdem_table_with_computers_and_plays_to_the_placings(ne
     host.page.locator('.host-computers button[value="fill"]').click()
     expect(host.page.locator(".seat")).to_have_count(4)
     expect(host.page.locator(".seat .badge-computer")).to_have_count(3)
+    expect(host.page.locator(".host-computers")).to_be_hidden()  # every seat is taken
     seats = seats_on_page(host.page)
     computers = {seat_id for seat_id, seat in seats.items() if seat["computer"]}
     assert len(computers) == 3 and host.seat not in computers

@@ -110,7 +110,8 @@ def test_the_page_offers_computers_only_to_the_host_of_a_play_chips_table():
 
 def test_the_page_offers_computers_only_while_the_host_may_seat_them():
     """Found by tests/browser/test_computers.py: the form stayed on the page once the game had
-    ended (and on a hold'em table once it had started), where every click is refused."""
+    ended (and on a hold'em table once it had started, and at a full table), where every
+    click is refused."""
     from tables.services import table_end, table_start
 
     def offered(table, host) -> bool:
@@ -121,6 +122,11 @@ def test_the_page_offers_computers_only_while_the_host_may_seat_them():
     host = Client()
     faras, faras_seats = open_table("faras", players=2, choices=PLAY_CHIPS, start=False)
     holdem, holdem_seats = open_table("holdem", players=2, start=False)
+    full, full_seats = open_table("faras", players=2, choices={**PLAY_CHIPS, "seats": 3}, start=False)
+    host.force_login(full_seats[0].user)
+    assert offered(full, host)
+    computer_add(table_id=full.pk, seat_id=full_seats[0].pk, strength="easy")
+    assert not offered(full, host)  # every seat is taken
     host.force_login(faras_seats[0].user)
     assert offered(faras, host)
     table_start(table_id=faras.pk, seat_id=faras_seats[0].pk)

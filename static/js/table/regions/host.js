@@ -22,10 +22,14 @@ export function renderHost(sendHost) {
       end.addEventListener("click", (event) => { if (!window.confirm(S.end_game_confirm)) event.stopImmediatePropagation(); }, true);
       box.appendChild(end);
     }
-    // Computers take seats while the game may still seat anyone: never once it has ended,
-    // and where seats are taken before the start (hold'em), only before it.
+    // Computers take seats while the game may still seat anyone: never once it has ended
+    // nor at a full table, and where seats are taken before the start (hold'em), only before it.
     const computers = $(".host-computers");
-    if (computers) computers.hidden = status === "ended" || (!rules().seating_after_start && status !== "waiting");
+    if (computers) {
+      const taken = Object.values(state.seats).filter((seat) => seat.number !== null && seat.number !== undefined).length;
+      const full = taken >= Number(((state.table || {}).settings || {}).seats || Infinity);
+      computers.hidden = status === "ended" || full || (!rules().seating_after_start && status !== "waiting");
+    }
     const settingsLink = $("#settings-between-hands");
     if (settingsLink) settingsLink.hidden = handLive() || status === "ended";
     const removeList = $("#remove-players");
