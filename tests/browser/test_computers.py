@@ -93,11 +93,11 @@ def test_a_host_fills_a_holdem_table_with_computers_and_plays_to_the_placings(ne
     expect(host.page.locator(".seat")).to_have_count(1)
 
     # The host fills every empty seat from the page: three computers, marked as computers.
-    host.page.locator('.host-computers select[name="strength"]').select_option("normal")
-    host.page.locator('.host-computers button[value="fill"]').click()
+    host.page.locator('#host-computers select[name="strength"]').select_option("normal")
+    host.page.locator('#host-computers button[value="fill"]').click()
     expect(host.page.locator(".seat")).to_have_count(4)
     expect(host.page.locator(".seat .badge-computer")).to_have_count(3)
-    expect(host.page.locator(".host-computers")).to_be_hidden()  # every seat is taken
+    expect(host.page.locator("#host-computers")).to_be_hidden()  # every seat is taken
     seats = seats_on_page(host.page)
     computers = {seat_id for seat_id, seat in seats.items() if seat["computer"]}
     assert len(computers) == 3 and host.seat not in computers
@@ -130,7 +130,7 @@ def test_a_host_fills_a_holdem_table_with_computers_and_plays_to_the_placings(ne
     # The log in words named the computers as they moved.
     assert logged_computer_moves, "no computer's move was seen in the log"
     # The game is over: the page no longer offers computers.
-    expect(host.page.locator(".host-computers")).to_be_hidden()
+    expect(host.page.locator("#host-computers")).to_be_hidden()
 
     # The placings as book 001 gives them, worked out again from the game's download.
     download = host.page.request.get(f"/tables/{code}/history/game.json")
@@ -172,12 +172,12 @@ def test_a_holdem_game_ended_level_places_everyone_first(new_page, live_site, ar
     host.read_seat()
     host.page.locator('#between-hands [data-command="take"]').click()
     expect(host.page.locator(".seat")).to_have_count(1)
-    host.page.locator('.host-computers button[value="fill"]').click()
+    host.page.locator('#host-computers button[value="fill"]').click()
     expect(host.page.locator(".seat .badge-computer")).to_have_count(3)
     host.page.locator('#host-controls [data-command="start"]').click()
     host.page.wait_for_selector('.seat[data-to-act="true"]')
     # Hold'em seats are taken before the start: the page no longer offers computers.
-    expect(host.page.locator(".host-computers")).to_be_hidden()
+    expect(host.page.locator("#host-computers")).to_be_hidden()
     host.page.once("dialog", lambda dialog: dialog.accept())
     host.page.locator('#host-controls [data-command="end"]').click()
     expect(host.page.locator("#game-over")).to_be_visible()
@@ -185,7 +185,7 @@ def test_a_holdem_game_ended_level_places_everyone_first(new_page, live_site, ar
     parts = shown.split(": ", 1)[1].split(" · ")
     assert len(parts) == 4, shown
     assert all(re.fullmatch(r"1\. .+, 1,000 chips", part) for part in parts), shown
-    expect(host.page.locator(".host-computers")).to_be_hidden()
+    expect(host.page.locator("#host-computers")).to_be_hidden()
     screenshot(artifacts, 1, "level", [host])
 
 
@@ -223,8 +223,8 @@ def test_two_people_and_two_computers_play_teen_patti_hands(new_page, live_site,
     expect(host.page.locator(".seat")).to_have_count(2)
     # Two computers, one at a time, from the host's page.
     for strength in ("easy", "hard"):
-        host.page.locator('.host-computers select[name="strength"]').select_option(strength)
-        host.page.locator('.host-computers button[value="add"]').click()
+        host.page.locator('#host-computers select[name="strength"]').select_option(strength)
+        host.page.locator('#host-computers button[value="add"]').click()
     expect(host.page.locator(".seat")).to_have_count(4)
     for person in people:
         expect(person.page.locator(".seat .badge-computer")).to_have_count(2)
@@ -318,7 +318,7 @@ def test_a_host_at_a_money_table_is_told_why_computers_cannot_sit(new_page, live
     host.page.locator('#between-hands [data-command="take"]').click()
     expect(host.page.locator(".seat")).to_have_count(1)
     # The page offers no computer, and says why.
-    expect(host.page.locator(".host-computers")).to_have_count(0)
+    expect(host.page.locator("#host-computers")).to_have_count(0)
     expect(host.page.locator("#host-heading ~ p.aside")).to_contain_text("Computers play only for play chips")
     # A host who sends the form anyway (from another page, or an old one) is told why, and
     # nobody sits down.

@@ -329,7 +329,7 @@ def test_a_16_seat_999_table_of_computers_plays_hands_on_a_phone_and_a_laptop(ch
         laptop.read_seat()
         laptop.page.locator('#between-hands [data-command="take"]').click()
         expect(laptop.page.locator(".seat")).to_have_count(1)
-        laptop.page.locator('.host-computers button[value="fill"]').click()
+        laptop.page.locator('#host-computers button[value="fill"]').click()
         expect(laptop.page.locator(".seat .badge-computer")).to_have_count(15)
         phone.page.goto(laptop.page.url)
         phone.read_seat()

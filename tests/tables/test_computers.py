@@ -116,7 +116,7 @@ def test_the_page_offers_computers_only_while_the_host_may_seat_them():
 
     def offered(table, host) -> bool:
         page = host.get(f"/tables/{table.code}/").content.decode()
-        form = page.split('class="host-computers"', 1)[1].split(">", 1)[0]
+        form = page.split('id="host-computers"', 1)[1].split(">", 1)[0]
         return "hidden" not in form
 
     host = Client()

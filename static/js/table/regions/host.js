@@ -24,7 +24,7 @@ export function renderHost(sendHost) {
     }
     // Computers take seats while the game may still seat anyone: never once it has ended
     // nor at a full table, and where seats are taken before the start (hold'em), only before it.
-    const computers = $(".host-computers");
+    const computers = $("#host-computers");
     if (computers) {
       const taken = Object.values(state.seats).filter((seat) => seat.number !== null && seat.number !== undefined).length;
       const full = taken >= Number(((state.table || {}).settings || {}).seats || Infinity);
