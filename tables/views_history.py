@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from engine.export import to_text
-from tables import history
+from tables import history, selectors
 from tables.models import Hand, Seat, Table
 from tables.views import card_strings, viewer_seat
 
@@ -56,6 +56,12 @@ def hand_history(request: HttpRequest, code: str, number: int) -> HttpResponse:
     table, seat = _table_for_viewer(request, code)
     hand = get_object_or_404(Hand, table=table, number=number)
     viewer = seat.engine_name if seat is not None else None
+    hosts = seat is not None and seat.user_id is not None and seat.user_id == table.host_id
+    if hosts and selectors.phone_seat_ids(table=table) is not None:
+        # Pass and play: a page of the host's is opened on the phone the players pass round,
+        # and a page is never held (no tap): it shows the hands as a watcher saw them, not
+        # the host's own hidden cards (live or mucked) to whoever holds the phone.
+        viewer = None
     names = history.seat_names(table=table)
     return render(
         request,
