@@ -69,3 +69,21 @@ async def test_every_socket_of_a_group_gets_the_message_decoded_once(monkeypatch
 def test_the_site_uses_it_with_redis():
     if settings.REDIS_URL:
         assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "config.channel_layer.PubSubLayer"
+
+
+@pytest.mark.redis
+async def test_many_group_sends_arrive_in_the_order_given():
+    layer = PubSubLayer(hosts=[{"address": settings.REDIS_URL}])
+    try:
+        first, second = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add("table_many_1", first)
+        await layer.group_add("table_many_2", second)
+        sends = [(f"table_many_{1 + seq % 2}", {"type": "table.events", "seq": seq}) for seq in range(10)]
+        await layer.group_send_many(sends)
+        got_first = [await layer.receive(first) for _ in range(5)]
+        got_second = [await layer.receive(second) for _ in range(5)]
+    finally:
+        await layer.flush()
+
+    assert [message["seq"] for message in got_first] == [0, 2, 4, 6, 8]
+    assert [message["seq"] for message in got_second] == [1, 3, 5, 7, 9]
