@@ -500,6 +500,8 @@ def table_page_strings() -> dict[str, Any]:
         "placing": _("%(place)s. %(name)s, %(chips)s chips"),
         "turn_clock": _("%(name)s to act: %(time)s left"),
         "turn_time_up": _("%(name)s to act: the time is up"),
+        "your_turn_clock": _("Your turn: %(time)s left"),
+        "your_turn_time_up": _("Your turn: the time is up"),
         "act_for": _("Act for %(player)s"),
         "pass_to": _("Pass to %(name)s"),
         "i_am": _("I am %(name)s"),

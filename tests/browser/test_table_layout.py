@@ -361,3 +361,42 @@ def test_a_16_seat_999_table_of_computers_plays_hands_on_a_phone_and_a_laptop(ch
         live_site.set_next_hand_delay(3600)
         for player in pages:
             player.page.context.close()
+
+
+def test_your_turn_with_a_timer_shows_the_time_left_at_both_sizes(chromium, live_site, screenshots):
+    """Issue 16: "your turn (with the countdown when there is a timer)". With the host's turn
+    timer, the player to act reads "Your turn: 9:59 left" inside the window, on a phone and a
+    laptop; everyone else reads the same clock under that player's name."""
+    asha = person(chromium, live_site, "hostuser", "laptop", "asha")
+    bikash = person(chromium, live_site, "bikash", "phone", "bikash")
+    players = [asha, bikash]
+    try:
+        open_table(asha.page, "faras", turn_timer=600)  # ten minutes: no reminder during the test
+        asha.read_seat()
+        asha.page.locator('#between-hands [data-command="take"]').click()
+        join_table(bikash.page, asha.page.locator("#join-link").input_value())
+        bikash.read_seat()
+        expect(asha.page.locator(".seat")).to_have_count(2)
+        asha.page.locator('#host-controls [data-command="start"]').click()
+        asha.page.wait_for_selector('.seat[data-to-act="true"]')
+        settle(players)
+        by_seat = {player.seat: player for player in players}
+        sizes = set()
+        for _turn in range(2):
+            mover = by_seat[to_act(asha)]
+            other = next(player for player in players if player is not mover)
+            says(mover, "your-turn")
+            expect(mover.page.locator("#turn-clock")).to_have_text(re.compile(r"^Your turn: (9:[0-5]\d|10:00) left$"))
+            expect(other.page.locator("#turn-clock")).to_have_text(
+                re.compile(rf"^{name_of(mover)} to act: (9:[0-5]\d|10:00) left$")
+            )
+            for selector in ("#turn-clock", "#turn-reminder", "#action-bar"):
+                assert inside_window(mover.page, selector), (mover.size, selector)
+            snap(screenshots, "your-turn-clock", [mover])
+            sizes.add(mover.size)
+            act(mover, "chaal")
+            settle(players)
+        assert sizes == {"laptop", "phone"}
+    finally:
+        for player in players:
+            player.page.context.close()

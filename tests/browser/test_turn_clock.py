@@ -36,7 +36,8 @@ def test_everyone_sees_the_clock_and_the_host_acts_for_a_player_whose_time_ran_o
     # Everyone sees Deepa's clock running; the host may not act for her yet.
     for player in players:
         expect(player.page.locator("#turn-clock")).to_contain_text("left")
-        expect(player.page.locator("#turn-clock")).to_contain_text("Deepa")
+    expect(host.page.locator("#turn-clock")).to_contain_text("Deepa to act")
+    expect(deepa.page.locator("#turn-clock")).to_contain_text("Your turn:")  # her own page says it to her
     expect(host.page.locator('#act-for [data-verb="act_for"]')).to_have_count(0)
     # Her time runs out: everyone reads it; only the host's page offers to act for her.
     for player in players:

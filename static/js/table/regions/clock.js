@@ -1,5 +1,5 @@
 /* The turn's clock, shown to everyone: the time left of the player to act when the table
- * has a timer; and, for the host, "Act for <name>" once the server says the host may
+ * has a timer ("Your turn: 0:25 left" on their own page); and, for the host, "Act for <name>" once the server says the host may
  * (turn.away_from: the deadline, or 60 s on turn without a timer). The server decides
  * when; the page only shows its times. */
 
@@ -30,7 +30,11 @@ function draw() {
     else {
       box.hidden = false;
       const name = nameOf(turn.player);
-      box.textContent = deadline > 0 ? fmt(S.turn_clock, { name, time: clockText(deadline) }) : fmt(S.turn_time_up, { name });
+      const mine = String(turn.player) === me();   // my own turn: "Your turn: 0:25 left"
+      const text = deadline > 0
+        ? fmt(mine ? S.your_turn_clock : S.turn_clock, { name, time: clockText(deadline) })
+        : fmt(mine ? S.your_turn_time_up : S.turn_time_up, { name });
+      if (box.textContent !== text) box.textContent = text;
     }
   }
   const actFor = $("#act-for");
