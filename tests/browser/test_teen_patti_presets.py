@@ -8,6 +8,8 @@ stake. The result agrees on every page.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -42,11 +44,12 @@ def test_a_preset_hand_is_played_to_its_result(new_page, live_site, artifacts, g
 
     first = by_seat[to_act(host)]
     act(first, "see")
-    label = first.page.locator("#my-hand-label").inner_text()
+    # (waited for, not read at once: the label is drawn with the view that follows the look)
+    label = first.page.locator("#my-hand-label")
     if game == "999":
-        assert label.startswith("Number "), label  # e.g. "Number 910"
+        expect(label).to_have_text(re.compile(r"^Number \d+$"))  # e.g. "Number 910"
     else:
-        assert label in {"High card", "Pair", "Colour", "Sequence", "Pure sequence", "Trail"}, label
+        expect(label).to_have_text(re.compile(r"^(High card|Pair|Colour|Sequence|Pure sequence|Trail)$"))
     # the raise starts at double the stake (20) and, raising at most double, cannot step past it
     assert first.page.locator("#raise-amount").input_value() == "20"
     assert first.page.locator("#raise-amount").get_attribute("max") == "20"
