@@ -252,6 +252,15 @@ class Event(models.Model):
                 name="event_client_action_unique_per_table",
             ),
         ]
+        indexes = [
+            # The requests to the host (tables.selectors.requests_pending) are read from the
+            # log on every snapshot: a small partial index finds them without scanning the game.
+            models.Index(
+                fields=["table", "seq"],
+                condition=Q(kind__in=["request_made", "request_approved", "request_denied", "request_cancelled"]),
+                name="event_requests_per_table",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.seq} {self.kind}"
