@@ -579,13 +579,22 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
             raise ServiceError("bad_after", _("Give the last seq you have."))
         async with self.sending:  # the reply goes out before any later news
+            if self.is_host:
+                # Pass and play: what the log holds past this socket's seq goes first, as
+                # news (whose eyes it sees with settled from the turn there), and the reply
+                # stops at that seq, so later news is still heard, its turn too. Otherwise
+                # the reply, filtered with the holder's eyes, would make the news of the
+                # turn leaving them old news, dropped, and the hold would outlive the turn.
+                await self._send_missed()
             events = await database_sync_to_async(selectors.events_after)(
                 table_id=self.table_id, after=after, viewer=self.viewer, limit=RESYNC_LIMIT + 1
             )
             if len(events) > RESYNC_LIMIT:
                 await self._send_snapshot()
                 return None
-            if events:
+            if self.is_host:
+                events = [event for event in events if event["seq"] <= self.last_seq]
+            elif events:
                 self.last_seq = max(self.last_seq, events[-1]["seq"])
             reply: dict[str, Any] = {"type": "events", "events": events}
             if message.get("id") is not None:
