@@ -161,6 +161,18 @@ def _turn_player(hand: dict[str, Any] | None) -> str | None:
     return None if not turn or not turn.get("player") else str(turn["player"])
 
 
+def _turn_leaves(frames: list[dict[str, Any]], holder: str) -> bool:
+    """Whether news (the events as written, before any filter) passes the turn from
+    ``holder`` to someone else, or ends the hand."""
+    for frame in frames:
+        kind = frame.get("kind")
+        if kind in ("hand_ended", "hand_void", "game_ended"):
+            return True
+        if kind == "turn" and str((frame.get("data") or {}).get("player")) != holder:
+            return True
+    return False
+
+
 async def _tables_last_seq(table_ids: list[int]) -> dict[int, int]:
     return await database_sync_to_async(selectors.tables_last_seq)(table_ids=table_ids)
 
@@ -436,8 +448,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if self.phone is not None:
                 if screen is not None and "hand" in screen:
                     viewer_changed = self._heard_turn(screen["hand"]) or viewer_changed
-                elif screen is None and self.holding is not None:
-                    self.holding, viewer_changed = None, True  # not known whose turn it is: hide
+                elif self.holding is not None and (screen is None or _turn_leaves(frames, str(self.holding))):
+                    # Not known whose turn it is, or the news itself says the turn left the
+                    # holder (its screen lacks the hand: the writer could not build it): hide.
+                    self.holding, viewer_changed = None, True
         out = [selectors.frame_for_viewer(frame, self.viewer) for frame in frames if frame["seq"] > self.last_seq]
         self.last_seq = frames[-1]["seq"]
         if viewer_changed and (screen is None or "hand" not in screen):

@@ -21,6 +21,7 @@ from tests.tables.test_pass_and_play_sockets import (  # noqa: F401 (fixtures)
     _repeatable_decks,
     _until_a_phone_seat_is_to_act,
 )
+from tests.tables.ws import sync_all
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,5 +73,33 @@ async def test_a_resync_ahead_of_the_news_does_not_keep_the_holders_eyes():
     # The phone moves nobody: nobody holds it.
     reply = await phone.request({"type": "action", "verb": "fold"})
     assert (reply["type"], reply["code"]) == ("error", "not_holding"), reply
+    await phone.close()
+    await stranger.close()
+
+
+async def test_news_whose_screen_could_not_be_built_still_ends_the_hold(monkeypatch):
+    """The writer could not build the hand's screens (the news goes out without them): the
+    turn event in the news itself says the turn left the holder, and the hold ends."""
+    import tables.services.log as log_module
+
+    table, _seats, local, phone, stranger = await _phone_and_stranger()
+    player = await _until_a_phone_seat_is_to_act(table, phone, stranger, local["computer"].pk)
+    await _hold(phone, player)
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the screens could not be built")
+
+    monkeypatch.setattr(log_module, "_add_hand_screen", broken)
+    count = len(phone.frames)
+    verbs = [entry["verb"] for entry in phone.turn["legal"]]
+    verb = next(v for v in ("check", "call") if v in verbs)
+    reply = await phone.request({"type": "action", "verb": verb})
+    assert reply["type"] == "ack", reply
+    await sync_all(table.pk, [phone])
+    after = [frame for frame in phone.frames[count:] if "phone" in frame]
+    assert after and after[-1]["phone"]["holding"] is None, [frame["phone"] for frame in after]
+    for frame in phone.frames[count:]:
+        for event in frame.get("events", []):
+            assert event.get("kind") != "hole_cards", event
     await phone.close()
     await stranger.close()
