@@ -21,7 +21,7 @@ from tests.tables.test_pass_and_play_sockets import (  # noqa: F401 (fixtures)
     _repeatable_decks,
     _until_a_phone_seat_is_to_act,
 )
-from tests.tables.ws import sync_all
+from tests.tables.ws import connect, sync_all, users_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -103,3 +103,39 @@ async def test_news_whose_screen_could_not_be_built_still_ends_the_hold(monkeypa
             assert event.get("kind") != "hole_cards", event
     await phone.close()
     await stranger.close()
+
+
+async def test_nobody_holds_the_phone_past_the_end_of_a_hand():
+    """Between hands nobody holds, even when the next hand is dealt in the same write as the
+    end of the last (tests deal at once) and the holder is the first to act in it: the
+    holder's own new cards show only after a new tap."""
+    from tests.tables.test_pass_and_play_sockets import _computer_moves, _pass_and_play_table
+
+    table, seats, local = await database_sync_to_async(_pass_and_play_table)("faras", remote=False)
+    (host_user,) = await users_of(seats[:1])
+    connected, phone, _code = await connect(table.code, user=host_user)
+    assert connected
+    ended = 0
+    for _ in range(300):
+        await sync_all(table.pk, [phone])
+        turn = phone.turn
+        if turn is None or ended >= 8:
+            break
+        player = int(turn["player"])
+        if player == local["computer"].pk:
+            await database_sync_to_async(_computer_moves)(table.pk)
+            continue
+        if _phone_of(phone)["holding"] != player:
+            await _hold(phone, player)
+        verbs = [entry["verb"] for entry in phone.turn["legal"]]
+        reply = await phone.request({"type": "action", "verb": "pack" if "pack" in verbs else verbs[0]})
+        assert reply["type"] == "ack", reply
+        await sync_all(table.pk, [phone])
+        for frame in phone.frames:
+            if any(event.get("kind") == "hand_ended" for event in frame.get("events", [])):
+                assert frame["phone"]["holding"] is None, (frame["phone"], frame["events"][-3:])
+        ended = sum(
+            1 for frame in phone.frames for event in frame.get("events", []) if event.get("kind") == "hand_ended"
+        )
+    assert ended >= 3
+    await phone.close()
