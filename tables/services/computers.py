@@ -77,7 +77,15 @@ def _require_strength(strength: Any) -> str:
 
 def _computer_seat(log: TableLog, *, number: int, strength: str) -> Seat:
     table = log.table
-    count = Seat.objects.filter(table=table).exclude(computer="").count() + 1
+    # The first "Computer N" no seat at the table is called (a removed computer's name
+    # stays in the log and the history, so it is never given to another).
+    taken = {
+        " ".join(name.split()).casefold()
+        for name in Seat.objects.filter(table=table).values_list("display_name", flat=True)
+    }
+    count = 1
+    while " ".join(str(_("Computer %(number)s") % {"number": count}).split()).casefold() in taken:
+        count += 1
     seat = Seat.objects.create(
         table=table,
         display_name=str(_("Computer %(number)s") % {"number": count}),

@@ -6,13 +6,15 @@ game, change its settings between hands, or remove a player between hands.
 
 from __future__ import annotations
 
+import re
 import secrets
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_clean
@@ -63,10 +65,40 @@ def _require_between_hands(table: Table) -> None:
 
 
 def _clean_name(name: object) -> str:
+    """A person's name as they gave it, checked (``accounts.names``) and not a computer's."""
     try:
-        return name_clean(name)
+        cleaned = name_clean(name)
     except ValidationError as error:
         raise ServiceError("bad_name", " ".join(error.messages), field="display_name") from None
+    _refuse_computer_name(cleaned)
+    return cleaned
+
+
+def computer_name_taken(name: str) -> bool:
+    """Whether ``name`` reads as a computer player's ("Computer 3", in any of the site's
+    languages, any case or spacing): those names are kept for the computers, so a person
+    can never pass for one in the seats, the log or the history."""
+    wanted = " ".join(name.split()).casefold()
+    for code, _language in django_settings.LANGUAGES:
+        with translation.override(code):
+            template = str(_("Computer %(number)s"))
+        head, _mark, tail = template.partition("%(number)s")
+        pattern = (
+            re.escape(" ".join(head.split()).casefold()) + r"\s*\d+\s*" + re.escape(" ".join(tail.split()).casefold())
+        )
+        if re.fullmatch(pattern, wanted):
+            return True
+    return False
+
+
+def _refuse_computer_name(name: str) -> None:
+    if computer_name_taken(name):
+        raise ServiceError(
+            "name_reserved",
+            _("Names like %(example)s are kept for the computer players; choose another name.")
+            % {"example": _("Computer %(number)s") % {"number": 1}},
+            field="display_name",
+        )
 
 
 def invite_token_new() -> str:
@@ -169,6 +201,7 @@ def table_join(
         if not invite_token_matches(table, invite_token):
             raise ServiceError("no_invite", _("Joining needs the table's invite link; ask the host for it."))
         if account is not None:
+            _refuse_computer_name(account.table_name)
             _require_free_name(table, account.table_name)
             seat = Seat.objects.create(table=table, user=account, display_name=" ".join(account.table_name.split()))
         else:
