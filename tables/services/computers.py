@@ -44,8 +44,8 @@ from tables.services.acting import action_record
 from tables.services.away import AWAY_VERBS
 from tables.services.between_hands import deal_when_ready, next_hand_schedule
 from tables.services.errors import ServiceError
-from tables.services.ledger_link import ledger_buy_in
 from tables.services.log import TableLog
+from tables.services.seats import seat_taken_record
 from tables.services.tables import require_host
 from tables.services.turns import after_state_change
 from tables.services.write import table_write
@@ -95,20 +95,8 @@ def _computer_seat(log: TableLog, *, number: int, strength: str) -> Seat:
         stack=table.buy_in_chips,
         buy_ins=1,
     )
-    price = Decimal(table.buy_in_price)
-    ledger_buy_in(table=table, seat=seat, chips=table.buy_in_chips, price=price, is_buy_back=False)
-    log.append(
-        EventKind.SEAT_TAKEN,
-        {
-            "seat": seat.pk,
-            "name": seat.display_name,
-            "number": number,
-            "stack": seat.stack,
-            "chips": table.buy_in_chips,
-            "price": str(price),
-            "buy_back": False,
-            "computer": strength,
-        },
+    seat_taken_record(
+        log, seat, chips=table.buy_in_chips, price=Decimal(table.buy_in_price), buy_back=False, computer=strength
     )
     return seat
 

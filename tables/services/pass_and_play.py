@@ -34,7 +34,7 @@ from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
-from tables.services.ledger_link import ledger_buy_in
+from tables.services.seats import seat_taken_record
 from tables.services.tables import _clean_name, _require_free_name, require_host
 from tables.services.write import require_open, table_write
 
@@ -74,21 +74,9 @@ def local_player_add(*, table_id: int, seat_id: int, name: str, number: int | No
             stack=table.buy_in_chips,
             buy_ins=1,
         )
-        price = Decimal(table.buy_in_price)
-        ledger_buy_in(table=table, seat=seat, chips=table.buy_in_chips, price=price, is_buy_back=False)
         log.append(EventKind.SEAT_JOINED, {"seat": seat.pk, "name": seat.display_name, "guest": False, "local": True})
-        log.append(
-            EventKind.SEAT_TAKEN,
-            {
-                "seat": seat.pk,
-                "name": seat.display_name,
-                "number": number,
-                "stack": seat.stack,
-                "chips": table.buy_in_chips,
-                "price": str(price),
-                "buy_back": False,
-                "local": True,
-            },
+        seat_taken_record(
+            log, seat, chips=table.buy_in_chips, price=Decimal(table.buy_in_price), buy_back=False, local=True
         )
         deal_when_ready(log)
     return seat

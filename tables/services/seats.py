@@ -98,20 +98,28 @@ def seat_take_now(log: TableLog, seat: Seat, number: int | None) -> None:
     if is_buy_back:
         seat.buy_backs_used += 1
     seat.save(update_fields=["number", "status", "stack", "buy_ins", "buy_backs_used"])
-    ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=is_buy_back)
+    seat_taken_record(log, seat, chips=chips, price=price, buy_back=is_buy_back)
+    deal_when_ready(log)
+
+
+def seat_taken_record(log: TableLog, seat: Seat, *, chips: int, price: Decimal, buy_back: bool, **mark: object) -> None:
+    """Record the buy-in that put ``seat`` (saved, its stack counting ``chips``) in its seat:
+    the ledger's entry, then ``seat_taken`` (with ``mark``: a computer's strength, a player
+    on the host's phone). People, computers and players on the phone are seated this way."""
+    ledger_buy_in(table=log.table, seat=seat, chips=chips, price=price, is_buy_back=buy_back)
     log.append(
         EventKind.SEAT_TAKEN,
         {
             "seat": seat.pk,
             "name": seat.display_name,
-            "number": number,
+            "number": seat.number,
             "stack": seat.stack,
             "chips": chips,
             "price": str(price),
-            "buy_back": is_buy_back,
+            "buy_back": buy_back,
+            **mark,
         },
     )
-    deal_when_ready(log)
 
 
 def seat_leave(*, table_id: int, seat_id: int) -> Seat:
