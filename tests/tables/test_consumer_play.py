@@ -15,7 +15,7 @@ from channels.db import database_sync_to_async
 
 from tables.models import Event, Seat, Table
 from tables.services import guest_token_new, seat_buy_back, table_join
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import make_user, open_table, repeatable_decks
 from tests.tables.leaks import card_owners, cards_revealed, leaks_in_events, leaks_in_snapshot
 from tests.tables.ws import Client, connect, play_random_hands, sync_all, users_of
 
@@ -25,10 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _repeatable_decks(monkeypatch):
     """Tables' secret seeds from a seeded generator, so each test deals the same cards every run."""
-    from tables.services import tables as table_services
-
-    rng = random.Random(2026)
-    monkeypatch.setattr(table_services.secrets, "token_bytes", lambda n: rng.randbytes(n))
+    repeatable_decks(monkeypatch, random.Random(2026))
 
 
 async def open_ws_table(game: str, players: int, choices: dict | None = None):

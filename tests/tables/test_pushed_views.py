@@ -23,6 +23,7 @@ from tables import selectors
 from tables.consumers import TableConsumer
 from tables.models import Event, Hand, Table
 from tables.services import table_clock_run
+from tests.tables.conftest import repeatable_decks
 from tests.tables.leaks import _cards_in, card_owners
 from tests.tables.test_consumer_play import buy_back_the_broke, open_ws_table
 from tests.tables.ws import Client, play_random_hands
@@ -32,10 +33,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _repeatable_decks(monkeypatch):
-    from tables.services import tables as table_services
-
-    rng = random.Random(1313)
-    monkeypatch.setattr(table_services.secrets, "token_bytes", lambda n: rng.randbytes(n))
+    repeatable_decks(monkeypatch, random.Random(1313))
 
 
 def _states_by_seq(table: Table) -> dict[int, tuple[int, Any, list[str]]]:

@@ -20,7 +20,7 @@ from tables.models import Event, Hand
 from tables.services import hand_act, table_clock_run
 from tables.state_cache import state_cache_clear, state_cache_get, state_cache_put
 from tables.tasks import clock_run
-from tests.tables.conftest import current_turn, open_table, random_action
+from tests.tables.conftest import current_turn, open_table, random_action, repeatable_decks
 from tests.tables.ws import connect, play_random_hands, sync_all, users_of
 
 
@@ -85,10 +85,8 @@ def test_after_a_restart_the_state_rebuilt_from_the_log_is_the_live_servers_at_e
     server held, for every player's view and a spectator's. Then play goes on, half the time
     from the live server's warm cache and half the time from the rebuilt (cold) one. Games
     are played (at most four) until 60 commits have been checked."""
-    from tables.services import tables as table_services
-
     rng = random.Random(seed)
-    monkeypatch.setattr(table_services.secrets, "token_bytes", lambda n: rng.randbytes(n))  # repeatable decks
+    repeatable_decks(monkeypatch, rng)
     checked, hands = 0, 0
     for _game in range(4):
         more_checked, more_hands = _restart_at_every_commit(game_name, rng, django_capture_on_commit_callbacks)
