@@ -45,7 +45,7 @@ from tables.services.away import AWAY_VERBS
 from tables.services.between_hands import deal_when_ready, next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
-from tables.services.seats import seat_taken_record
+from tables.services.seats import seat_number_check, seat_number_choose, seat_numbers_free, seat_taken_record
 from tables.services.tables import require_host
 from tables.services.turns import after_state_change
 from tables.services.write import table_write
@@ -101,11 +101,6 @@ def _computer_seat(log: TableLog, *, number: int, strength: str) -> Seat:
     return seat
 
 
-def _free_numbers(table: Table) -> list[int]:
-    taken = set(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True))
-    return [number for number in range(1, int(table.settings["seats"]) + 1) if number not in taken]
-
-
 def _check_may_seat(table: Table, seat_id: int) -> None:
     require_host(table, seat_id)
     _require_play_chips(table)
@@ -120,21 +115,10 @@ def computer_add(*, table_id: int, seat_id: int, strength: str, number: int | No
     ``already_started`` (hold'em), ``bad_seat``, ``seat_taken``, ``table_full``.
     """
     strength = _require_strength(strength)
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-        raise ServiceError("bad_seat", _("Choose a seat by its number."))
+    seat_number_check(number)
     with table_write(table_id) as (table, log):
         _check_may_seat(table, seat_id)
-        free = _free_numbers(table)
-        seats = int(table.settings["seats"])
-        if number is None:
-            if not free:
-                raise ServiceError("table_full", _("Every seat is taken."))
-            number = free[0]
-        elif not 1 <= number <= seats:
-            raise ServiceError("bad_seat", _("Choose a seat from 1 to %(n)s.") % {"n": seats})
-        elif number not in free:
-            raise ServiceError("seat_taken", _("That seat is taken."))
-        seat = _computer_seat(log, number=number, strength=strength)
+        seat = _computer_seat(log, number=seat_number_choose(table, number), strength=strength)
         deal_when_ready(log)
     return seat
 
@@ -145,7 +129,7 @@ def computer_fill(*, table_id: int, seat_id: int, strength: str) -> list[Seat]:
     strength = _require_strength(strength)
     with table_write(table_id) as (table, log):
         _check_may_seat(table, seat_id)
-        free = _free_numbers(table)
+        free = seat_numbers_free(table)
         if not free:
             raise ServiceError("table_full", _("Every seat is taken."))
         seats = [_computer_seat(log, number=number, strength=strength) for number in free]

@@ -34,7 +34,7 @@ from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
-from tables.services.seats import seat_taken_record
+from tables.services.seats import seat_number_check, seat_number_choose, seat_taken_record
 from tables.services.tables import _clean_name, _require_free_name, require_host
 from tables.services.write import require_open, table_write
 
@@ -47,29 +47,17 @@ def local_player_add(*, table_id: int, seat_id: int, name: str, number: int | No
     ``already_started`` (hold'em), ``bad_seat``, ``seat_taken``, ``table_full``.
     """
     display_name = _clean_name(name)
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-        raise ServiceError("bad_seat", _("Choose a seat by its number."))
+    seat_number_check(number)
     with table_write(table_id) as (table, log):
         require_host(table, seat_id)
         if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
         _require_free_name(table, display_name)
-        taken = set(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True))
-        seats = int(table.settings["seats"])
-        if number is None:
-            free = [n for n in range(1, seats + 1) if n not in taken]
-            if not free:
-                raise ServiceError("table_full", _("Every seat is taken."))
-            number = free[0]
-        elif not 1 <= number <= seats:
-            raise ServiceError("bad_seat", _("Choose a seat from 1 to %(n)s.") % {"n": seats})
-        elif number in taken:
-            raise ServiceError("seat_taken", _("That seat is taken."))
         seat = Seat.objects.create(
             table=table,
             display_name=display_name,
             local=True,
-            number=number,
+            number=seat_number_choose(table, number),
             status=Seat.Status.PLAYING,
             stack=table.buy_in_chips,
             buy_ins=1,

@@ -71,16 +71,29 @@ def seat_take_check(table: Table, seat: Seat, number: int | None) -> int:
         raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
     if seat.buy_ins > 0 and not buy_backs_left(table, seat):
         raise ServiceError("no_buy_backs_left", _("You have no buy-backs left; you can watch."))
+    return seat_number_choose(table, number)
+
+
+def seat_numbers_free(table: Table) -> list[int]:
+    """The table's seat numbers nobody sits in, lowest first (1 to the ``seats`` setting)."""
     taken = set(Seat.objects.filter(table=table, number__isnull=False).values_list("number", flat=True))
-    seats = int(table.settings["seats"])
+    return [number for number in range(1, int(table.settings["seats"]) + 1) if number not in taken]
+
+
+def seat_number_choose(table: Table, number: int | None) -> int:
+    """The seat number someone sitting down gets: ``number`` if it is free, or the lowest
+    free one when ``None``. A person, a computer and a player on the host's phone are all
+    seated by this. Refused: ``table_full``, ``bad_seat`` (not 1 to the table's seats),
+    ``seat_taken``. ``number`` is an int or ``None`` (:func:`seat_number_check`)."""
+    free = seat_numbers_free(table)
     if number is None:
-        free = [n for n in range(1, seats + 1) if n not in taken]
         if not free:
             raise ServiceError("table_full", _("Every seat is taken."))
         return free[0]
+    seats = int(table.settings["seats"])
     if not 1 <= number <= seats:
         raise ServiceError("bad_seat", _("Choose a seat from 1 to %(n)s.") % {"n": seats})
-    if number in taken:
+    if number not in free:
         raise ServiceError("seat_taken", _("That seat is taken."))
     return number
 
