@@ -40,7 +40,7 @@ class EventKind(StrEnum):
     # (a request to join: who, never sent)
     REQUEST_APPROVED = "request_approved"  # request, seat, what; the seat_taken / seat_bought_back follows
     REQUEST_DENIED = "request_denied"  # request, seat, what, name
-    REQUEST_CANCELLED = "request_cancelled"  # request, seat, what, by ("player")
+    REQUEST_CANCELLED = "request_cancelled"  # request, seat, what, by ("player"; "asker", with name, to join)
     PLAYER_SEED = "player_seed"  # a player's seed for the next hand's deck
     GAME_STARTED = "game_started"
     GAME_PAUSED = "game_paused"

@@ -165,7 +165,12 @@ def _join_requests(table: Table, who: str) -> list[tuple[str, dict[str, Any]]]:
     return list(
         Event.objects.filter(
             table=table,
-            kind__in=(EventKind.REQUEST_MADE, EventKind.REQUEST_APPROVED, EventKind.REQUEST_DENIED),
+            kind__in=(
+                EventKind.REQUEST_MADE,
+                EventKind.REQUEST_APPROVED,
+                EventKind.REQUEST_DENIED,
+                EventKind.REQUEST_CANCELLED,
+            ),
             payload__who=who,
         )
         .order_by("seq")
@@ -175,10 +180,17 @@ def _join_requests(table: Table, who: str) -> list[tuple[str, dict[str, Any]]]:
 
 def join_request_state(*, table: Table, who: str) -> str | None:
     """The answer to the latest request to join made by ``who`` (``requester_key``):
-    ``"approved"``, ``"denied"``, ``"waiting"``, or ``None`` when they never asked."""
+    ``"approved"``, ``"denied"``, ``"waiting"``, ``"withdrawn"`` (by the asker), or ``None``
+    when they never asked."""
+    answers: dict[str, str] = {
+        EventKind.REQUEST_MADE: "waiting",
+        EventKind.REQUEST_APPROVED: "approved",
+        EventKind.REQUEST_DENIED: "denied",
+        EventKind.REQUEST_CANCELLED: "withdrawn",
+    }
     state = None
     for kind, _payload in _join_requests(table, who):
-        state = {"request_made": "waiting", "request_approved": "approved", "request_denied": "denied"}[kind]
+        state = answers[kind]
     return state
 
 

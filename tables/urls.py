@@ -8,6 +8,7 @@ urlpatterns = [
     path("tables/", views.lobby, name="lobby"),
     path("tables/open/", views.table_open, name="table_open"),
     path("tables/join/", views.table_join, name="table_join_by_code"),
+    path("tables/join/withdraw/", views.table_join_withdraw, name="table_join_withdraw"),
     path("t/<str:code>/", views.table_join, name="table_join"),
     path("t/<str:code>/<str:invite_token>/", views.table_join, name="table_invite"),
     path("tables/<str:code>/", views.table_detail, name="table_detail"),

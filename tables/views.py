@@ -179,6 +179,33 @@ def _join_waiting(request: HttpRequest, code: str, table: Table | None) -> HttpR
             return redirect("table_detail", code=table.code)
     elif answer == "denied":
         context.update(waiting=False, denied=True)
+    elif answer == "withdrawn":
+        context.update(waiting=False, withdrawn=True)
+    return render(request, "tables/join_code.html", context)
+
+
+@require_http_methods(["POST"])
+def table_join_withdraw(request: HttpRequest) -> HttpResponse:
+    """The waiting page's "Withdraw my request" (``services.join_withdraw``). Only a code this
+    session asked at is looked up, and only the asker's own request can be withdrawn (the
+    service finds it by their account or session, never by a number from the page). A code
+    no table has, or an ask that recorded nothing, answers as a withdrawal does, so the page
+    still tells a stranger nothing; a second withdrawal, or one after the host's answer, is
+    refused and changes nothing."""
+    code = str(request.POST.get("code", "")).strip().upper()
+    context: dict[str, Any] = {"code_form": JoinByCodeForm(), "asked_code": code}
+    if code not in _join_asked(request):
+        context["problem"] = _("You have no request waiting at that table.")
+        return render(request, "tables/join_code.html", context, status=409)
+    user = request.user if request.user.is_authenticated else None
+    try:
+        services.join_withdraw(code=code, user=user, guest_token=_guest_token(request))
+    except ServiceError as error:
+        if error.code != "no_request":  # answered already: the waiting page shows the answer
+            context.update(problem=force_str(error.message), answered=error.code == "request_answered")
+            return render(request, "tables/join_code.html", context, status=409)
+    request.session[JOIN_ASKED_SESSION_KEY] = [c for c in _join_asked(request) if c != code]
+    context["withdrawn"] = True
     return render(request, "tables/join_code.html", context)
 
 

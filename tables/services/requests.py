@@ -20,7 +20,8 @@ Someone not at the table who has only its code (the lobby's code box) may ask th
 let them in: ``join_ask`` records ``request_made`` with ``what: "join"``, no seat, and
 ``who`` (``user:<id>``, or ``guest:`` and a digest of the guest's session token, never the
 token itself). Approving records the answer; the seat row (a watcher's) is made when the
-asker's page next looks (``join_approved_take``), as their session is needed for it. To
+asker's page next looks (``join_approved_take``), as their session is needed for it. Until
+the host answers, the asker may withdraw (``join_withdraw``; nobody else can). To
 a stranger, asking at a table that does not exist looks the same as asking at one that
 does (nothing is told but "asked"); the view counts each ask against the address's
 rate limit of failed joins (``tables.join_limits``).
@@ -308,9 +309,55 @@ def _may_ask_join(table: Table, who: str) -> bool:
     return not mine.filter(kind=EventKind.REQUEST_DENIED, created_at__gte=now - AFTER_DENIAL).exists()
 
 
+def join_withdraw(*, code: object, user: User | AnonymousUser | None = None, guest_token: object = None) -> int | None:
+    """Someone who asked to be let in at ``code`` withdraws their request before the host
+    answers: ``request_cancelled`` (``by: "asker"``) ends it, and it leaves the host's list.
+    Only the asker can: the request is found by their own key (``requester_key``: their
+    account, or the digest of their session's token), never by a number a page could send.
+    Returns the seq of the withdrawal, or ``None`` when nothing was recorded because there
+    is no such table or the game is over (the caller answers as for a withdrawal: to a
+    stranger, a code no table has looks the same).
+
+    Refused, changing nothing: ``request_answered`` (the host let them in or said no
+    already), ``no_request`` (nothing of theirs waits here: never asked, withdrawn already,
+    or an ask that recorded nothing)."""
+    account = user if user is not None and user.is_authenticated else None
+    token = guest_token if account is None and isinstance(guest_token, str) and guest_token else None
+    if account is None and token is None:
+        raise ServiceError("no_session", _("Your session has expired; open the link again."))
+    table = selectors.table_by_code(code=code) if isinstance(code, str) else None
+    if table is None or table.status == Table.Status.ENDED:
+        return None
+    who = requester_key(user=account, guest_token=token)
+    with table_write(table.pk) as (table, log):
+        state = selectors.join_request_state(table=table, who=who)
+        if state == "approved":
+            raise ServiceError("request_answered", _("The host has already let you in."))
+        if state == "denied":
+            raise ServiceError("request_answered", _("The host has already said no."))
+        mine = [
+            request for request in selectors.requests_pending(table=table, private=True) if request.get("who") == who
+        ]
+        if not mine:
+            raise ServiceError("no_request", _("You have no request waiting at this table."))
+        event = log.append(
+            EventKind.REQUEST_CANCELLED,
+            {
+                "request": mine[0]["request"],
+                "seat": None,
+                "what": JOIN,
+                "name": mine[0]["name"],
+                "who": who,
+                "by": "asker",
+            },
+        )
+    return event.seq
+
+
 def join_answer(*, table: Table, user: User | AnonymousUser | None, guest_token: str | None) -> str | None:
     """The host's answer to this person's latest request to join: ``"approved"``,
-    ``"denied"``, ``"waiting"``, or ``None`` (they never asked here)."""
+    ``"denied"``, ``"waiting"``, ``"withdrawn"`` (they withdrew it), or ``None`` (they
+    never asked here)."""
     who = requester_key(user=user, guest_token=guest_token)
     return selectors.join_request_state(table=table, who=who)
 

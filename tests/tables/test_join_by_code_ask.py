@@ -13,6 +13,7 @@ person, an ended game and a second ask while one waits record nothing.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.test import Client
@@ -26,7 +27,9 @@ from tables.services import (
     ServiceError,
     join_approved_take,
     join_ask,
+    join_withdraw,
     request_approve,
+    request_cancel,
     request_deny,
     seat_remove,
     table_end,
@@ -57,9 +60,11 @@ def _joins(table: Table) -> list[dict]:
 
 
 def _main(response, code: str) -> str:
-    """The page's main part, with the code asked for left out (the header names the user)."""
+    """The page's main part, with the code asked for and the form's CSRF token (each
+    session's own) left out (the header names the user)."""
     page = response.content.decode()
-    return page[page.index("<main") : page.index("</main>")].replace(code, "X")
+    main = page[page.index("<main") : page.index("</main>")].replace(code, "X")
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", main)
 
 
 def _ask(client: Client, code: str, name: str | None = None):
@@ -230,3 +235,149 @@ def test_strangers_asking_cannot_flood_the_hosts_list():
     assert join_ask(code=table.code, guest_name="Spam 0", guest_token=f"{0:040d}") is None  # just denied
     assert selectors.requests_pending(table=table) == []
     assert join_ask(code=table.code, guest_name="Someone", guest_token="n" * 40) is not None
+
+
+# --- withdrawing a request to join (the waiting page's "Withdraw my request") ---------------------
+
+WITHDRAW_URL = reverse("table_join_withdraw")
+
+
+def _withdraw(client: Client, code: str):
+    return client.post(WITHDRAW_URL, {"code": code})
+
+
+def _log(table: Table) -> list[tuple[int, str]]:
+    return list(Event.objects.filter(table=table).order_by("seq").values_list("seq", "kind"))
+
+
+def test_the_asker_withdraws_from_the_waiting_page_and_the_host_can_no_longer_answer(address):
+    table, seats = open_table("faras", players=2, start=False)
+    guest = Client(REMOTE_ADDR=address)
+    asked = _ask(guest, table.code, "Dipa")
+    waiting = guest.get(asked["Location"]).content.decode()
+    assert "Withdraw my request" in waiting and f'action="{WITHDRAW_URL}"' in waiting
+    (pending,) = selectors.requests_pending(table=table)
+    who = _joins(table)[0]["who"]
+    withdrawn = _withdraw(guest, table.code.lower())
+    page = withdrawn.content.decode()
+    assert withdrawn.status_code == 200 and "You withdrew your request" in page
+    assert "http-equiv" not in page and "Withdraw my request" not in page  # no longer waiting
+    last = Event.objects.filter(table=table).order_by("-seq").first()
+    assert last.kind == "request_cancelled" and last.actor is None
+    assert last.payload == {
+        "request": pending["request"],
+        "seat": None,
+        "what": "join",
+        "name": "Dipa",
+        "who": who,
+        "by": "asker",
+    }
+    assert selectors.requests_pending(table=table) == []
+    before = _log(table)
+    with pytest.raises(ServiceError) as refused:
+        request_approve(table_id=table.pk, seat_id=seats[0].pk, request=pending["request"])
+    assert refused.value.code == "no_request"
+    # A second withdrawal is refused and changes nothing; the code page no longer waits.
+    again = _withdraw(guest, table.code)
+    assert again.status_code == 409 and "no request waiting" in again.content.decode()
+    assert _log(table) == before
+    assert guest.get(f"{CODE_URL}?code={table.code}").status_code == 403  # asked for the invite link again
+    with pytest.raises(ServiceError) as refused:
+        join_approved_take(table_id=table.pk, user=None, guest_token=guest.session[GUEST_TOKEN_SESSION_KEY])
+    assert refused.value.code == "no_invite"
+    # Having withdrawn, one may ask again (within the usual limits).
+    _ask(guest, table.code, "Dipa")
+    assert [request["name"] for request in selectors.requests_pending(table=table)] == ["Dipa"]
+
+
+def test_nobody_but_the_asker_can_withdraw_a_request_to_join(address):
+    """Abuse: another guest, another account, a player at the table and the host all try to
+    withdraw Dipa's request; only an asker's own request is ever withdrawn."""
+    table, seats = open_table("faras", players=2, start=False)
+    dipa = Client(REMOTE_ADDR=address)
+    _ask(dipa, table.code, "Dipa")
+    (dipas,) = selectors.requests_pending(table=table)
+    before = _log(table)
+    stranger = Client(REMOTE_ADDR=address)  # another guest, who never asked
+    stranger.get(f"{CODE_URL}?code={table.code}")
+    refused = _withdraw(stranger, table.code)
+    assert refused.status_code == 409 and "no request waiting" in refused.content.decode()
+    mallory = Client(REMOTE_ADDR=address)
+    mallory.force_login(make_user("mallory"))
+    assert _withdraw(mallory, table.code).status_code == 409
+    # A session token with no request behind it (the service asked directly) withdraws nothing.
+    with pytest.raises(ServiceError) as by_token:
+        join_withdraw(code=table.code, guest_token="x" * 40)
+    assert by_token.value.code == "no_request"
+    with pytest.raises(ServiceError) as no_session:
+        join_withdraw(code=table.code, guest_token=None)
+    assert no_session.value.code == "no_session"
+    # A player at the table and the host withdraw their own requests, never a request to join.
+    for seat in seats:
+        with pytest.raises(ServiceError) as not_theirs:
+            request_cancel(table_id=table.pk, seat_id=seat.pk)
+        assert not_theirs.value.code == "no_request"
+    assert _log(table) == before
+    # Another guest who asked too withdraws their own: Dipa's still waits.
+    other = Client(REMOTE_ADDR=address)
+    _ask(other, table.code, "Eve")
+    assert _withdraw(other, table.code).status_code == 200
+    assert [request["request"] for request in selectors.requests_pending(table=table)] == [dipas["request"]]
+    cancelled = Event.objects.filter(table=table, kind="request_cancelled").get()
+    assert cancelled.payload["name"] == "Eve" and cancelled.payload["request"] != dipas["request"]
+
+
+@pytest.mark.parametrize("answer", ["approve", "deny"])
+def test_a_withdrawal_after_the_hosts_answer_is_refused_and_changes_nothing(address, answer):
+    table, seats = open_table("faras", players=2, start=False)
+    eve = make_user("eve")
+    client = Client(REMOTE_ADDR=address)
+    client.force_login(eve)
+    _ask(client, table.code)
+    (pending,) = selectors.requests_pending(table=table)
+    (request_approve if answer == "approve" else request_deny)(
+        table_id=table.pk, seat_id=seats[0].pk, request=pending["request"]
+    )
+    before = _log(table)
+    refused = _withdraw(client, table.code)
+    page = refused.content.decode()
+    assert refused.status_code == 409
+    assert ("already let you in" if answer == "approve" else "already said no") in page
+    assert "See the host&#x27;s answer" in page or "See the host's answer" in page
+    assert _log(table) == before
+    with pytest.raises(ServiceError) as again:
+        join_withdraw(code=table.code, user=eve)
+    assert again.value.code == "request_answered"
+    looked = client.get(f"{CODE_URL}?code={table.code}")  # the waiting page still shows the answer
+    if answer == "approve":
+        assert looked["Location"] == reverse("table_detail", kwargs={"code": table.code})
+    else:
+        assert "said no" in looked.content.decode()
+
+
+def test_withdrawing_at_a_code_no_table_has_looks_the_same_and_records_nothing(address):
+    table, _seats = open_table("faras", players=2, start=False)
+    real, fake = Client(REMOTE_ADDR=address), Client(REMOTE_ADDR=address)
+    real.force_login(make_user("eve"))
+    fake.force_login(make_user("mallory"))
+    missing = "ZZZZZ2" if table.code != "ZZZZZ2" else "ZZZZZ3"
+    answers = []
+    for client, code in ((real, table.code), (fake, missing)):
+        _ask(client, code)
+        events = Event.objects.count()
+        first, second = _withdraw(client, code), _withdraw(client, code)
+        recorded = Event.objects.count() - events
+        answers.append((first.status_code, _main(first, code), second.status_code, _main(second, code)))
+        assert recorded == (1 if client is real else 0)
+    assert answers[0] == answers[1]
+    assert join_withdraw(code=missing, user=make_user("nobody")) is None
+
+
+def test_withdrawing_once_the_game_is_over_records_nothing():
+    table, seats = open_table("faras", players=2, start=False)
+    eve = make_user("eve")
+    join_ask(code=table.code, user=eve)
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    before = _log(table)
+    assert join_withdraw(code=table.code, user=eve) is None
+    assert _log(table) == before and before[-1][1] == "game_ended"

@@ -35,10 +35,11 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     "table_clock_run",
     "table_clock_run_if_due",
     "table_clock_sweep",
-    # Asking to be let in with the code alone records nothing at an ended table and says so
-    # to no one (a stranger learns nothing of a code: tests/tables/test_join_by_code_ask.py);
-    # reading the host's answer writes nothing.
+    # Asking to be let in with the code alone, or withdrawing the ask, records nothing at an
+    # ended table and says so to no one (a stranger learns nothing of a code:
+    # tests/tables/test_join_by_code_ask.py); reading the host's answer writes nothing.
     "join_ask",
+    "join_withdraw",
     "join_answer",
 }
 
