@@ -161,6 +161,39 @@ def requests_pending(*, table: Table, private: bool = False) -> list[dict[str, A
     return []
 
 
+def request_denied_standing(*, table: Table, seat: Seat) -> str | None:
+    """What the host last said no to ``seat`` for (``"seat"`` or ``"buy_back"``), while that
+    answer still stands: their latest request was denied, and they have bought in no time
+    since asking (sat down or bought in again once approval was turned off). ``None``
+    otherwise. Read from the log, so a player's reloaded page tells the denial as the news
+    did (in :func:`table_snapshot`, for that viewer only). Uses the requests' index."""
+    request_kinds = (
+        EventKind.REQUEST_MADE,
+        EventKind.REQUEST_APPROVED,
+        EventKind.REQUEST_DENIED,
+        EventKind.REQUEST_CANCELLED,
+    )
+    latest = (
+        Event.objects.filter(table=table, kind__in=request_kinds, payload__seat=seat.pk)
+        .order_by("-seq")
+        .values_list("kind", "payload")
+        .first()
+    )
+    if latest is None or latest[0] != EventKind.REQUEST_DENIED:
+        return None
+    denied = latest[1]
+    asked = (
+        Event.objects.filter(table=table, kind=EventKind.REQUEST_MADE, seq=denied.get("request"))
+        .values_list("payload", flat=True)
+        .first()
+    )
+    buy_ins = (asked or {}).get("buy_ins")
+    if buy_ins is not None and buy_ins != seat.buy_ins:
+        return None
+    what = denied.get("what")
+    return what if what in ("seat", "buy_back") else None
+
+
 def _join_requests(table: Table, who: str) -> list[tuple[str, dict[str, Any]]]:
     return list(
         Event.objects.filter(
@@ -294,6 +327,7 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
             # Only this viewer's view is worked out (a watcher's: the public one).
             screen = hand_screen(table=table, hand=hand, state=state, only=viewer or "")
             hand_out = _hand_for_viewer(screen, viewer)
+        mine = next((seat for seat in seats if seat.pk == you), None)
         return {
             "type": "snapshot",
             "seq": table.last_seq,
@@ -302,6 +336,9 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
             "seats": [seat_public(seat) for seat in seats],
             "hand": hand_out,
             "requests": requests_pending(table=table),
+            # The host's no to this viewer's own latest request, while it stands (the news
+            # told it once; a reloaded page reads it here). Nobody else's.
+            "denied": None if mine is None else request_denied_standing(table=table, seat=mine),
         }
 
 

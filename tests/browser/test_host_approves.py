@@ -4,7 +4,7 @@ Rules pinned (issue 14): with "I approve seats and buy-backs" ticked on the open
 guest who joins to take a seat sees that they wait for the host; the host's panel lists
 the request and Approve seats the guest; a request withdrawn leaves the panel; a buy-back
 asked for and denied leaves the stack
-as it was and tells the player; the host's "ban for the rest of the game" (confirmed
+as it was and tells the player, whose reloaded page still tells it; the host's "ban for the rest of the game" (confirmed
 first) removes the player and their page stops. Someone with only the code asks from the
 lobby, waits, and once the host approves, their waiting page opens the table.
 """
@@ -66,6 +66,11 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     expect(dipa.page.locator("#between-hands")).to_contain_text("1,000 chips")
     expect(host.page.locator("#host-requests-box")).to_be_hidden()
     dipa.page.screenshot(path=str(artifacts / "denied-dipa.png"), full_page=True)
+    # A reload reads her own denial back from the log; the host's page tells nothing of it.
+    dipa.page.reload()
+    expect(dipa.page.locator("#between-hands")).to_contain_text("The host said no to your buy-back.")
+    expect(dipa.page.locator('#between-hands [data-command="ask_buy_back"]')).to_be_visible()
+    expect(host.page.locator("#between-hands")).not_to_contain_text("The host said no")
 
     # The host bans her for the rest of the game, from the table page (after confirming).
     host.page.once("dialog", lambda dialog: dialog.accept())

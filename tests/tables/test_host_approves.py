@@ -516,3 +516,51 @@ def test_a_game_with_requests_in_its_log_still_verifies():
     assert {"request_made", "request_approved"} <= kinds and export["hands_played"] >= 3
     out = io.StringIO()
     assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(export))) == 0, out.getvalue()
+
+
+# --- a denial read back after a reload -----------------------------------------------------------
+
+
+def _page_denied(viewer: Seat | None, table: Table):
+    """The host's no as a page's snapshot hands it over (``denied``), for ``viewer`` (a seat,
+    or ``None``: someone the snapshot does not know)."""
+    return selectors.table_snapshot(table_id=table.pk, seat_id=None if viewer is None else viewer.pk)["denied"]
+
+
+def test_a_reloaded_page_still_tells_the_player_the_hosts_no_and_no_one_else(monkeypatch):
+    """The news of a denial is told once; the player's reloaded page (its snapshot) reads it
+    back from the log until they ask again or buy in. Only their own: the host's, another
+    player's, a watcher's and another waiting player's snapshots carry nothing."""
+    table, seats = approving_table()
+    host, bikash = seats
+    dipa, esha = newcomer(table), newcomer(table, "Esha")
+    for seat in (dipa, esha):
+        seat_ask(table_id=table.pk, seat_id=seat.pk, what="seat")
+    assert _page_denied(dipa, table) is None  # waiting, not denied
+    (dipas, eshas) = selectors.requests_pending(table=table)
+    request_deny(table_id=table.pk, seat_id=seats[0].pk, request=dipas["request"])
+    assert _page_denied(dipa, table) == "seat"
+    assert [_page_denied(viewer, table) for viewer in (host, bikash, esha, None)] == [None, None, None, None]
+    # Esha's request is approved: nothing to tell her, and Dipa's no still stands.
+    request_approve(table_id=table.pk, seat_id=seats[0].pk, request=eshas["request"])
+    assert _page_denied(esha, table) is None and _page_denied(dipa, table) == "seat"
+    # Dipa asks again (after the wait): the old no is past.
+    later = timezone.now() + requests_module.AFTER_DENIAL + timedelta(seconds=1)
+    monkeypatch.setattr(requests_module, "timezone", types.SimpleNamespace(now=lambda: later))
+    again = seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
+    assert _page_denied(dipa, table) is None
+    request_approve(table_id=table.pk, seat_id=seats[0].pk, request=again)
+    assert _page_denied(dipa, table) is None
+    # A buy-back asked for and denied; then (approval turned off) she buys in at once: past.
+    asked = seat_ask(table_id=table.pk, seat_id=dipa.pk, what="buy_back")
+    request_deny(table_id=table.pk, seat_id=seats[0].pk, request=asked)
+    assert _page_denied(dipa, table) == "buy_back"
+    assert _page_denied(esha, table) is None and _page_denied(host, table) is None
+    table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"approve_seats": False})
+    seat_buy_back(table_id=table.pk, seat_id=dipa.pk)
+    assert _page_denied(dipa, table) is None
+    # A withdrawn request tells nothing either.
+    table_update_settings(table_id=table.pk, seat_id=seats[0].pk, choices={"approve_seats": True})
+    seat_ask(table_id=table.pk, seat_id=esha.pk, what="buy_back")
+    request_cancel(table_id=table.pk, seat_id=esha.pk)
+    assert _page_denied(esha, table) is None

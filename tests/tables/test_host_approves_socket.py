@@ -91,6 +91,32 @@ async def test_a_denial_reaches_the_guest_and_a_withdrawal_ends_a_request():
         await client.close()
 
 
+async def test_a_denial_is_in_the_askers_next_snapshot_only():
+    """A reloaded page (a new socket's first frame) still tells the guest the host's no;
+    the host's and another player's snapshots say nothing of it."""
+    table, guest, host, dipa, bikash = await _open()
+    reply = await dipa.request({"type": "seat", "verb": "ask", "what": "seat"})
+    assert dipa.snapshots[-1]["denied"] is None
+    await host.request({"type": "host", "verb": "deny", "request": reply["request"]})
+    await sync_all(table.pk, [host, dipa, bikash])
+    for client in (host, dipa, bikash):
+        await client.close()
+    users = await database_sync_to_async(
+        lambda: {seat.pk: seat.user for seat in Seat.objects.filter(table_id=table.pk, user__isnull=False)}
+    )()
+    again = {}
+    for client_before, kwargs in (
+        (dipa, {"guest_token": guest.guest_token}),
+        (host, {"user": users[host.seat_id]}),
+        (bikash, {"user": users[bikash.seat_id]}),
+    ):
+        ok, client, _code = await connect(table.code, **kwargs)
+        assert ok and client.seat_id == client_before.seat_id
+        again[client.seat_id] = client.snapshots[-1]["denied"]
+        await client.close()
+    assert again == {guest.pk: "seat", host.seat_id: None, bikash.seat_id: None}
+
+
 @pytest.mark.parametrize(
     "frame",
     [

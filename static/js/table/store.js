@@ -30,7 +30,7 @@ export const state = {
   seedFor: null,      // the hand this browser last gave a seed for
   reminder: null,     // the last reminder event's data, until the turn moves on
   requests: [],       // requests to the host not answered yet: [{request, seat, name, what, number}]
-  denied: null,       // what the host last said no to me for ("seat" | "buy_back"), until I ask again
+  denied: null,       // what the host last said no to me for ("seat" | "buy_back"), until I ask again or buy in (a snapshot says it too)
   phone: null         // pass and play, on the host's phone: {seats, holding, pass_to} as the server says
 };
 
@@ -103,6 +103,7 @@ function applySnapshot(frame, send) {
   if (frame.seats) setSeats(frame.seats);
   setHand(frame.hand);
   state.requests = frame.requests || [];
+  state.denied = frame.denied || null;
   if (first || !state.log.length) {
     // The log in words of the current (or last) hand, from the events before now.
     send({ type: "resync", after: Math.max(0, state.lastSeq - LOG_LOOKBACK), id: LOG_REQUEST });
@@ -183,12 +184,13 @@ function applyEvents(frame, send) {
   return fresh;
 }
 
-/** The host's answer to my own request (a denial stays on my screen until I ask again). */
+/** The host's answer to my own request (a denial stays on my screen until I ask again or buy in). */
 function noteAnswer(event) {
   const data = event.data || {};
   if (String(data.seat) !== owner()) return;
   if (event.kind === "request_denied") state.denied = data.what;
   if (event.kind === "request_made" || event.kind === "request_approved") state.denied = null;
+  if (event.kind === "seat_taken" || event.kind === "seat_bought_back") state.denied = null;  // bought in since: the no is past
 }
 
 /** My request waiting for the host's answer, or null. */
