@@ -232,7 +232,11 @@ def _play_hands(table, seats, *, hands: int, seed: int) -> None:
     raise RuntimeError("random play did not finish the hands")
 
 
-def _full_table(host, game: str, count: int) -> str:
+#: A long name a guest may give (names are at most 40 characters: accounts.names).
+LONG_NAME = "Guest {number:02d} Ramchandra Bahadur Shrestha Thapa"
+
+
+def _full_table(host, game: str, count: int, *, long_names: bool = False) -> str:
     import secrets
 
     from engine.games import get_game
@@ -245,7 +249,7 @@ def _full_table(host, game: str, count: int) -> str:
         table_join(
             code=table.code,
             invite_token=table.invite_token,
-            guest_name=f"Guest {number:02d}",
+            guest_name=LONG_NAME.format(number=number)[:40] if long_names else f"Guest {number:02d}",
             guest_token=secrets.token_urlsafe(24),
         )
         for number in range(1, count)
@@ -299,7 +303,8 @@ def scenario(workdir: Path, name: str) -> None:
     ``english``: the test users' accounts go back to no chosen language (the browser's).
     ``full:GAME:COUNT``: hostuser hosts a GAME table with every one of its COUNT seats
     taken (guests besides the host), the first hand dealt and played on until it is the
-    host's turn. Used by the table-layout test for a crowded table.
+    host's turn. Used by the table-layout test for a crowded table. ``full:GAME:COUNT:long``:
+    the same, the guests with names of 40 characters.
     ``blind-limit``: hostuser and bikash at a Faras table, both blind until one of them has
     used up the blind turns and is to act (prints the code and that player's username).
     """
@@ -323,8 +328,8 @@ def scenario(workdir: Path, name: str) -> None:
         print(json.dumps({"reset": sorted(TEST_USERS)}))
         return
     if name.startswith("full:"):
-        _, game, count = name.split(":")
-        print(json.dumps({"code": _full_table(host, game, int(count))}))
+        _, game, count, *names = name.split(":")
+        print(json.dumps({"code": _full_table(host, game, int(count), long_names=names == ["long"])}))
         return
     if name == "blind-limit":
         print(json.dumps(_blind_limit_table(host, users["bikash"])))

@@ -288,6 +288,52 @@ def test_a_full_table_fits_each_screen(chromium, live_site, screenshots, game, c
             host.page.context.close()
 
 
+def test_long_names_round_the_8_seat_oval_end_in_an_ellipsis_and_are_read_whole(chromium, live_site, screenshots):
+    """Eight seats whose guests gave names of 40 characters (the most a name may have): at
+    both sizes each name stays inside its seat, cut with an ellipsis (on a phone after as
+    much of it as the seat's width holds, the chips under it), the chips shown whole; the
+    full name is the name's title and begins the seat's accessible name."""
+    code = live_site.scenario("full:faras:8:long")["code"]
+    for size in sorted(SIZES):
+        host = person(chromium, live_site, "hostuser", size, "host-long-names")
+        try:
+            host.page.goto(f"/tables/{code}/")
+            expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
+            expect(host.page.locator(".seat")).to_have_count(8)
+            seats = host.page.evaluate(
+                """() => [...document.querySelectorAll(".seat")].map(seat => {
+                     const name = seat.querySelector(".seat-name"), stack = seat.querySelector(".seat-stack");
+                     const box = seat.getBoundingClientRect(), nameBox = name.getBoundingClientRect(),
+                           stackBox = stack.getBoundingClientRect();
+                     return {
+                       full: window.DashainTable.state.seats[seat.dataset.seat].name,
+                       title: name.title, label: seat.getAttribute("aria-label"),
+                       ellipsis: getComputedStyle(name).textOverflow === "ellipsis",
+                       cut: name.scrollWidth > name.clientWidth,
+                       nameInside: nameBox.left >= box.left - 0.5 && nameBox.right <= box.right + 0.5,
+                       stackWhole: stack.scrollWidth <= stack.clientWidth + 0.5 && stackBox.right <= box.right + 0.5
+                         && (stackBox.left >= nameBox.right - 0.5 || stackBox.top >= nameBox.bottom - 0.5),
+                       shown: name.clientWidth, room: seat.clientWidth,
+                     }; })"""
+            )
+            longs = [seat for seat in seats if seat["full"].startswith("Guest")]
+            assert len(longs) == 7 and all(len(seat["full"]) == 40 for seat in longs), seats
+            for seat in seats:
+                assert seat["title"] == seat["full"], (size, seat)
+                assert seat["label"].startswith(seat["full"] + ", "), (size, seat)
+                assert seat["ellipsis"] and seat["nameInside"] and seat["stackWhole"], (size, seat)
+            # 40 characters never fit: cut, with the ellipsis. On a phone the seats make a grid
+            # with height to spare: the chips go under a long name, which gets the seat's width.
+            assert all(seat["cut"] for seat in longs), (size, seats)
+            if size == "phone":
+                assert all(seat["shown"] > 0.8 * seat["room"] for seat in longs), seats
+            assert fits_the_screen(host.page), size
+            assert inside_window(host.page, "#action-bar"), size
+            snap(screenshots, "full-8-long-names", [host])
+        finally:
+            host.page.context.close()
+
+
 def test_used_up_blind_turns_are_explained_at_both_sizes(chromium, live_site, screenshots):
     """Book 000: after four blind bets a player must see before betting again. With only See
     and Pack left, the page says why (the server's must_see), inside the window at both sizes."""

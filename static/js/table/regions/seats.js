@@ -86,7 +86,7 @@ function drawSeats() {
       "data-folded": String(!!(player && (player.packed || player.folded))),
       "aria-label": description.join(", ")
     }, [
-      el("div", { class: "name" }, [el("span", { class: "seat-name", text: name }), el("span", { class: "seat-stack", text: chips(stack) })]),
+      el("div", { class: "name" }, [el("span", { class: "seat-name", title: name, text: name }), el("span", { class: "seat-stack", text: chips(stack) })]),
       badges,
       betShown ? el("div", { class: "bet", text: fmt(perRound ? S.bet_round : S.bet_hand, { amount: number(player.bet) }) }) : null,
       cardsBox,
