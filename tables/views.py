@@ -551,6 +551,8 @@ def table_page_strings() -> dict[str, Any]:
         "end_game_confirm": _("End the game for everyone?"),
         "buy_again": _("Buy in again"),
         "buy_again_confirm": _("Buy in again: %(chips)s chips for %(price)s?"),
+        "buy_again_yes": _("Yes, buy in again"),
+        "buy_again_no": _("Cancel"),
         # A price with its currency's ISO code, in the order the language writes it
         # (ledger_numbers.in_currency: "NPR 10.00", German "10,00 EUR").
         "price_in_currency": _("%(currency)s %(amount)s"),

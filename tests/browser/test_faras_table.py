@@ -241,20 +241,17 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     # Between hands, a player who lost chips buys in again: every page sees the new stack.
     loser = fourth
     before_stack = int(re.sub(r"\D", "", stacks[host.label][loser.seat]))
-    # It asks first, saying how many chips for what price (1,000 for 10.00 by default).
-    questions: list[str] = []
-
-    def answer(dialog) -> None:
-        questions.append(dialog.message)
-        dialog.accept()
-
-    loser.page.once("dialog", answer)
+    # It asks first, in the page, saying how many chips for what price (1,000 for 10.00 by default).
+    dialogs: list[str] = []
+    loser.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     loser.page.locator('#between-hands [data-command="buy_back"]').click()
+    expect(loser.page.locator("#buy-back-question")).to_have_text(f"Buy in again: {BUY_IN:,} chips for 10.00?")
+    loser.page.locator('#between-hands [data-command="buy_back_yes"]').click()
     for player in players:
         expect(player.page.locator(f'.seat[data-seat="{loser.seat}"] .seat-stack')).to_contain_text(
             f"{before_stack + BUY_IN:,}"
         )
-    assert questions == [f"Buy in again: {BUY_IN:,} chips for 10.00?"]
+    assert dialogs == []  # no browser dialog: the question is the page's own
     step += 1
     screenshot(artifacts, step, "bought-again", players)
 

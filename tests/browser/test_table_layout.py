@@ -9,7 +9,7 @@ wider than its window; every state of play is said in words on the status line
 the next deal counted down), dealing (the next deal's time has come), game over; a
 sideshow asked of you shows its question and answers inside the window; the Sideshow
 button names the partner; used-up blind turns are explained; "Buy in again" is offered
-below one buy-in only and asks first; axe finds no serious or critical violation in any
+below one buy-in only and asks first, in the page and by keyboard; axe finds no serious or critical violation in any
 of these states. A screenshot of each state at each size is written to
 test-artifacts/table/ (git-ignored; listed in docs/ui.md).
 
@@ -220,16 +220,35 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
         short = min(players, key=lambda player: stacks[player.label])
         short_stack = stacks[short.label]
         assert short_stack < 1000
-        questions: list[str] = []
-        short.page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
+        # The question is the page's own (no browser dialog), in a labelled group, used by
+        # keyboard: "Yes" takes the focus, Escape says no and gives the focus back.
+        dialogs: list[str] = []
+        short.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
         before = short.page.locator("#table-root").get_attribute("data-seq")
-        short.page.locator('#between-hands [data-command="buy_back"]').click()
-        assert questions == ["Buy in again: 1,000 chips for 10.00?"]
-        # Said no: nothing was sent, nothing changed.
+        short.page.locator('#between-hands [data-command="buy_back"]').focus()
+        short.page.keyboard.press("Enter")
+        question = short.page.get_by_role("group", name="Buy in again: 1,000 chips for 10.00?")
+        expect(question).to_be_visible()
+        expect(short.page.locator("#buy-back-question")).to_have_text("Buy in again: 1,000 chips for 10.00?")
+        expect(question.get_by_role("button", name="Yes, buy in again")).to_be_focused()
+        expect(question.get_by_role("button", name="Cancel")).to_be_visible()
+        assert fits_the_screen(short.page), short.size
+        question.scroll_into_view_if_needed()  # a phone shows "Your seat" below the table
+        short.page.screenshot(path=str(screenshots / f"table-buy-again-question-{short.label}-{short.size}.png"))
+        assert page_problems(short.page) == [], short.size
+        short.page.keyboard.press("Escape")
+        expect(short.page.locator("#buy-back-question")).to_have_count(0)
+        expect(short.page.locator('#between-hands [data-command="buy_back"]')).to_be_focused()
+        # Said no: nothing was sent, nothing changed; "Cancel" says no too.
+        short.page.keyboard.press("Enter")
+        question.get_by_role("button", name="Cancel").click()
+        expect(short.page.locator("#buy-back-question")).to_have_count(0)
         expect(short.page.locator('.seat[data-me="true"] .seat-stack')).to_have_text(f"{short_stack:,} chips")
         assert short.page.locator("#table-root").get_attribute("data-seq") == before
-        short.page.once("dialog", lambda dialog: dialog.accept())
+        # Yes: the question opens with "Yes" focused, and Enter buys.
         short.page.locator('#between-hands [data-command="buy_back"]').click()
+        expect(question.get_by_role("button", name="Yes, buy in again")).to_be_focused()
+        short.page.keyboard.press("Enter")
         for player in players:
             expect(player.page.locator(f'.seat[data-seat="{short.seat}"] .seat-stack')).to_have_text(
                 f"{short_stack + 1000:,} chips"
@@ -237,6 +256,7 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
         settle(players)
         expect(short.page.locator("#hand-log li", has_text="buys in again")).to_have_count(1)
         expect(short.page.locator('#between-hands [data-command="buy_back"]')).to_have_count(0)
+        assert dialogs == []
         # The log writes every number one way (1,000, never 1000).
         for player in players:
             log = player.page.locator("#hand-log").inner_text()

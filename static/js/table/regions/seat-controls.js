@@ -11,6 +11,10 @@ export function controlButton(onClick, command, label) {
   return node;
 }
 
+// "Buy in again" asks before money changes hands, in the page (not the browser's confirm()):
+// the question with "Yes, buy in again" and "Cancel" takes the button's place until answered.
+const buyBack = { asking: false, focus: null };  // focus after the redraw: "yes" | "button" | null
+
 export function renderSeatControls(sendSeat) {
   const seat = mySeat();
   const player = ownPlayer();
@@ -18,8 +22,10 @@ export function renderSeatControls(sendSeat) {
   const asking = mustAsk();
   const request = myRequest();
   const settings = (state.table && state.table.settings) || {};
-  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed, asking, request, state.denied, settings.buy_in_chips, settings.buy_in_price, settings.buy_backs], () => {
+  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed, asking, request, state.denied, settings.buy_in_chips, settings.buy_in_price, settings.buy_backs, buyBack.asking], () => {
     const box = $("#between-hands");
+    // A redraw replaces the buttons: the keyboard goes back to the one it was on.
+    const focused = box.contains(document.activeElement) ? document.activeElement.getAttribute("data-command") : null;
     box.textContent = "";
     if (!seat || (state.table && state.table.status === "ended")) return;
     const inHand = !!player && live;
@@ -44,12 +50,53 @@ export function renderSeatControls(sendSeat) {
       const amount = money(settings.buy_in_price);
       const price = CONFIG.currency ? fmt(S.price_in_currency, { currency: CONFIG.currency, amount }) : amount;
       const question = fmt(S.buy_again_confirm, { chips: number(settings.buy_in_chips), price });
-      box.appendChild(controlButton(() => { if (window.confirm(question)) sendSeat("buy_back"); }, "buy_back", S.buy_again));
+      box.appendChild(buyBack.asking ? buyBackQuestion(question, sendSeat) : controlButton(() => openBuyBack(sendSeat), "buy_back", S.buy_again));
+    } else {
+      buyBack.asking = false;  // no longer offered (dealt in, bought in, a request): the question goes
     }
     if (seat.status === "playing" && seated) box.appendChild(controlButton(() => sendSeat("sit_out"), "sit_out", S.sit_out));
     if (seat.status === "sitting_out") box.appendChild(controlButton(() => sendSeat("come_back"), "come_back", S.come_back));
     if (seated && !inHand) box.appendChild(controlButton(() => sendSeat("leave"), "leave", S.leave_seat));
+    focusAfterDraw(box, focused);
   });
+}
+
+function openBuyBack(sendSeat) {
+  buyBack.asking = true;
+  buyBack.focus = "yes";
+  renderSeatControls(sendSeat);
+}
+
+function closeBuyBack(sendSeat, buy) {
+  buyBack.asking = false;
+  buyBack.focus = "button";
+  if (buy) sendSeat("buy_back");
+  renderSeatControls(sendSeat);
+}
+
+/** The question in the page: a labelled group, "Yes" focused first, Escape or "Cancel" to say no. */
+function buyBackQuestion(question, sendSeat) {
+  const yes = controlButton(() => closeBuyBack(sendSeat, true), "buy_back_yes", S.buy_again_yes);
+  const no = controlButton(() => closeBuyBack(sendSeat, false), "buy_back_no", S.buy_again_no);
+  const group = el("div", { class: "confirm-question", role: "group", "aria-labelledby": "buy-back-question" }, [
+    el("p", { id: "buy-back-question", text: question }),
+    el("div", { class: "confirm-answers" }, [yes, no])
+  ]);
+  group.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { event.preventDefault(); closeBuyBack(sendSeat, false); }
+  });
+  return group;
+}
+
+/**
+ * After a redraw, keep the keyboard where the player was: on "Yes" as the question opens,
+ * back on "Buy in again" once it is answered, else on the button of the same command.
+ */
+function focusAfterDraw(box, focused) {
+  const wanted = { yes: "buy_back_yes", button: "buy_back" }[buyBack.focus] || focused;
+  buyBack.focus = null;
+  const target = wanted ? box.querySelector(`[data-command="${wanted}"]`) : null;
+  if (target) target.focus();
 }
 
 /**
