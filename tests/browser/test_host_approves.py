@@ -6,7 +6,8 @@ the request and Approve seats the guest; a request withdrawn leaves the panel; a
 asked for and denied leaves the stack
 as it was and tells the player, whose reloaded page still tells it; the host's "ban for the rest of the game" (confirmed
 first) removes the player and their page stops. Someone with only the code asks from the
-lobby, waits, and once the host approves, their waiting page opens the table.
+lobby, waits (and may withdraw, and ask again), and once the host approves, their waiting
+page opens the table.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.driver import Player, join_table
+from tests.browser.test_pages_layout import page_problems
 
 
 def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(new_page, live_site, artifacts):
@@ -99,6 +101,20 @@ def test_someone_with_only_the_code_asks_the_host_and_is_let_in(new_page, live_s
     chandra.locator(".join-ask button[type=submit]").click()
     expect(chandra.locator(".join-waiting")).to_contain_text("Waiting for their answer")
     chandra.screenshot(path=str(artifacts / "asked-chandra.png"), full_page=True)
+
+    # She thinks better of it and withdraws: the host's list empties, the log says so.
+    expect(host.page.locator("#host-requests")).to_contain_text("Chandra asks to be let in, to watch.")
+    chandra.get_by_role("button", name="Withdraw my request").click()
+    expect(chandra.locator(".join-withdrawn")).to_contain_text("You withdrew your request")
+    expect(host.page.locator("#host-requests-box")).to_be_hidden()
+    expect(host.page.locator("#hand-log")).to_contain_text("Chandra withdraws their request.")
+    chandra.screenshot(path=str(artifacts / "withdrawn-chandra.png"), full_page=True)
+    assert page_problems(chandra) == []
+
+    # And asks again.
+    chandra.goto(f"/tables/join/?code={code}")
+    chandra.locator(".join-ask button[type=submit]").click()
+    expect(chandra.locator(".join-waiting")).to_contain_text("Waiting for their answer")
 
     # The host lets her in from the panel; her waiting page looks again and opens the table.
     expect(host.page.locator("#host-requests")).to_contain_text("Chandra asks to be let in, to watch.")
