@@ -15,9 +15,12 @@ attached); ``tables.selectors.frame_for_viewer`` then keeps what one viewer may 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tables.models import Event
+
+if TYPE_CHECKING:
+    from tables.services.write_sql import NewEvent
 
 
 class EventKind(StrEnum):
@@ -100,8 +103,9 @@ def event_kinds_for_page() -> dict[str, str]:
 PRIVATE_KEYS = frozenset({"_hand", "who"})
 
 
-def event_frame(event: Event | dict[str, Any]) -> dict[str, Any]:
-    """The message sent through the channel layer for one event (visibility still attached)."""
+def event_frame(event: Event | NewEvent | dict[str, Any]) -> dict[str, Any]:
+    """The message sent through the channel layer for one event (visibility still attached):
+    an event of the log, or one just appended and about to be written."""
     if isinstance(event, dict):
         return event
     return {

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import enum
+import json
 import logging
 import threading
 import weakref
@@ -24,9 +25,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.utils import timezone
 
 from tables.events import REQUEST_KINDS, EventKind, event_frame
-from tables.models import Event, Hand, Seat, Table
+from tables.models import Hand, Seat, Table
+from tables.services.write_sql import NewEvent, events_insert, row_save
 from tables.state_cache import state_cache_put
 
 if TYPE_CHECKING:
@@ -138,13 +141,28 @@ def _field_values(table: Table) -> dict[str, Any]:
     return {field.attname: getattr(table, field.attname) for field in Table._meta.concrete_fields}
 
 
+def _as_loaded(value: Any) -> Any:
+    """What is kept of a loaded value to tell later whether it changed. A JSON value (a
+    dict or a list, which a service may change in place) is kept as its JSON text: far
+    cheaper than a deep copy, and equal whenever the value is."""
+    if isinstance(value, dict | list):
+        try:
+            return ("json", json.dumps(value, sort_keys=True))
+        except (TypeError, ValueError):  # not plain JSON: keep a copy instead
+            return copy.deepcopy(value)
+    return value
+
+
 def remember_loaded_values(table: Table) -> None:
     """Note the row as loaded, so :meth:`TableLog.flush` writes back only what changed."""
     # Django's documented place for the loaded values (Model.from_db), unknown to django-stubs.
     table._loaded_values = {  # type: ignore[attr-defined]
-        name: copy.deepcopy(value) if isinstance(value, dict | list) else value
-        for name, value in _field_values(table).items()
+        name: _as_loaded(value) for name, value in _field_values(table).items()
     }
+
+
+def _changed_fields(table: Table, loaded: dict[str, Any]) -> list[str]:
+    return [name for name, value in _field_values(table).items() if loaded.get(name) != _as_loaded(value)]
 
 
 class _Untouched(enum.Enum):
@@ -172,7 +190,7 @@ class TableLog:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.pending: list[Event] = []
+        self.pending: list[NewEvent] = []
         self.after_commit: list[Callable[[], None]] = []
         # The earliest due time this transaction put on the table clock (clock_due queues
         # one task for it after the commit).
@@ -199,7 +217,7 @@ class TableLog:
         actor: Seat | None = None,
         actor_id: int | None = None,
         client_action_id: str | None = None,
-    ) -> Event:
+    ) -> NewEvent:
         # Only the kinds of the one enumeration reach the log (ValueError for any other:
         # an engine event missing from EventKind fails here, in the tests, not on a page).
         kind = EventKind(kind)
@@ -212,12 +230,12 @@ class TableLog:
         body = dict(payload or {})
         if hand is not None:
             body["_hand"] = hand.number
-        event = Event(
-            table=self.table,
+        event = NewEvent(
+            table_id=self.table.pk,
             seq=self.table.last_seq,
-            hand=hand,
             kind=kind.value,
             payload=body,
+            hand_id=None if hand is None else hand.pk,
             visible_to=None if visible_to is None else sorted(str(name) for name in visible_to),
             actor_id=actor.pk if actor is not None else actor_id,
             client_action_id=client_action_id,
@@ -242,17 +260,15 @@ class TableLog:
 
     def flush(self) -> None:
         """Write the new events and the table's counter; broadcast after the commit."""
-        if self.pending:
-            Event.objects.bulk_create(self.pending)
+        events_insert(self.pending, created_at=timezone.now())
         loaded = getattr(self.table, "_loaded_values", None)
         table_changed = True
         if loaded is None:
             self.table.save()
         else:
-            changed = [name for name, value in _field_values(self.table).items() if loaded.get(name) != value]
+            changed = _changed_fields(self.table, loaded)
             if changed:
-                fields = [Table._meta.get_field(name).name for name in changed if name != "id"]
-                self.table.save(update_fields=fields)
+                row_save(self.table, [name for name in changed if name != "id"])
             table_changed = bool(set(changed) - {"last_seq"})
             remember_loaded_values(self.table)
         frames = [event_frame(event) for event in self.pending]

@@ -59,6 +59,7 @@ from tables.services.seats import (
 )
 from tables.services.tables import _clean_name, require_host
 from tables.services.write import seat_at, table_write
+from tables.services.write_sql import NewEvent
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -236,7 +237,7 @@ def request_cancel(*, table_id: int, seat_id: int) -> int:
     return event.seq
 
 
-def _cancel(log: TableLog, pending: dict[str, Any], *, by: str) -> Event:
+def _cancel(log: TableLog, pending: dict[str, Any], *, by: str) -> NewEvent:
     return log.append(
         EventKind.REQUEST_CANCELLED,
         {"request": pending["request"], "seat": pending["seat"], "what": pending["what"], "by": by},

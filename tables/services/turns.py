@@ -17,6 +17,7 @@ from tables.services.clock_due import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 from tables.services.settings import DEFAULT_COMPUTER_PAUSE, table_seconds
+from tables.services.write_sql import row_save
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState
@@ -58,7 +59,7 @@ def after_state_change(
     if not new_turn:
         return False  # only the legal actions changed: the hand row stays as it is
     hand.turn_seq = log.last_seq
-    hand.save(update_fields=["to_act", "turn_seq", *TURN_CLOCK_FIELDS])
+    row_save(hand, ["to_act", "turn_seq", *TURN_CLOCK_FIELDS])
     turn_clock_due(log, hand)
     return False
 

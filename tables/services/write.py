@@ -27,14 +27,17 @@ from django.utils.translation import gettext_lazy as _
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog, remember_loaded_values
+from tables.services.write_sql import row_by_pk
 
 
 def lock_table(table_id: int) -> Table:
     """The table row, locked until the transaction ends (``no_table`` when there is none)."""
     try:
-        table = Table.objects.select_for_update().get(pk=table_id)
-    except (Table.DoesNotExist, ValueError, TypeError):
-        raise ServiceError("no_table", _("There is no such table.")) from None
+        table = row_by_pk(Table, table_id, for_update=True)
+    except (ValueError, TypeError):
+        table = None
+    if table is None:
+        raise ServiceError("no_table", _("There is no such table."))
     remember_loaded_values(table)
     return table
 

@@ -46,6 +46,43 @@ def test_an_action_on_a_warm_table_takes_at_most_six_queries(
             hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
 
 
+def _statements(captured) -> list[str]:
+    """The statements of the action itself: not the savepoints the test's own transaction adds."""
+    return [
+        query["sql"].split(" ", 2)[0] + " " + _table_of(query["sql"])
+        for query in captured.captured_queries
+        if not query["sql"].startswith(("SAVEPOINT", "RELEASE SAVEPOINT", "BEGIN", "COMMIT"))
+    ]
+
+
+def _table_of(sql: str) -> str:
+    for name in ("tables_table", "tables_hand", "tables_event", "tables_seat"):
+        if f'"{name}"' in sql:
+            return name
+    return "?"
+
+
+def test_an_action_that_passes_the_turn_is_four_statements(django_capture_on_commit_callbacks):
+    """docs/live-play.md, "Server CPU of the write path": lock the table, the hand's new turn,
+    the events in one insert, the table's counter. Nothing else is read or written (the
+    live hand comes from the cache, the screens are built from memory after the commit)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table, _seats = open_table("faras", players=4)
+    _warm(table, django_capture_on_commit_callbacks)
+    for _ in range(3):
+        player, legal = current_turn(table)
+        with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as captured:
+            hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+        assert _statements(captured) == [
+            "SELECT tables_table",
+            "UPDATE tables_hand",
+            "INSERT tables_event",
+            "UPDATE tables_table",
+        ]
+
+
 def test_seeing_ones_cards_without_passing_the_turn_does_not_write_the_hand(
     django_assert_max_num_queries, django_capture_on_commit_callbacks
 ):

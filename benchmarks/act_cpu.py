@@ -1,0 +1,237 @@
+"""Benchmark: the server CPU and the SQL statements of one player's action (``hand_act``).
+
+    DATABASE_URL=postgres://dashain:dashain@127.0.0.1:5432/dashain_bench \\
+    .venv/bin/python benchmarks/act_cpu.py [--actions 2000] [--tables 20] [--game faras holdem] [--profile N]
+
+In one process, with Django set up against the database ``DATABASE_URL`` names (created
+if missing; SQLite when unset), it opens tables of 4 through the services and then plays
+``--actions`` actions by calling ``tables.services.hand_act`` for whoever is to act, with
+a seeded random legal action, the tables taken in turn (so, as on a busy server, no
+table is acted at twice in a row). The after-commit work runs as on the server: the state
+cache's update and the screens (``tables.screens``) built for the broadcast; the broadcast
+itself is handed to a stub that keeps nothing, as on the server a service thread hands it
+to the event loop (``tables.services.log.layer_send``) and that is not this thread's work.
+Hands that end deal the next at once (``DASHAIN_NEXT_HAND_DELAY=0``, as in
+``benchmarks/live_load.py``); a hold'em game that ends is replaced by a new table, outside
+the measure.
+
+It prints the CPU time (``time.process_time``: the machine is shared and busy, and CPU
+time is what load hardly moves) and the SQL statements per action, and the ratio of the
+CPU per action to a **reference measured in the same run**: one transaction that runs
+``SELECT 1`` through Django's connection (``transaction.atomic`` + ``cursor.execute``),
+interleaved with the actions in blocks. That is the least any write to the database can
+cost through Django and psycopg (BEGIN, one round trip, COMMIT), so the ratio says how
+many such floors an action costs, and it moves with the machine's speed, not with the
+code of the write path. Compare two versions of the code by their ratios (or their CPU
+per action) measured in one sitting. Statements are counted with
+``connection.execute_wrapper`` (BEGIN and COMMIT are not statements Django runs, so they
+are not counted).
+
+``--profile N`` runs cProfile over the actions and prints the N functions with the most
+time of their own and the N with the most cumulative time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import os
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+BLOCK = 50  # actions (and reference transactions) per interleaved block
+
+
+def _setup_django() -> None:
+    os.environ["DASHAIN_NEXT_HAND_DELAY"] = "0"
+    os.environ["DASHAIN_INPROCESS_WORKER"] = "false"
+    os.environ.setdefault("DEBUG", "false")
+    os.environ["LOG_LEVEL"] = "WARNING"
+    os.environ.pop("REDIS_URL", None)  # in-memory layers: no broadcast leaves this process
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        _ensure_database(url)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def _ensure_database(url: str) -> None:
+    import psycopg
+
+    base = url.partition("?")[0]
+    name = base.rsplit("/", 1)[1]
+    with psycopg.connect(base.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        if not conn.execute("select 1 from pg_database where datname = %s", (name,)).fetchone():
+            conn.execute(f'create database "{name}"')
+
+
+def _open_table(game: str, players: int, rng: random.Random):
+    from django.contrib.auth import get_user_model
+
+    from tables.models import Seat
+    from tables.services import seat_take, table_create, table_join, table_start
+
+    stamp = f"{int(time.time())}-{rng.randrange(10**9)}"
+    users = [get_user_model().objects.create_user(username=f"act-{stamp}-{p}", password=None) for p in range(players)]
+    choices = {"buy_in_chips": 10_000_000, "boot": 10} if game != "holdem" else {}
+    table = table_create(host=users[0], game=game, choices=choices)
+    seats = [Seat.objects.get(table=table, user=users[0])]
+    seats += [table_join(code=table.code, invite_token=table.invite_token, user=user) for user in users[1:]]
+    for seat in seats:
+        seat_take(table_id=table.pk, seat_id=seat.pk)
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    table.refresh_from_db()
+    return table
+
+
+def _next_action(table, rng: random.Random):
+    """(seat id, verb, amount) for whoever is to act at ``table``, or ``None`` when its game
+    is over. Read from the state cache the actions keep warm (no query), else from the log."""
+    from engine.games import get_game
+    from tables import selectors
+    from tables.models import Table
+    from tables.state_cache import state_cache_get
+
+    game = get_game(table.game)
+    cached = state_cache_get(table)
+    state = cached.state if cached is not None else None
+    if state is None or game.is_finished(state):
+        table.refresh_from_db()
+        if table.status != Table.Status.PLAYING:
+            return None
+        _hand, state, _seq = selectors.live_hand_and_state(table=table)
+        if state is None:
+            return None
+    player = game.to_act(state)
+    if player is None:
+        return None
+    choice = rng.choice(game.legal_actions(state, player))
+    amount = None
+    if choice.min is not None and choice.max is not None:
+        amount = rng.choice([choice.min, choice.max])
+    elif choice.min is not None:
+        amount = choice.min
+    return int(player), choice.verb, amount
+
+
+class _Counter:
+    """Counts the SQL statements Django runs (``connection.execute_wrapper``)."""
+
+    def __init__(self) -> None:
+        self.statements = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.statements += 1
+        return execute(sql, params, many, context)
+
+
+def _reference(count: int) -> float:
+    """CPU seconds of ``count`` one-statement transactions (the module's reference)."""
+    from django.db import connection, transaction
+
+    started = time.process_time()
+    for _ in range(count):
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    return time.process_time() - started
+
+
+def run(game: str, tables: int, actions: int, seed: int, profile: int) -> dict[str, float]:
+    from django.db import connection
+
+    from tables import services
+    from tables.services import hand_act
+    from tables.services import log as log_module
+
+    rng = random.Random(seed)
+    open_tables = [_open_table(game, 4, rng) for _ in range(tables)]
+    log_module.layer_send = lambda group, message: None  # the event loop's work, not this thread's
+    counter = _Counter()
+    profiler = cProfile.Profile(time.process_time) if profile else None
+    cpu = reference = 0.0
+    done = refused = 0
+    statements = 0
+    turn = 0
+    gc.collect()
+    gc.freeze()  # as config/asgi.py does once the server has started
+    with connection.execute_wrapper(counter):
+        while done < actions:
+            block = min(BLOCK, actions - done)
+            counter.statements = 0
+            reference += _reference(block)
+            ref_statements = counter.statements
+            played = 0
+            while played < block:
+                table = open_tables[turn % len(open_tables)]
+                turn += 1
+                picked = _next_action(table, rng)
+                if picked is None:  # the game is over (hold'em): a new table, outside the measure
+                    open_tables[open_tables.index(table)] = _open_table(game, 4, rng)
+                    continue
+                seat_id, verb, amount = picked
+                before = counter.statements
+                if profiler is not None:
+                    profiler.enable()
+                started = time.process_time()
+                try:
+                    hand_act(table_id=table.pk, seat_id=seat_id, verb=verb, amount=amount)
+                except services.ServiceError:
+                    refused += 1
+                cpu += time.process_time() - started
+                if profiler is not None:
+                    profiler.disable()
+                statements += counter.statements - before
+                played += 1
+            done += block
+            assert ref_statements == block
+    if profiler is not None:
+        for order in ("tottime", "cumulative"):
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(profile)
+            print(out.getvalue())
+    return {
+        "cpu_ms": 1000 * cpu / actions,
+        "reference_ms": 1000 * reference / actions,
+        "statements": statements / actions,
+        "refused": refused,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--actions", type=int, default=2000)
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--game", nargs="+", default=["faras", "holdem"])
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--profile", type=int, default=0, metavar="N")
+    args = parser.parse_args()
+    _setup_django()
+    from django.db import connection
+
+    print(f"{connection.vendor}, {args.actions} actions a game over {args.tables} tables of 4, seed {args.seed}")
+    print("game     CPU/action  reference  ratio  statements/action  refused")
+    for game in args.game:
+        result = run(game, args.tables, args.actions, args.seed, args.profile)
+        print(
+            f"{game:8} {result['cpu_ms']:7.3f} ms  {result['reference_ms']:6.3f} ms  "
+            f"{result['cpu_ms'] / result['reference_ms']:5.2f}  {result['statements']:17.2f}  {result['refused']:7}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+"""The statements of the write path as SQL built once: lock a table row, update a row's
+fields, append events.
+
+Every change to a table (``tables.services.write.table_write``) locks the table's row,
+may update its hand and seats, appends events and moves the table's ``last_seq`` on.
+Through the ORM each statement is compiled again on every call (a queryset cloned,
+its lookups resolved, its SQL assembled), and that was most of the CPU an action costs
+the server (docs/live-play.md, "Measured"). Here each statement's SQL is built once per
+database and shape, from the models' own metadata: the table and column names, each
+field's ``get_db_prep_save`` for what is written and the database's and field's
+converters for what is read. So the models stay the schema, and the rows written and
+read are the ones the ORM would write and read (``tests/tables/test_write_sql.py``
+compares the two on every database the suite runs on).
+
+The SQL is portable: PostgreSQL and SQLite (the newcomer's database). On any other
+database every function here does what the ORM call it replaces does.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from django.db import DatabaseError, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
+
+from tables.models import Event
+
+SUPPORTED_VENDORS = frozenset({"postgresql", "sqlite"})
+
+ModelT = TypeVar("ModelT", bound=Model)
+Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
+
+
+@dataclass(slots=True)
+class NewEvent:
+    """One event appended to a table's log in this transaction, not yet written
+    (``tables.services.log.TableLog``): the row of :class:`tables.models.Event` it becomes."""
+
+    table_id: int
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    hand_id: int | None = None
+    visible_to: list[str] | None = None
+    actor_id: int | None = None
+    client_action_id: str | None = None
+
+
+@dataclass
+class _Select:
+    sql: str
+    attnames: list[str]
+    converters: list[tuple[int, list[Converter], Any]] = field(default_factory=list)
+
+
+_EVENT_COLUMNS = ("table_id", "seq", "hand_id", "kind", "payload", "visible_to", "actor_id", "client_action_id")
+
+_built: dict[tuple[str, str, Any], Any] = {}
+_built_lock = threading.Lock()
+
+
+def _cached(connection: BaseDatabaseWrapper, key: Any, build: Callable[..., Any], *args: Any) -> Any:
+    """``build(*args)``, made once per database and ``key``."""
+    full_key = (connection.alias, connection.vendor, key)
+    found = _built.get(full_key)
+    if found is None:
+        found = build(*args)
+        with _built_lock:
+            _built[full_key] = found
+    return found
+
+
+def _connection(model: type[Model]) -> BaseDatabaseWrapper:
+    from django.db import router
+
+    return connections[router.db_for_write(model)]
+
+
+def _select_by_pk(model: type[Model], connection: BaseDatabaseWrapper, for_update: bool) -> _Select:
+    quote = connection.ops.quote_name
+    meta = model._meta
+    fields = meta.concrete_fields
+    columns = ", ".join(quote(f.column) for f in fields)
+    # Names from the model's metadata, quoted; every value is a parameter (so: noqa S608).
+    pk_column = quote(meta.pk.column)
+    sql = f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {pk_column} = %s"  # noqa: S608
+    # As the ORM: FOR UPDATE where the database has it. SQLite has none and needs none: the
+    # site's SQLite transactions begin IMMEDIATE, holding the database's write lock.
+    if for_update and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    select = _Select(sql=sql, attnames=[f.attname for f in fields])
+    for position, model_field in enumerate(fields):
+        column = model_field.get_col(meta.db_table)
+        field_converters = model_field.get_db_converters(connection)  # type: ignore[attr-defined]
+        converters = connection.ops.get_db_converters(column) + field_converters
+        if converters:
+            select.converters.append((position, converters, column))
+    return select
+
+
+def row_by_pk(model: type[ModelT], pk: Any, *, for_update: bool = False) -> ModelT | None:
+    """``model.objects[.select_for_update()].filter(pk=pk).first()``, without compiling a
+    query: ``None`` when there is no such row. Raises ``ValueError``/``TypeError`` for a
+    ``pk`` that is not a key, as the ORM does."""
+    connection = _connection(model)
+    pk = model._meta.pk.get_prep_value(pk)
+    if pk is None:
+        return None
+    if connection.vendor not in SUPPORTED_VENDORS:
+        queryset = model._default_manager.filter(pk=pk)
+        return (queryset.select_for_update() if for_update else queryset).first()
+    low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
+    if (low is not None and pk < low) or (high is not None and pk > high):
+        return None  # as the ORM: a key out of the column's range matches no row
+    select: _Select = _cached(
+        connection, ("select", model, for_update), lambda: _select_by_pk(model, connection, for_update)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(select.sql, [pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row)
+    for position, converters, column in select.converters:
+        value = values[position]
+        for converter in converters:
+            value = converter(value, column, connection)
+        values[position] = value
+    return model.from_db(connection.alias, select.attnames, values)
+
+
+def row_save(instance: Model, fields: Sequence[str]) -> None:
+    """``instance.save(update_fields=fields)`` (field names or attnames) as one UPDATE
+    built once per model and set of fields; as the ORM, an error when no row was updated."""
+    model = type(instance)
+    connection = _connection(model)
+    if connection.vendor not in SUPPORTED_VENDORS:
+        instance.save(update_fields=fields)
+        return
+    meta = model._meta
+    key = ("update", model, tuple(fields))
+    model_fields = _cached(connection, ("fields", *key), lambda: [meta.get_field(name) for name in fields])
+
+    def build() -> str:
+        quote = connection.ops.quote_name
+        assignments = ", ".join(f"{quote(f.column)} = %s" for f in model_fields)
+        pk_column = quote(meta.pk.column)
+        return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {pk_column} = %s"  # noqa: S608
+
+    sql = _cached(connection, key, build)
+    params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in model_fields]
+    params.append(instance.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount == 0:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def events_insert(events: Sequence[NewEvent], *, created_at: datetime) -> None:
+    """Insert ``events`` into the log in one statement (in batches the database allows), as
+    ``Event.objects.bulk_create`` of the same rows would, without asking their ids back."""
+    if not events:
+        return
+    connection = _connection(Event)
+    if connection.vendor not in SUPPORTED_VENDORS:
+        Event.objects.bulk_create(
+            [
+                Event(created_at=created_at, **{name: getattr(event, name) for name in _EVENT_COLUMNS})
+                for event in events
+            ]
+        )
+        return
+    fields = _event_fields()
+    payload_field, visible_field = fields[4], fields[5]
+    when = fields[-1].get_db_prep_save(created_at, connection)
+    batch = max(1, connection.ops.bulk_batch_size(fields, events))
+    for start in range(0, len(events), batch):
+        chunk = events[start : start + batch]
+        rows = len(chunk)
+        sql = _cached(connection, ("insert_events", rows), _events_sql, connection, rows)
+        params: list[Any] = []
+        for event in chunk:
+            params += (
+                event.table_id,
+                event.seq,
+                event.hand_id,
+                event.kind,
+                payload_field.get_db_prep_save(event.payload, connection),
+                visible_field.get_db_prep_save(event.visible_to, connection),
+                event.actor_id,
+                event.client_action_id,
+                when,
+            )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+
+
+@functools.cache
+def _event_fields() -> list[Any]:
+    """The fields of an event's row in the order of ``_EVENT_COLUMNS``, then ``created_at``."""
+    by_attname = {model_field.attname: model_field for model_field in Event._meta.concrete_fields}
+    return [by_attname[name] for name in (*_EVENT_COLUMNS, "created_at")]
+
+
+def _events_sql(connection: BaseDatabaseWrapper, rows: int) -> str:
+    quote = connection.ops.quote_name
+    meta = Event._meta
+    columns = ", ".join(quote(model_field.column) for model_field in _event_fields())
+    row = "(" + ", ".join(["%s"] * (len(_EVENT_COLUMNS) + 1)) + ")"
+    return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES " + ", ".join([row] * rows)  # noqa: S608
