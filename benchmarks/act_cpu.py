@@ -27,8 +27,9 @@ per action) measured in one sitting. Statements are counted with
 ``connection.execute_wrapper`` (BEGIN and COMMIT are not statements Django runs, so they
 are not counted).
 
-``--profile N`` runs cProfile over the actions and prints the N functions with the most
-time of their own and the N with the most cumulative time.
+``--profile N`` runs cProfile (timed by ``process_time``) over the actions and prints the N
+functions with the most time of their own and the N with the most cumulative time;
+``--profile-file PATH`` also keeps the stats in ``PATH.<game>`` for ``pstats``.
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ def _reference(count: int) -> float:
     return time.process_time() - started
 
 
-def run(game: str, tables: int, actions: int, seed: int, profile: int) -> dict[str, float]:
+def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_file: str = "") -> dict[str, float]:
     from django.db import connection
 
     from tables import services
@@ -199,6 +200,8 @@ def run(game: str, tables: int, actions: int, seed: int, profile: int) -> dict[s
             done += block
             assert ref_statements == block
     if profiler is not None:
+        if profile_file:
+            profiler.dump_stats(f"{profile_file}.{game}")
         for order in ("tottime", "cumulative"):
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(profile)
@@ -218,6 +221,7 @@ def main() -> None:
     parser.add_argument("--game", nargs="+", default=["faras", "holdem"])
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--profile", type=int, default=0, metavar="N")
+    parser.add_argument("--profile-file", default="", metavar="PATH", help="with --profile: also dump the stats to PATH.GAME")
     args = parser.parse_args()
     _setup_django()
     from django.db import connection
@@ -225,7 +229,7 @@ def main() -> None:
     print(f"{connection.vendor}, {args.actions} actions a game over {args.tables} tables of 4, seed {args.seed}")
     print("game     CPU/action  reference  ratio  statements/action  refused")
     for game in args.game:
-        result = run(game, args.tables, args.actions, args.seed, args.profile)
+        result = run(game, args.tables, args.actions, args.seed, args.profile, args.profile_file)
         print(
             f"{game:8} {result['cpu_ms']:7.3f} ms  {result['reference_ms']:6.3f} ms  "
             f"{result['cpu_ms'] / result['reference_ms']:5.2f}  {result['statements']:17.2f}  {result['refused']:7}",

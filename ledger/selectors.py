@@ -110,14 +110,18 @@ def ledger_chip_totals(*, table: Table) -> ChipTotals:
     """Chips bought, chips cashed out and money paid at ``table``, reversals subtracted."""
     bought = cashed_out = 0
     paid = Decimal("0.00")
-    entries = LedgerEntry.objects.filter(table=table).select_related("reverses")
-    for entry in entries:
-        sign, kind = _signed_kind(entry)
+    # Read as plain values (checked at the end of every hand: no model instances needed).
+    entries = LedgerEntry.objects.filter(table=table).values_list("kind", "chips", "price", "reverses__kind")
+    for kind, chips, price, cancelled_kind in entries:
+        sign = 1
+        if kind == LedgerEntry.Kind.REVERSAL:
+            assert cancelled_kind is not None  # the constraint ledger_entry_reversal_points_at_entry
+            sign, kind = -1, cancelled_kind
         if kind == LedgerEntry.Kind.CASH_OUT:
-            cashed_out += sign * entry.chips
+            cashed_out += sign * chips
         else:
-            bought += sign * entry.chips
-            paid += sign * entry.price
+            bought += sign * chips
+            paid += sign * price
     return ChipTotals(bought=bought, cashed_out=cashed_out, paid=paid)
 
 

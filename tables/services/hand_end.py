@@ -18,6 +18,7 @@ from tables.models import Hand, Seat, Table
 from tables.services.ledger_link import ledger_cash_out, ledger_check
 from tables.services.log import TableLog
 from tables.services.seat_state import buy_backs_left
+from tables.services.write_sql import row_save
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState
@@ -33,7 +34,7 @@ def hand_finish(log: TableLog, *, hand: Hand, state: AnyHandState) -> None:
     for name, stack in result.stacks.items():
         seat = seats[str(name)]
         seat.stack = int(stack)
-        seat.save(update_fields=["stack"])
+        row_save(seat, ["stack"])
     summary: dict[str, Any] = {
         "stacks": {str(k): int(v) for k, v in result.stacks.items()},
         "pots": [p.to_json() for p in result.pots],
@@ -51,7 +52,7 @@ def hand_close(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
     hand.to_act = ""
     hand.turn_deadline = None
     hand.turn_alarm_at = None
-    hand.save(update_fields=["result", "ended_at", "to_act", "turn_deadline", "turn_alarm_at"])
+    row_save(hand, ["result", "ended_at", "to_act", "turn_deadline", "turn_alarm_at"])
     log.hand_over()
 
 
@@ -77,7 +78,7 @@ def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: EventKind) -> i
     seat.stack = 0
     seat.number = None
     seat.status = Seat.Status.WATCHING
-    seat.save(update_fields=["stack", "number", "status"])
+    row_save(seat, ["stack", "number", "status"])
     log.append(kind, {"seat": seat.pk, "cashed_out": chips})
     return chips
 

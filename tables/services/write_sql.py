@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-from django.db import DatabaseError, connections
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 
@@ -77,8 +78,9 @@ def _cached(connection: BaseDatabaseWrapper, key: Any, build: Callable[..., Any]
 
 
 def _connection(model: type[Model]) -> BaseDatabaseWrapper:
-    from django.db import router
-
+    """The database the ORM would write ``model`` to (asking the routers only if there are any)."""
+    if not settings.DATABASE_ROUTERS:
+        return connections[DEFAULT_DB_ALIAS]
     return connections[router.db_for_write(model)]
 
 
