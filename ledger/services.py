@@ -215,8 +215,9 @@ def ledger_check_invariant(*, table: Table, chips_at_table: int) -> None:
     expected = totals.bought - totals.cashed_out
     if chips_at_table != expected:
         raise InvariantError(table_id=table.pk, expected=expected, found=chips_at_table)
-    summary = TableLedger.objects.filter(table=table).first()
-    summary_at_table = summary.chips_at_table if summary else 0
+    # The running totals as plain values (one row per table at most; none before any buy-in).
+    summary = TableLedger.objects.filter(table=table).values_list("chips_bought", "chips_cashed_out").first()
+    summary_at_table = summary[0] - summary[1] if summary else 0
     if summary_at_table != expected:
         raise InvariantError(table_id=table.pk, expected=expected, found=summary_at_table)
 

@@ -13,7 +13,6 @@ from dataclasses import asdict, replace
 from engine.api import TablePosition
 from engine.fairness import hand_deck
 from engine.games import get_game
-from tables import selectors
 from tables.events import EventKind
 from tables.models import Event, Hand, Seat, Table
 from tables.services.hand_end import game_end
@@ -30,7 +29,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     Teen Patti waits for players to buy in again.
     """
     table = log.table
-    if table.status != Table.Status.PLAYING or selectors.hand_live(table=table) is not None:
+    if table.status != Table.Status.PLAYING or Hand.objects.filter(table=table, ended_at__isnull=True).exists():
         return None
     game = get_game(table.game)
     rules = game.table_rules
