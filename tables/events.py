@@ -14,13 +14,11 @@ attached); ``tables.selectors.frame_for_viewer`` then keeps what one viewer may 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tables.models import Event
-
-if TYPE_CHECKING:
-    from tables.services.write_sql import NewEvent
 
 
 class EventKind(StrEnum):
@@ -95,6 +93,22 @@ REQUEST_KINDS = frozenset(
 def event_kinds_for_page() -> dict[str, str]:
     """The kinds as the page reads them: ``{"SEAT_TAKEN": "seat_taken", ...}``."""
     return {kind.name: kind.value for kind in EventKind}
+
+
+@dataclass(slots=True)
+class NewEvent:
+    """One event appended to a table's log in this transaction, not yet written
+    (``tables.services.log.TableLog``): the row of :class:`tables.models.Event` it becomes
+    (written by ``tables.services.write_sql.events_insert``)."""
+
+    table_id: int
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    hand_id: int | None = None
+    visible_to: list[str] | None = None
+    actor_id: int | None = None
+    client_action_id: str | None = None
 
 
 #: Payload keys that stay in the log and never travel: ``_hand`` (sent as the frame's

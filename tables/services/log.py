@@ -27,9 +27,9 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
-from tables.events import REQUEST_KINDS, EventKind, event_frame
+from tables.events import REQUEST_KINDS, EventKind, NewEvent, event_frame
 from tables.models import Hand, Seat, Table
-from tables.services.write_sql import NewEvent, events_insert, row_save
+from tables.services.write_sql import events_insert, row_save
 from tables.state_cache import state_cache_put
 
 if TYPE_CHECKING:

@@ -45,7 +45,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tables import selectors
-from tables.events import EventKind
+from tables.events import EventKind, NewEvent
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
@@ -59,7 +59,6 @@ from tables.services.seats import (
 )
 from tables.services.tables import _clean_name, require_host
 from tables.services.write import seat_at, table_write
-from tables.services.write_sql import NewEvent
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser

@@ -30,27 +30,13 @@ from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 
+from tables.events import NewEvent
 from tables.models import Event
 
 SUPPORTED_VENDORS = frozenset({"postgresql", "sqlite"})
 
 ModelT = TypeVar("ModelT", bound=Model)
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
-
-
-@dataclass(slots=True)
-class NewEvent:
-    """One event appended to a table's log in this transaction, not yet written
-    (``tables.services.log.TableLog``): the row of :class:`tables.models.Event` it becomes."""
-
-    table_id: int
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    hand_id: int | None = None
-    visible_to: list[str] | None = None
-    actor_id: int | None = None
-    client_action_id: str | None = None
 
 
 @dataclass

@@ -14,8 +14,9 @@ from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from tables.events import NewEvent
 from tables.models import Event, Hand, Table
-from tables.services.write_sql import NewEvent, events_insert, row_by_pk, row_save
+from tables.services.write_sql import events_insert, row_by_pk, row_save
 
 from .conftest import open_table
 
