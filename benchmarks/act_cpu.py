@@ -221,7 +221,9 @@ def main() -> None:
     parser.add_argument("--game", nargs="+", default=["faras", "holdem"])
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--profile", type=int, default=0, metavar="N")
-    parser.add_argument("--profile-file", default="", metavar="PATH", help="with --profile: also dump the stats to PATH.GAME")
+    parser.add_argument(
+        "--profile-file", default="", metavar="PATH", help="with --profile: also keep the stats in PATH.GAME"
+    )
     args = parser.parse_args()
     _setup_django()
     from django.db import connection
