@@ -10,14 +10,22 @@ one *screen* message that travels with the events through the channel layer:
                                          # or ended (tables.selectors.requests_pending)
      "hand": absent | None | {           # absent: the hand did not change; None: no hand to show
         "number": 7, "dealer": 42, "turn": {...} | None, "finished": false,
-        "views": {"42": <engine view for seat 42>, ...},   # each player dealt in
-        "public": <engine view for a spectator>}}
+        "views": {"42": '<engine view for seat 42, as JSON text>', ...},   # each player dealt in
+        "public": '<engine view for a spectator, as JSON text>'}}
 
 Each view is the engine's own ``view(state, viewer)`` (the one place that decides which
 cards a viewer may see), computed once per distinct viewer from the in-memory state of
 the hand: a table of N players costs N + 1 views per change, however many sockets
 watch, and no query or lock per socket. Each socket then keeps only its own view
-(``tables.selectors.screen_for_viewer``): the page applies it and asks for nothing.
+(``tables.selectors.view_key`` picks which; ``tables.news_text`` builds the frame): the
+page applies it and asks for nothing.
+
+The views travel as JSON text, encoded here, in the writer's thread: the channel layer
+then carries N + 1 strings rather than N + 1 nested structures (cheaper to pack and
+unpack), and the server's event loop, which delivers every frame, puts each socket's
+view into its frame as it is instead of encoding it again for every socket
+(docs/live-play.md, "The event loop's work per frame"). A snapshot (``only``) keeps its
+one view as data.
 
 A finished hand keeps being shown (with its result: pots, who won what, the cards
 turned up) until the next one is dealt.
@@ -25,6 +33,7 @@ turned up) until the next one is dealt.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from engine.games import get_game
@@ -49,20 +58,28 @@ SEAT_KINDS = frozenset(
 
 
 def hand_screen(*, table: Table, hand: Hand, state: Any, only: str | None = None) -> dict[str, Any]:
-    """Every distinct view of one hand's state, and its turn (see the module). With ``only``
-    (a snapshot for one viewer): that viewer's view if dealt in, else the public one."""
+    """Every distinct view of one hand's state, each as JSON text, and its turn (see the
+    module). With ``only`` (a snapshot for one viewer): that viewer's view if dealt in,
+    else the public one, as data."""
     game = get_game(table.game)
     names = [str(name) for name, _stack in hand.plan["players"]]
     if only is not None:
         names = [name for name in names if name == only]
     to_act = None if game.is_finished(state) else game.to_act(state)
+    views: dict[str, Any] = {name: game.view(state, name) for name in names}
+    public: Any = game.view(state, None) if only is None or not names else None
+    if only is None:
+        # The same encoder as each socket's frame (Channels' send_json): the text is what
+        # the frame held before, byte for byte.
+        views = {name: json.dumps(view) for name, view in views.items()}
+        public = json.dumps(public)
     return {
         "number": hand.number,
         "dealer": hand.dealer_id,
         "finished": game.is_finished(state),
         "turn": None if to_act is None else turn_public(game=game, state=state, player=to_act, hand=hand),
-        "views": {name: game.view(state, name) for name in names},
-        "public": game.view(state, None) if only is None or not names else None,
+        "views": views,
+        "public": public,
     }
 
 

@@ -364,35 +364,38 @@ def _hand_final_state(*, table: Table, hand: Hand) -> AnyHandState:
     return state
 
 
+def view_key(hand: dict[str, Any], viewer: str | None) -> str | None:
+    """Which of a hand screen's views (``tables.screens``) a viewer is sent: their own if
+    dealt in (its key), else the public one (``None``).
+
+    With :func:`frame_for_viewer`, the one place where what a viewer receives is chosen
+    (a snapshot's hand and each socket's pushed frame, ``tables.news_text``); which cards
+    a view holds was decided by the engine's ``view``.
+    """
+    return viewer if viewer is not None and viewer in hand["views"] else None
+
+
 def _hand_for_viewer(hand: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     """One viewer's part of a hand's screen: their own view if dealt in, else the public one."""
-    views = hand["views"]
-    view = views[viewer] if viewer is not None and viewer in views else hand["public"]
+    key = view_key(hand, viewer)
     return {
         "number": hand["number"],
         "dealer": hand["dealer"],
         "finished": hand["finished"],
-        "view": view,
+        "view": hand["public"] if key is None else hand["views"][key],
         "turn": hand["turn"],
     }
 
 
-def screen_for_viewer(screen: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-    """What one socket is sent of a pushed screen (``tables.screens``): its own view only.
-
-    With :func:`frame_for_viewer`, the one place where what a viewer receives is chosen;
-    which cards a view holds was decided by the engine's ``view``.
-    """
-    out = {key: value for key, value in screen.items() if key != "hand"}
-    if "hand" in screen:
-        out["hand"] = None if screen["hand"] is None else _hand_for_viewer(screen["hand"], viewer)
-    return out
+def event_visible(frame: dict[str, Any], viewer: str | None) -> bool:
+    """Whether ``viewer`` (a seat id or None) may see this event (else only its seq)."""
+    visible_to = frame.get("visible_to")
+    return visible_to is None or (viewer is not None and viewer in visible_to)
 
 
 def frame_for_viewer(frame: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     """The one place visibility is applied: an event as ``viewer`` (a seat id or None) receives it."""
-    visible_to = frame.get("visible_to")
-    if visible_to is not None and (viewer is None or viewer not in visible_to):
+    if not event_visible(frame, viewer):
         return {"seq": frame["seq"]}
     out = {"seq": frame["seq"], "kind": frame["kind"], "data": frame["data"]}
     if frame.get("hand") is not None:

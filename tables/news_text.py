@@ -1,0 +1,112 @@
+"""The text of each socket's ``events`` frame for pushed news: each distinct part encoded once.
+
+A piece of news (the layer message ``{"events": [...], "screen": {...}}`` that
+``tables.services.log`` broadcasts, with the views of ``tables.screens``) reaches every
+socket of its table in this process as one decoded message (``config.channel_layer``).
+Each socket is sent
+
+    {"type": "events", "events": <the events as its viewer may see them>,
+     "screen": <the screen, with its viewer's view only>}
+
+Before, every socket built that reply as new dictionaries and encoded all of it to JSON:
+the same events, table, seats and turn once per socket, a few kilobytes each, on the
+event loop that delivers every frame. Here the text is assembled from parts each encoded
+once per message: the events for each pattern of what a viewer may see of them (one
+pattern for news that hides nothing), the screen around the view, and each view, which
+``tables.screens`` already encoded in the writer's thread. Sockets whose viewers see the
+same (every watcher) share one text. The text is the JSON ``json.dumps`` made of the
+reply before, byte for byte (``tests/tables/test_news_text.py``).
+
+What a viewer may see is not decided here: :func:`tables.selectors.event_visible` and
+:func:`tables.selectors.view_key` decide it (with ``frame_for_viewer``, the one place),
+and the parts are kept by what they decided.
+
+Parts are kept for the last few hundred messages, keyed by the message object itself (a
+strong reference is held, so its id is not reused while kept); a message gone from the
+cache is encoded again, never wrongly. Messages are read-only (``config.channel_layer``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from tables.selectors import event_visible, frame_for_viewer, view_key
+
+# The sockets of one table take a message within a few turns of the event loop.
+KEPT = 256
+
+_kept: OrderedDict[int, tuple[dict[str, Any], dict[Any, str]]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def _parts(message: dict[str, Any]) -> dict[Any, str]:
+    """The texts already made for this message (a dict to add to), kept by its identity."""
+    key = id(message)
+    with _kept_lock:
+        entry = _kept.get(key)
+        if entry is not None and entry[0] is message:
+            return entry[1]
+        parts: dict[Any, str] = {}
+        _kept[key] = (message, parts)
+        if len(_kept) > KEPT:
+            _kept.popitem(last=False)
+        return parts
+
+
+def _events_text(parts: dict[Any, str], frames: list[dict[str, Any]], start: int, viewer: str | None) -> str:
+    if "open" not in parts:
+        # News that hides nothing (most of it) is the same for every viewer.
+        parts["open"] = "" if any(frame.get("visible_to") is not None for frame in frames) else "yes"
+    pattern = None if parts["open"] else tuple(event_visible(frame, viewer) for frame in frames[start:])
+    key = ("events", start, pattern)
+    text = parts.get(key)
+    if text is None:
+        text = parts[key] = json.dumps([frame_for_viewer(frame, viewer) for frame in frames[start:]])
+    return text
+
+
+def _hand_text(hand: dict[str, Any] | None, which: str | None) -> str:
+    if hand is None:
+        return "null"
+    view = hand["public"] if which is None else hand["views"][which]
+    if not isinstance(view, str):  # a view sent as data (not by tables.screens)
+        view = json.dumps(view)
+    head = json.dumps({"number": hand["number"], "dealer": hand["dealer"], "finished": hand["finished"]})
+    return f'{head[:-1]}, "view": {view}, "turn": {json.dumps(hand["turn"])}}}'
+
+
+def _screen_text(parts: dict[Any, str], screen: dict[str, Any], viewer: str | None) -> str:
+    hand = screen.get("hand")
+    which = view_key(hand, viewer) if hand is not None else None
+    key = ("screen", which)
+    text = parts.get(key)
+    if text is None:
+        rest = json.dumps({name: value for name, value in screen.items() if name != "hand"})
+        if "hand" in screen:
+            rest = f'{rest[:-1]}, "hand": {_hand_text(hand, which)}}}'
+        text = parts[key] = rest
+    return text
+
+
+def news_text(message: dict[str, Any], *, after: int, viewer: str | None) -> str:
+    """The ``events`` frame one socket is sent of ``message``: the events after seq
+    ``after`` as ``viewer`` may see them, and the screen after them with ``viewer``'s view
+    when the message has one exact at its last event."""
+    frames: list[dict[str, Any]] = message["events"]
+    start = 0
+    while start < len(frames) and frames[start]["seq"] <= after:
+        start += 1
+    parts = _parts(message)
+    text = f'{{"type": "events", "events": {_events_text(parts, frames, start, viewer)}'
+    screen = message.get("screen")
+    if screen is not None and frames and screen["seq"] == frames[-1]["seq"]:
+        text = f'{text}, "screen": {_screen_text(parts, screen, viewer)}'
+    return text + "}"
+
+
+def text_with(text: str, key: str, value: Any) -> str:
+    """A frame's JSON text with one more key, last (as adding it to the dict did)."""
+    return f"{text[:-1]}, {json.dumps(key)}: {json.dumps(value)}}}"
