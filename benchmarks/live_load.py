@@ -482,12 +482,20 @@ async def _drive(
         "bytes": received,
         "queries": counts_after["queries"] - counts_before["queries"],
         "locks": counts_after["locks"] - counts_before["locks"],
+        # What each server recorded during the window (daphne_counted): its collections and loop lags.
+        "gc": _window(counts_before["gc"], counts_after["gc"]),
+        "lags": _window(counts_before["lags"], counts_after["lags"]),
         "incomplete": sum(1 for key in sent if len(heard.get(key, ())) < players),
         "server_cpu": cpu_after[0] - cpu_before[0],
         "server_main_cpu": cpu_after[1] - cpu_before[1],
         "server_system_cpu": cpu_after[2] - cpu_before[2],
         "client_cpu": own_after - own_before,
     }
+
+
+def _window(before: list[list], after: list[list]) -> list:
+    """The items each server added to a growing list between two reads, all servers together."""
+    return [item for old, new in zip(before, after, strict=True) for item in new[len(old) :]]
 
 
 def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client: str) -> dict:
@@ -531,14 +539,15 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
             counts_file.unlink(missing_ok=True)
         for server in servers:
             server.send_signal(signal.SIGUSR1)
-        total = {"queries": 0, "locks": 0}
+        total: dict = {"queries": 0, "locks": 0, "gc": [], "lags": []}
         for counts_file in counts_files:
             for _ in range(100):
                 if counts_file.exists() and counts_file.read_text():
                     break
                 await asyncio.sleep(0.05)
             for key, value in json.loads(counts_file.read_text()).items():
-                total[key] += value
+                # The pauses are lists that only grow: kept per server, cut to the window below.
+                total[key] = [*total[key], value] if isinstance(value, list) else total[key] + value
         return total
 
     try:
@@ -602,6 +611,26 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"system {1000 * result['server_system_cpu'] / delivered:5.2f} ms), "
         f"load generator {1000 * result['client_cpu'] / delivered:5.2f} ms; "
         f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process",
+        flush=True,
+    )
+    # The tail's suspects: how late the event loop ran (a frame arriving then waited that
+    # long before the loop looked at it), and the garbage collector's pauses.
+    lags = sorted(result["lags"])
+    collections = result["gc"]
+    by_generation = ", ".join(
+        f"gen {generation}: {len(pauses)} (CPU {sum(cpu for _, cpu in pauses):.0f} ms, longest "
+        f"{max((wall for wall, _ in pauses), default=0):.0f} ms, "
+        f"{max((cpu for _, cpu in pauses), default=0):.0f} ms CPU)"
+        for generation in (0, 1, 2)
+        for pauses in [[(wall, cpu) for gen, wall, cpu in collections if gen == generation]]
+    )
+
+    def at(share: float) -> float:
+        return lags[min(len(lags) - 1, int(len(lags) * share))] if lags else float("nan")
+
+    print(
+        f"     event loop late by: median {at(0.5):5.1f} ms, p99 {at(0.99):6.1f} ms, max {at(1.0):6.1f} ms; "
+        f"garbage collections: {by_generation}",
         flush=True,
     )
 
