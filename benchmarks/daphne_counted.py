@@ -10,7 +10,7 @@ measuring window. A lock is a statement with ``FOR UPDATE`` (``select_for_update
 Two more records, for the tail (the 99th percentile) rather than the mean:
 
 - ``gc``: every collection of Python's garbage collector, ``[generation, milliseconds,
-  CPU milliseconds]`` (``gc.callbacks``; the collector holds the GIL, so every thread
+  CPU milliseconds, objects collected]`` (``gc.callbacks``; the collector holds the GIL, so every thread
   waits while it runs; on a busy machine the wall time includes time the process was
   not given a core, the CPU time does not);
 - ``lags``: how late the event loop ran a callback it had asked for every
@@ -61,7 +61,7 @@ def _on_gc(phase: str, info: dict[str, Any]) -> None:
     elif "at" in _gc_started:
         wall = time.perf_counter() - _gc_started.pop("at")
         cpu = time.thread_time() - _gc_started.pop("cpu")
-        _gc.append([info["generation"], 1000 * wall, 1000 * cpu])
+        _gc.append([info["generation"], 1000 * wall, 1000 * cpu, info["collected"]])
 
 
 def _lag_probe() -> None:

@@ -295,7 +295,10 @@ class Player:
 
         headers = {"Cookie": f"sessionid={self.table['cookies'][self.index]}", "Origin": "http://127.0.0.1"}
         async with self.stats["connecting"]:  # a few handshakes at a time, as people arrive
-            socket = await websockets.connect(self.url, additional_headers=headers, max_size=2**22)
+            # No WebSocket pings of its own (the websockets package sends one every 20 s by
+            # default): a browser never sends them, it only answers the server's (daphne
+            # pings each socket every 20 s, and those pongs are part of the load).
+            socket = await websockets.connect(self.url, additional_headers=headers, max_size=2**22, ping_interval=None)
             snapshot = json.loads(await socket.recv())
         async with socket:
             self.me = str(snapshot["you"])
@@ -622,12 +625,14 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"{max((wall for wall, _ in pauses), default=0):.0f} ms, "
         f"{max((cpu for _, cpu in pauses), default=0):.0f} ms CPU)"
         for generation in (0, 1, 2)
-        for pauses in [[(wall, cpu) for gen, wall, cpu in collections if gen == generation]]
+        for pauses in [[(wall, cpu) for gen, wall, cpu, *_ in collections if gen == generation]]
     )
 
     def at(share: float) -> float:
         return lags[min(len(lags) - 1, int(len(lags) * share))] if lags else float("nan")
 
+    if os.environ.get("LIVE_LOAD_GC"):  # every collection: generation, ms, CPU ms, objects collected
+        print("     collections:", [[round(value, 1) for value in item] for item in collections], flush=True)
     print(
         f"     event loop late by: median {at(0.5):5.1f} ms, p99 {at(0.99):6.1f} ms, max {at(1.0):6.1f} ms; "
         f"garbage collections: {by_generation}",
