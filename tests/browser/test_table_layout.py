@@ -466,3 +466,93 @@ def test_your_turn_with_a_timer_shows_the_time_left_at_both_sizes(chromium, live
     finally:
         for player in players:
             player.page.context.close()
+
+
+#: Landscape laptop windows the oval must fit (wider than 700 px: the seats go round the felt).
+LAPTOPS = {
+    "1280x800": {"width": 1280, "height": 800},
+    "1366x768": {"width": 1366, "height": 768},
+    "1440x900": {"width": 1440, "height": 900},
+    "1024x768": {"width": 1024, "height": 768},
+}
+
+#: Each seat's box as drawn (its yellow "to act" ring included), and the lines of the felt's
+#: centre as drawn (the text of the pot and the stakes line, not their blocks' widths).
+MEASURE_SEATS = """() => {
+  const box = (rect, grow = 0) => ({left: rect.left - grow, top: rect.top - grow,
+                                    right: rect.right + grow, bottom: rect.bottom + grow});
+  const seats = [...document.querySelectorAll(".seat")].map(seat => {
+    const style = getComputedStyle(seat);
+    const ring = style.outlineStyle === "none" ? 0
+      : parseFloat(style.outlineWidth) + Math.max(0, parseFloat(style.outlineOffset));
+    return {pos: seat.dataset.pos, ...box(seat.getBoundingClientRect(), ring)};
+  });
+  const centre = [];
+  for (const id of ["pot", "stake"]) {
+    const node = document.getElementById(id);
+    if (!node || !node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    centre.push({line: id, ...box(range.getBoundingClientRect())});
+  }
+  return {seats, centre};
+}"""
+
+
+def _overlap(a: dict, b: dict) -> float:
+    """How far two boxes overlap, in px (the lesser of the two overlaps; 0 when apart)."""
+    across = min(a["right"], b["right"]) - max(a["left"], b["left"])
+    down = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+    return max(0.0, min(across, down))
+
+
+@pytest.mark.parametrize("names", ["short", "long"])
+@pytest.mark.parametrize("game", ["faras", "holdem"])
+def test_seats_round_the_oval_never_overlap_on_a_laptop(chromium, live_site, screenshots, game, names):
+    """2 to 8 seats (hold'em: 6, its most) round the oval, short names and names of 40
+    characters, at 1280 x 800, 1366 x 768, 1440 x 900 and 1024 x 768, the host to act (a
+    yellow ring round the seat; hold'em seats show two cards): no two seats overlap, and
+    no seat covers the pot or the stakes line in the felt's centre."""
+    most = 6 if game == "holdem" else 8
+    context = chromium.new_context(base_url=live_site.url, viewport=LAPTOPS["1280x800"])
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    live_site.sign_in(context, "hostuser")
+    page = context.new_page()
+    problems = []
+    try:
+        for count in range(2, most + 1):
+            suffix = ":long" if names == "long" else ""
+            code = live_site.scenario(f"full:{game}:{count}{suffix}")["code"]
+            page.set_viewport_size(LAPTOPS["1280x800"])
+            page.goto(f"/tables/{code}/")
+            expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+            expect(page.locator(".seat")).to_have_count(count)
+            expect(page.locator('.seat[data-me="true"][data-to-act="true"]')).to_have_count(1)
+            expect(page.locator("#pot")).not_to_be_empty()
+            for size, viewport in LAPTOPS.items():
+                page.set_viewport_size(viewport)
+                drawn = page.evaluate(MEASURE_SEATS)
+                seats = drawn["seats"]
+                assert len(seats) == count and drawn["centre"], (size, drawn)
+                for i, a in enumerate(seats):
+                    for b in seats[i + 1 :]:
+                        if _overlap(a, b) > 0:
+                            problems.append(
+                                f"{game} {count} {names} {size}: seats {a['pos']} and {b['pos']} "
+                                f"overlap by {_overlap(a, b):.1f} px"
+                            )
+                    for line in drawn["centre"]:
+                        if _overlap(a, line) > 0:
+                            problems.append(
+                                f"{game} {count} {names} {size}: seat {a['pos']} covers the "
+                                f"{line['line']} line by {_overlap(a, line):.1f} px"
+                            )
+                if count == most:
+                    page.screenshot(path=str(screenshots / f"table-oval-{game}-{count}-{names}-{size}.png"))
+                if not fits_the_screen(page):
+                    problems.append(f"{game} {count} {names} {size}: the page is wider than the window")
+                if not inside_window(page, "#action-bar"):
+                    problems.append(f"{game} {count} {names} {size}: the action bar is not inside the window")
+    finally:
+        context.close()
+    assert problems == [], "\n".join(problems)
