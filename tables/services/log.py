@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from tables.events import REQUEST_KINDS, EventKind, NewEvent, event_frame
 from tables.models import Hand, Seat, Table
-from tables.services.write_sql import events_insert, row_save
+from tables.services.write_sql import events_insert, events_insert_and_save
 from tables.state_cache import state_cache_put
 
 if TYPE_CHECKING:
@@ -260,15 +260,19 @@ class TableLog:
 
     def flush(self) -> None:
         """Write the new events and the table's counter; broadcast after the commit."""
-        events_insert(self.pending, created_at=timezone.now())
         loaded = getattr(self.table, "_loaded_values", None)
         table_changed = True
         if loaded is None:
+            events_insert(self.pending, created_at=timezone.now())
             self.table.save()
         else:
             changed = _changed_fields(self.table, loaded)
-            if changed:
-                row_save(self.table, [name for name in changed if name != "id"])
+            events_insert_and_save(
+                self.pending,
+                created_at=timezone.now(),
+                instance=self.table,
+                fields=[name for name in changed if name != "id"],
+            )
             table_changed = bool(set(changed) - {"last_seq"})
             remember_loaded_values(self.table)
         frames = [event_frame(event) for event in self.pending]

@@ -126,11 +126,15 @@ def row_by_pk(model: type[ModelT], pk: Any, *, for_update: bool = False) -> Mode
 def row_save(instance: Model, fields: Sequence[str]) -> None:
     """``instance.save(update_fields=fields)`` (field names or attnames) as one UPDATE
     built once per model and set of fields; as the ORM, an error when no row was updated."""
-    model = type(instance)
-    connection = _connection(model)
+    connection = _connection(type(instance))
     if connection.vendor not in SUPPORTED_VENDORS:
         instance.save(update_fields=fields)
         return
+    _execute_update(connection, *_update(connection, instance, fields))
+
+
+def _update(connection: BaseDatabaseWrapper, instance: Model, fields: Sequence[str]) -> tuple[str, list[Any]]:
+    model = type(instance)
     meta = model._meta
     key = ("update", model, tuple(fields))
     model_fields = _cached(connection, ("fields", *key), lambda: [meta.get_field(name) for name in fields])
@@ -141,9 +145,12 @@ def row_save(instance: Model, fields: Sequence[str]) -> None:
         pk_column = quote(meta.pk.column)
         return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {pk_column} = %s"  # noqa: S608
 
-    sql = _cached(connection, key, build)
     params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in model_fields]
     params.append(instance.pk)
+    return _cached(connection, key, build), params
+
+
+def _execute_update(connection: BaseDatabaseWrapper, sql: str, params: list[Any]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         if cursor.rowcount == 0:
@@ -164,14 +171,45 @@ def events_insert(events: Sequence[NewEvent], *, created_at: datetime) -> None:
             ]
         )
         return
+    for sql, params in _inserts(connection, events, created_at):
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+
+
+def events_insert_and_save(
+    events: Sequence[NewEvent], *, created_at: datetime, instance: Model, fields: Sequence[str]
+) -> None:
+    """:func:`events_insert` then :func:`row_save` (``fields`` may be empty: no UPDATE).
+
+    On PostgreSQL, one statement: the INSERT as a data-modifying ``WITH`` of the UPDATE
+    (both run, in one snapshot, or neither), so an action's events and its table's new
+    ``last_seq`` take one round trip instead of two."""
+    connection = _connection(Event)
+    inserts = _inserts(connection, events, created_at) if connection.vendor == "postgresql" and fields else []
+    if len(inserts) != 1:
+        events_insert(events, created_at=created_at)
+        if fields:
+            row_save(instance, fields)
+        return
+    [(insert_sql, insert_params)] = inserts
+    update_sql, update_params = _update(connection, instance, fields)
+    _execute_update(connection, f"WITH new_events AS ({insert_sql}) {update_sql}", insert_params + update_params)
+
+
+def _inserts(
+    connection: BaseDatabaseWrapper, events: Sequence[NewEvent], created_at: datetime
+) -> list[tuple[str, list[Any]]]:
+    """The INSERT statements (SQL, parameters) of ``events``: one per batch the database allows."""
+    if not events:
+        return []
     fields = _event_fields()
     payload_field, visible_field = fields[4], fields[5]
     when = fields[-1].get_db_prep_save(created_at, connection)
     batch = max(1, connection.ops.bulk_batch_size(fields, events))
+    statements = []
     for start in range(0, len(events), batch):
         chunk = events[start : start + batch]
         rows = len(chunk)
-        sql = _cached(connection, ("insert_events", rows), _events_sql, connection, rows)
         params: list[Any] = []
         for event in chunk:
             params += (
@@ -185,8 +223,8 @@ def events_insert(events: Sequence[NewEvent], *, created_at: datetime) -> None:
                 event.client_action_id,
                 when,
             )
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+        statements.append((_cached(connection, ("insert_events", rows), _events_sql, connection, rows), params))
+    return statements
 
 
 @functools.cache

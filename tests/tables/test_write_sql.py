@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tables.events import NewEvent
 from tables.models import Event, Hand, Table
-from tables.services.write_sql import events_insert, row_by_pk, row_save
+from tables.services.write_sql import events_insert, events_insert_and_save, row_by_pk, row_save
 
 from .conftest import open_table
 
@@ -174,3 +174,28 @@ def test_updating_a_row_that_is_gone_fails_as_save_does():
     ghost.pk = 10**9
     with pytest.raises(DatabaseError, match="did not affect any rows"):
         row_save(ghost, ["last_seq"])
+
+
+def test_events_and_the_tables_counter_are_one_statement_on_postgresql_with_the_same_rows():
+    table, seats = open_table("faras", players=2)
+    hand = Hand.objects.filter(table=table).first()
+    events = _events(table, hand, seats[1].pk, 30_000, "both")
+    table.last_seq = 30_000 + len(events) - 1
+    when = timezone.now()
+    with transaction.atomic(), CaptureQueriesContext(connection) as captured:
+        events_insert_and_save(events, created_at=when, instance=table, fields=["last_seq"])
+    writes = [query["sql"] for query in captured.captured_queries if "tables_" in query["sql"]]
+    assert len(writes) == (1 if connection.vendor == "postgresql" else 2)
+    assert Table.objects.get(pk=table.pk).last_seq == table.last_seq
+    stored = list(Event.objects.filter(table=table, seq__gte=30_000).order_by("seq").values(*COMPARED, "seq"))
+    assert stored == [{name: getattr(event, name) for name in (*COMPARED, "seq")} for event in events]
+
+
+def test_when_the_table_row_is_gone_neither_the_events_nor_the_update_stay():
+    table, _seats = open_table("faras", players=2, start=False)
+    ghost = Table.objects.get(pk=table.pk)
+    ghost.pk = 10**9
+    events = [NewEvent(table_id=table.pk, seq=40_000, kind="reminder", payload={})]
+    with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
+        events_insert_and_save(events, created_at=timezone.now(), instance=ghost, fields=["last_seq"])
+    assert not Event.objects.filter(table=table, seq=40_000).exists()
