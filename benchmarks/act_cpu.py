@@ -82,18 +82,12 @@ def _ensure_database(url: str) -> None:
 def _open_table(game: str, players: int, rng: random.Random):
     from django.contrib.auth import get_user_model
 
-    from tables.models import Seat
-    from tables.services import seat_take, table_create, table_join, table_start
+    from benchmarks.seated import seated_table
 
     stamp = f"{int(time.time())}-{rng.randrange(10**9)}"
     users = [get_user_model().objects.create_user(username=f"act-{stamp}-{p}", password=None) for p in range(players)]
     choices = {"buy_in_chips": 10_000_000, "boot": 10} if game != "holdem" else {}
-    table = table_create(host=users[0], game=game, choices=choices)
-    seats = [Seat.objects.get(table=table, user=users[0])]
-    seats += [table_join(code=table.code, invite_token=table.invite_token, user=user) for user in users[1:]]
-    for seat in seats:
-        seat_take(table_id=table.pk, seat_id=seat.pk)
-    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    table, _seats = seated_table(users, game, choices)
     table.refresh_from_db()
     return table
 

@@ -77,8 +77,8 @@ def _open_tables(count: int, players: int) -> list[dict]:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.db import SessionStore
 
-    from tables.models import Seat
-    from tables.services import seat_take, table_create, table_join, table_start
+    from benchmarks.seated import seated_table
+    from tables.services import table_start
 
     user_model = get_user_model()
     stamp = f"{int(time.time())}-{random.randrange(10**6)}"
@@ -87,11 +87,7 @@ def _open_tables(count: int, players: int) -> list[dict]:
         users = [
             user_model.objects.create_user(username=f"bench-{stamp}-{index}-{p}", password=None) for p in range(players)
         ]
-        table = table_create(host=users[0], game="faras", choices={"buy_in_chips": 10_000_000, "boot": 10})
-        seats = [Seat.objects.get(table=table, user=users[0])]
-        seats += [table_join(code=table.code, invite_token=table.invite_token, user=user) for user in users[1:]]
-        for seat in seats:
-            seat_take(table_id=table.pk, seat_id=seat.pk)
+        table, seats = seated_table(users, "faras", {"buy_in_chips": 10_000_000, "boot": 10}, start=False)
         cookies = []
         for user in users:
             session = SessionStore()

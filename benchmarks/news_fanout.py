@@ -34,10 +34,11 @@ def _play(actions: int) -> tuple[list[dict[str, Any]], list[Any], int]:
     """(the messages broadcast, the seats, the table id) over random play at a new table."""
     from django.contrib.auth import get_user_model
 
+    from benchmarks.seated import seated_table
     from engine.games import get_game
     from tables import selectors
-    from tables.models import Seat, Table
-    from tables.services import hand_act, log, seat_take, table_create, table_join, table_start
+    from tables.models import Table
+    from tables.services import hand_act, log
 
     sent: list[dict[str, Any]] = []
 
@@ -51,12 +52,7 @@ def _play(actions: int) -> tuple[list[dict[str, Any]], list[Any], int]:
     user_model = get_user_model()
     stamp = f"{time.time()}-{random.randrange(10**6)}"
     users = [user_model.objects.create_user(username=f"fanout-{stamp}-{i}") for i in range(4)]
-    table = table_create(host=users[0], game="faras", choices={"buy_in_chips": 10_000_000, "boot": 10})
-    seats = [Seat.objects.get(table=table, user=users[0])]
-    seats += [table_join(code=table.code, invite_token=table.invite_token, user=user) for user in users[1:]]
-    for seat in seats:
-        seat_take(table_id=table.pk, seat_id=seat.pk)
-    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    table, seats = seated_table(users, "faras", {"buy_in_chips": 10_000_000, "boot": 10})
     sent.clear()
     rng = random.Random(1)
     game = get_game("faras")
