@@ -19,6 +19,13 @@ Two more records, for the tail (the 99th percentile) rather than the mean:
 
 Both are lists that only grow; the load generator keeps the part written during its
 window. Nothing else about the server changes.
+
+With ``--trace`` (before the daphne arguments) the server also notes, for each action, when
+its socket's handler began and ended, when the service thread began and ended it and the
+CPU that thread spent (``tables.services.hand_act``), and when each socket's news handler
+began and ended for each event seq (``TableConsumer.table_events``): ``[stage, table id,
+seq, time]`` in ``trace``. The times are ``time.perf_counter()`` (CLOCK_MONOTONIC, shared
+by every process of the machine), so the load generator can put them beside its own.
 """
 
 from __future__ import annotations
@@ -39,6 +46,46 @@ _gc: list[list[float]] = []
 _lags: list[float] = []
 _lock = threading.Lock()
 _gc_started: dict[str, float] = {}
+_trace: list[list[Any]] = []
+
+
+def _trace_install() -> None:
+    """Wrap the action handler, the action service and the news handler to note their times."""
+    from tables import consumers, services
+
+    act_handler = consumers.TableConsumer.HANDLERS["action"]
+
+    async def on_action(self: Any, message: dict[str, Any]) -> Any:
+        began = time.perf_counter()
+        reply: Any = await act_handler(self, message)
+        _trace.append(["handler", self.table_id, reply["seq"], began])
+        _trace.append(["handler_end", self.table_id, reply["seq"], time.perf_counter()])
+        return reply
+
+    consumers.TableConsumer.HANDLERS["action"] = on_action
+    hand_act = services.hand_act
+
+    def traced_hand_act(**kwargs: Any) -> int:
+        began, cpu = time.perf_counter(), time.thread_time()
+        seq = hand_act(**kwargs)
+        ended = time.perf_counter()
+        _trace.append(["service", kwargs["table_id"], seq, began])
+        _trace.append(["service_end", kwargs["table_id"], seq, ended])
+        _trace.append(["service_cpu", kwargs["table_id"], seq, time.thread_time() - cpu])
+        return seq
+
+    services.hand_act = traced_hand_act  # the consumer looks it up on the module at each call
+    news_handler = consumers.TableConsumer.table_events
+
+    async def table_events(self: Any, message: dict[str, Any]) -> None:
+        began = time.perf_counter()
+        await news_handler(self, message)
+        ended = time.perf_counter()
+        for event in message.get("events") or ():
+            _trace.append(["news", self.table_id, event["seq"], began])
+            _trace.append(["news_end", self.table_id, event["seq"], ended])
+
+    setattr(consumers.TableConsumer, "table_events", table_events)  # noqa: B010 (mypy: no method assignment)
 
 
 def _count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -80,6 +127,16 @@ def _lag_probe() -> None:
 
 def main() -> None:
     counts_file = Path(sys.argv[1])
+    arguments = sys.argv[2:]
+    if arguments[:1] == ["--trace"]:
+        arguments = arguments[1:]
+        import os
+
+        import django
+
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+        django.setup()
+        _trace_install()
     from django.db.backends.signals import connection_created
 
     connection_created.connect(_on_connection, weak=False)
@@ -87,7 +144,7 @@ def main() -> None:
 
     def dump(signum: int, frame: Any) -> None:
         with _lock:
-            text = json.dumps({**_counts, "gc": list(_gc), "lags": list(_lags)})
+            text = json.dumps({**_counts, "gc": list(_gc), "lags": list(_lags), "trace": list(_trace)})
         counts_file.write_text(text)
 
     signal.signal(signal.SIGUSR1, dump)
@@ -95,7 +152,7 @@ def main() -> None:
     from twisted.internet import reactor
 
     reactor.callWhenRunning(_lag_probe)  # daphne installs the asyncio reactor on import
-    CommandLineInterface().run(sys.argv[2:])
+    CommandLineInterface().run(arguments)
 
 
 if __name__ == "__main__":

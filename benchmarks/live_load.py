@@ -18,12 +18,26 @@ figures come from one sitting. ``--client`` says which frames the players send (
 :class:`Player`). With several processes each daphne gets its own port and the tables
 are spread across them (the Redis channel layer joins them). Needs the ``websockets``
 package (requirements-dev.txt). The database named in DATABASE_URL is created if missing.
+
+It also reports how late its own event loop ran and its own garbage collections: this one
+process holds every player's socket, where each real player has a browser of their own, so
+its pauses would be counted against the server. ``--trace`` splits each action's time at
+the points the server notes (``daphne_counted``): to the socket's handler, waiting for and
+in the service thread (wall and CPU), to the first socket's news, the fan-out, and to the
+last player; for all actions and for the slowest 1%, the ones that make the p99.
+
+``--server-cpus CORES`` caps each daphne process at CORES cores (a cgroup CPU quota, as a
+container limit would; Linux, as root). On a machine of two cores the load generator,
+PostgreSQL and Redis share the cores with the servers, so without a cap a second server
+process has no core to scale into; with one, the servers are what saturates, and one
+process can be compared with two at the same cap (``--processes 1`` then ``2``).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -429,6 +443,7 @@ async def _drive(
     counts,
     cpu,
     sample,
+    tracing: bool,
 ) -> dict:
     stop = asyncio.Event()
     stats = {
@@ -457,6 +472,16 @@ async def _drive(
     counts_before = await counts()
     cpu_before, own_before = cpu(), _own_cpu_seconds()
     samplers = sample(seconds)
+    # This process holds 4 sockets a table in one event loop, where each real player has a
+    # browser of their own: its own pauses would be counted as the server's. So it keeps the
+    # collector off what it loaded (as config/asgi.py does in the server), and reports how
+    # late its loop ran and its collections, beside the server's.
+    gc.collect()
+    gc.freeze()
+    own_lags: list[float] = []
+    own_gc: list[list[float]] = []
+    gc.callbacks.append(_gc_recorder(own_gc))
+    probe = asyncio.ensure_future(_lag_probe(own_lags, stop))
     go.set()
     started = time.perf_counter()
     await asyncio.sleep(seconds)
@@ -464,12 +489,17 @@ async def _drive(
     elapsed = time.perf_counter() - started
     cpu_after, own_after = cpu(), _own_cpu_seconds()
     counts_after = await counts()
+    gc.callbacks.pop()
+    await probe
     for sampler in samplers:
         await asyncio.to_thread(sampler.wait)
     actions, offered, received = stats["actions"], stats["offered"], stats["bytes"]
     await asyncio.gather(*tasks, return_exceptions=True)
     sent, heard = stats["sent"], stats["heard"]
     delays = [max(heard[key]) - at for key, at in sent.items() if len(heard.get(key, ())) >= players]
+    # The server's trace (--trace) is read once every socket has closed, so it holds the
+    # news of the window's last actions too.
+    trace = (await counts()).get("trace", []) if tracing else []
     return {
         "rss_connected": stats["rss_connected"],
         "elapsed": elapsed,
@@ -484,12 +514,76 @@ async def _drive(
         # What each server recorded during the window (daphne_counted): its collections and loop lags.
         "gc": _window(counts_before["gc"], counts_after["gc"]),
         "lags": _window(counts_before["lags"], counts_after["lags"]),
+        "own_lags": own_lags,
+        "own_gc": own_gc,
+        "stages": _stages(trace, sent, heard, players) if tracing else [],
         "incomplete": sum(1 for key in sent if len(heard.get(key, ())) < players),
         "server_cpu": cpu_after[0] - cpu_before[0],
         "server_main_cpu": cpu_after[1] - cpu_before[1],
         "server_system_cpu": cpu_after[2] - cpu_before[2],
         "client_cpu": own_after - own_before,
     }
+
+
+async def _lag_probe(lags: list[float], stop: asyncio.Event) -> None:
+    """How late this process's loop ran a wake-up asked for every 10 ms, until ``stop``."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        asked = loop.time() + 0.01
+        await asyncio.sleep(0.01)
+        lags.append(1000 * (loop.time() - asked))
+
+
+def _gc_recorder(into: list[list[float]]):
+    """A ``gc.callbacks`` entry noting each collection as [generation, ms, CPU ms]."""
+    started: dict[str, float] = {}
+
+    def record(phase: str, info: dict) -> None:
+        if phase == "start":
+            started["at"], started["cpu"] = time.perf_counter(), time.process_time()
+        elif "at" in started:
+            wall, cpu = time.perf_counter() - started.pop("at"), time.process_time() - started.pop("cpu")
+            into.append([info["generation"], 1000 * wall, 1000 * cpu])
+
+    return record
+
+
+STAGES = (
+    ("inbound", "sent -> its socket's handler"),
+    ("thread", "handler -> service thread starts"),
+    ("service", "service thread, wall"),
+    ("service_cpu", "service thread, CPU"),
+    ("to_news", "service thread ends -> first socket's news (< 0 when news beats the thread's last work)"),
+    ("fanout", "first -> last socket's news sent"),
+    ("outbound", "last news sent -> last player has it"),
+)
+
+
+def _stages(trace: list[list], sent: dict, heard: dict, players: int) -> list[dict[str, float]]:
+    """Each delivered action's time split at the points the server traced (milliseconds).
+
+    Both sides' times are ``time.perf_counter()``, one clock for every process of the machine."""
+    noted: dict[tuple[int, int], dict[str, list[float]]] = {}
+    for stage, table_id, seq, at in trace:
+        noted.setdefault((table_id, seq), {}).setdefault(stage, []).append(at)
+    rows = []
+    for key, at in sent.items():
+        times, seen = noted.get(key), heard.get(key, ())
+        if len(seen) < players or not times or not all(s in times for s in ("handler", "service", "news")):
+            continue
+        rows.append(
+            {
+                "total": max(seen) - at,
+                "inbound": times["handler"][0] - at,
+                "thread": times["service"][0] - times["handler"][0],
+                "service": times["service_end"][0] - times["service"][0],
+                "service_cpu": times["service_cpu"][0],
+                "to_news": min(times["news"]) - times["service_end"][0],
+                "fanout": max(times["news_end"]) - min(times["news"]),
+                "outbound": max(seen) - max(times["news_end"]),
+            }
+        )
+    return [{name: 1000 * value for name, value in row.items()} for row in rows]
 
 
 def _window(before: list[list], after: list[list]) -> list:
@@ -507,12 +601,15 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
     for port, counts_file in zip(ports, counts_files, strict=True):
         counts_file.unlink(missing_ok=True)
         command = [sys.executable, "-m", "benchmarks.daphne_counted", str(counts_file)]
+        command += ["--trace"] if args.trace else []
         command += ["-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
         if args.profile:
             command[1:1] = ["-m", "cProfile", "-o", f"{args.profile}.{port}"]
         log = open(ROOT / "var" / f"live_load_daphne_{port}.log", "w")
         # The server's output goes to a file: a pipe nobody reads would fill and stall the server.
         servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        if args.server_cpus:
+            _cpu_cap(servers[-1].pid, port, args.server_cpus)
 
     def sample(seconds: float) -> list[subprocess.Popen]:
         """With ``--py-spy PREFIX``: py-spy samples every thread of each server over the
@@ -538,15 +635,17 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
             counts_file.unlink(missing_ok=True)
         for server in servers:
             server.send_signal(signal.SIGUSR1)
-        total: dict = {"queries": 0, "locks": 0, "gc": [], "lags": []}
+        total: dict = {"queries": 0, "locks": 0, "gc": [], "lags": [], "trace": []}
         for counts_file in counts_files:
             for _ in range(100):
                 if counts_file.exists() and counts_file.read_text():
                     break
                 await asyncio.sleep(0.05)
             for key, value in json.loads(counts_file.read_text()).items():
-                # The pauses are lists that only grow: kept per server, cut to the window below.
-                total[key] = [*total[key], value] if isinstance(value, list) else total[key] + value
+                if key == "trace":
+                    total[key] += value
+                else:  # the pauses are lists that only grow: kept per server, cut to the window below
+                    total[key] = [*total[key], value] if isinstance(value, list) else total[key] + value
         return total
 
     try:
@@ -565,6 +664,7 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 counts,
                 lambda: tuple(map(sum, zip(*(_cpu_seconds(server.pid) for server in servers), strict=True))),
                 sample,
+                args.trace,
             )
         )
     finally:
@@ -575,9 +675,38 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
+                server.wait()
+        if args.server_cpus:
+            for port in ports:
+                _cpu_cap_remove(port)
     result["rss_per_socket"] = (result["rss_connected"] - rss_before) / (table_count * args.players)
     result["tables"], result["client"] = table_count, client
     return result
+
+
+CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
+
+
+def _cpu_cap(pid: int, port: int, cpus: float) -> None:
+    """Give the server ``pid`` at most ``cpus`` cores (a cgroup v1 CPU quota, as a container
+    limit would): so that on one machine the servers, not the load generator, PostgreSQL
+    and Redis beside them, are what runs out (``--server-cpus``). Linux, as root."""
+    group = CGROUP_CPU / f"dashain_live_load_{port}"
+    try:
+        group.mkdir(exist_ok=True)
+        period = int((group / "cpu.cfs_period_us").read_text())
+        (group / "cpu.cfs_quota_us").write_text(str(int(cpus * period)))
+        (group / "cgroup.procs").write_text(str(pid))  # the whole process, threads to come included
+    except OSError as error:
+        raise SystemExit(f"--server-cpus needs a writable cgroup v1 CPU controller at {CGROUP_CPU}: {error}") from error
+
+
+def _cpu_cap_remove(port: int) -> None:
+    group = CGROUP_CPU / f"dashain_live_load_{port}"
+    try:
+        group.rmdir()  # once its processes have exited
+    except OSError:
+        pass
 
 
 def _report(args: argparse.Namespace, result: dict) -> None:
@@ -625,7 +754,7 @@ def _report(args: argparse.Namespace, result: dict) -> None:
     )
 
     def at(share: float) -> float:
-        return lags[min(len(lags) - 1, int(len(lags) * share))] if lags else float("nan")
+        return _share(lags, share)
 
     if os.environ.get("LIVE_LOAD_GC"):  # every collection: generation, ms, CPU ms, objects collected
         print("     collections:", [[round(value, 1) for value in item] for item in collections], flush=True)
@@ -634,6 +763,33 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"garbage collections: {by_generation}",
         flush=True,
     )
+    own = sorted(result["own_lags"])
+    own_gc = result["own_gc"]
+    print(
+        f"     load generator's loop late by: median {_share(own, 0.5):5.1f} ms, p99 {_share(own, 0.99):6.1f} ms, "
+        f"max {_share(own, 1.0):6.1f} ms; its collections: {len(own_gc)} "
+        f"(longest {max((wall for _, wall, _ in own_gc), default=0):.0f} ms)",
+        flush=True,
+    )
+    rows = result["stages"]
+    if rows:
+        # Where the time of an action went, for all delivered actions and for the slowest 1%
+        # (the actions that make the p99).
+        rows = sorted(rows, key=lambda row: row["total"])
+        slowest = rows[min(len(rows) - 1, int(len(rows) * 0.99)) :]
+        print(f"     where the time went ({len(rows)} actions traced), ms: median / p99 / mean of the slowest 1%")
+        for name, meaning in (("total", "sent -> last player has it"), *STAGES):
+            values = sorted(row[name] for row in rows)
+            mean = sum(row[name] for row in slowest) / len(slowest)
+            print(
+                f"       {name:<12} {_share(values, 0.5):7.1f} {_share(values, 0.99):7.1f} {mean:7.1f}   {meaning}",
+                flush=True,
+            )
+
+
+def _share(ordered: list[float], share: float) -> float:
+    """The value at ``share`` (0.5: the median, 1.0: the largest) of a sorted list."""
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("nan")
 
 
 def main() -> None:
@@ -647,6 +803,15 @@ def main() -> None:
     parser.add_argument("--profile", help="write each server's cProfile to PROFILE.<port>")
     parser.add_argument("--py-spy", help="sample every server thread with py-spy (if installed) into PY_SPY.<port>.txt")
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds a player waits before acting (0: none)")
+    parser.add_argument(
+        "--trace", action="store_true", help="split each action's time where the server notes it (daphne_counted)"
+    )
+    parser.add_argument(
+        "--server-cpus",
+        type=float,
+        metavar="CORES",
+        help="cap each daphne process at CORES cores (a cgroup CPU quota; Linux, as root)",
+    )
     parser.add_argument(
         "--client",
         nargs="+",
