@@ -26,6 +26,13 @@ the points the server notes (``daphne_counted``): to the socket's handler, waiti
 in the service thread (wall and CPU), to the first socket's news, the fan-out, and to the
 last player; for all actions and for the slowest 1%, the ones that make the p99.
 
+``--hand-pause SECONDS`` plays as the site does between hands: each table has that pause
+(the host's ``hand_pause``; the site's default is 5 s, the least a host may choose 3 s) and a
+Celery worker, started here as README runs it, deals the next hand when the table clock
+says; its CPU is reported too. Without it the next hand is dealt at once, in the
+transaction of the action that ended the last (``DASHAIN_NEXT_HAND_DELAY=0``, as the tests
+do): a harder path than the site's, kept so figures compare with earlier runs.
+
 ``--server-cpus CORES`` caps each daphne process at CORES cores (a cgroup CPU quota, as a
 container limit would; Linux, as root). On a machine of two cores the load generator,
 PostgreSQL and Redis share the cores with the servers, so without a cap a second server
@@ -52,11 +59,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _env() -> dict[str, str]:
+def _env(hand_pause: int | None) -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("DATABASE_URL", "postgres://dashain:dashain@127.0.0.1:5432/dashain_bench")
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
-    env["DASHAIN_NEXT_HAND_DELAY"] = "0"
+    if hand_pause is None:
+        env["DASHAIN_NEXT_HAND_DELAY"] = "0"  # the next hand dealt in the action's own transaction
+    else:
+        env.pop("DASHAIN_NEXT_HAND_DELAY", None)  # each table's own pause, dealt by the worker
     env["DASHAIN_INPROCESS_WORKER"] = "false"
     env.setdefault("DEBUG", "false")
     env["SECURE_SSL_REDIRECT"] = "false"
@@ -86,7 +96,7 @@ def _setup_django(env: dict[str, str]) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def _open_tables(count: int, players: int) -> list[dict]:
+def _open_tables(count: int, players: int, hand_pause: int | None) -> list[dict]:
     """Tables started through the services, each with its players' session cookies."""
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
     from django.contrib.sessions.backends.db import SessionStore
@@ -101,7 +111,10 @@ def _open_tables(count: int, players: int) -> list[dict]:
         users = [
             user_model.objects.create_user(username=f"bench-{stamp}-{index}-{p}", password=None) for p in range(players)
         ]
-        table, seats = seated_table(users, "faras", {"buy_in_chips": 10_000_000, "boot": 10}, start=False)
+        choices = {"buy_in_chips": 10_000_000, "boot": 10}
+        if hand_pause is not None:
+            choices["hand_pause"] = hand_pause
+        table, seats = seated_table(users, "faras", choices, start=False)
         cookies = []
         for user in users:
             session = SessionStore()
@@ -522,6 +535,7 @@ async def _drive(
         "server_main_cpu": cpu_after[1] - cpu_before[1],
         "server_system_cpu": cpu_after[2] - cpu_before[2],
         "client_cpu": own_after - own_before,
+        "worker_cpu": cpu_after[3] - cpu_before[3],
     }
 
 
@@ -594,9 +608,10 @@ def _window(before: list[list], after: list[list]) -> list:
 def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client: str) -> dict:
     """One measurement: fresh tables, fresh servers, ``args.seconds`` of play."""
     print(f"opening {table_count} Faras tables of {args.players} players ...", flush=True)
-    tables = _open_tables(table_count, args.players)
+    tables = _open_tables(table_count, args.players, args.hand_pause)
     ports = [args.port + i for i in range(args.processes)]
     servers = []
+    worker = _worker_start(env) if args.hand_pause is not None else None
     counts_files = [ROOT / "var" / f"live_load_counts_{port}.json" for port in ports]
     for port, counts_file in zip(ports, counts_files, strict=True):
         counts_file.unlink(missing_ok=True)
@@ -662,7 +677,10 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 client,
                 lambda: sum(_rss_kib(server.pid) for server in servers),
                 counts,
-                lambda: tuple(map(sum, zip(*(_cpu_seconds(server.pid) for server in servers), strict=True))),
+                lambda: (
+                    *map(sum, zip(*(_cpu_seconds(server.pid) for server in servers), strict=True)),
+                    0.0 if worker is None else _tree_cpu_seconds(worker.pid),
+                ),
                 sample,
                 args.trace,
             )
@@ -679,9 +697,44 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
         if args.server_cpus:
             for port in ports:
                 _cpu_cap_remove(port)
+        if worker is not None:
+            worker.terminate()  # Celery's warm shutdown
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
     result["rss_per_socket"] = (result["rss_connected"] - rss_before) / (table_count * args.players)
     result["tables"], result["client"] = table_count, client
     return result
+
+
+def _worker_start(env: dict[str, str]) -> subprocess.Popen:
+    """The Celery worker as README runs it (``celery -A config worker``): with a pause between
+    hands, it deals each next hand when the table clock says so. Returns once it is ready."""
+    log_path = ROOT / "var" / "live_load_worker.log"
+    log = open(log_path, "w")
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO"]
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while "ready." not in log_path.read_text():
+        if worker.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the Celery worker did not start (see {log_path})")
+        time.sleep(0.2)
+    return worker
+
+
+def _tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds used so far by ``pid`` and every process under it (a worker's pool)."""
+    total = 0.0
+    try:
+        total = _cpu_seconds(pid)[0]
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                total += _tree_cpu_seconds(int(child))
+    except OSError:  # it exited between the listing and the read
+        pass
+    return total
 
 
 CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
@@ -738,7 +791,8 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"other threads {1000 * (result['server_cpu'] - result['server_main_cpu']) / delivered:5.2f} ms; "
         f"system {1000 * result['server_system_cpu'] / delivered:5.2f} ms), "
         f"load generator {1000 * result['client_cpu'] / delivered:5.2f} ms; "
-        f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process",
+        + (f"Celery worker {1000 * result['worker_cpu'] / delivered:5.2f} ms; " if args.hand_pause is not None else "")
+        + f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process",
         flush=True,
     )
     # The tail's suspects: how late the event loop ran (a frame arriving then waited that
@@ -807,6 +861,13 @@ def main() -> None:
         "--trace", action="store_true", help="split each action's time where the server notes it (daphne_counted)"
     )
     parser.add_argument(
+        "--hand-pause",
+        type=int,
+        metavar="SECONDS",
+        help="each table's pause between hands (3 to 30; the site's default is 5): the next hand is then "
+        "dealt by a Celery worker this starts, as on the site; without it, at once in the action's transaction",
+    )
+    parser.add_argument(
         "--server-cpus",
         type=float,
         metavar="CORES",
@@ -821,12 +882,13 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    env = _env()
+    env = _env(args.hand_pause)
     _ensure_database(env["DATABASE_URL"])
     _setup_django(env)
     print(
         f"{args.processes} daphne process(es), PostgreSQL + channels-redis, Faras, think {args.think} s, "
-        f"{args.seconds:.0f} s a run",
+        f"{args.seconds:.0f} s a run, "
+        + ("next hand dealt at once" if args.hand_pause is None else f"{args.hand_pause} s between hands (Celery)"),
         flush=True,
     )
     results = []
