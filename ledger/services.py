@@ -36,8 +36,9 @@ from django.db.models import F
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
+from ledger.invariant_sql import ledger_chips_held
 from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
-from ledger.selectors import ledger_chip_totals, ledger_report
+from ledger.selectors import ledger_report
 
 if TYPE_CHECKING:  # the ledger writes only its own rows; it imports nothing of tables at run time
     from django_stubs_ext import StrPromise
@@ -209,15 +210,13 @@ def ledger_reverse(*, entry: LedgerEntry, by: User, note: str = "") -> LedgerEnt
 def ledger_check_invariant(*, table: Table, chips_at_table: int) -> None:
     """Raise :class:`InvariantError` unless ``chips_at_table`` == chips bought - chips cashed out.
 
-    Counted from the entries themselves (the record), and compared with the running totals too.
+    Counted from the entries themselves (the record), and compared with the running totals too
+    (one row per table at most; none before any buy-in): both read in one statement.
     """
-    totals = ledger_chip_totals(table=table)
-    expected = totals.bought - totals.cashed_out
+    expected, by_totals = ledger_chips_held(table=table)
     if chips_at_table != expected:
         raise InvariantError(table_id=table.pk, expected=expected, found=chips_at_table)
-    # The running totals as plain values (one row per table at most; none before any buy-in).
-    summary = TableLedger.objects.filter(table=table).values_list("chips_bought", "chips_cashed_out").first()
-    summary_at_table = summary[0] - summary[1] if summary else 0
+    summary_at_table = by_totals if by_totals is not None else 0
     if summary_at_table != expected:
         raise InvariantError(table_id=table.pk, expected=expected, found=summary_at_table)
 
