@@ -14,10 +14,12 @@ from engine.api import TablePosition
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind
-from tables.models import Event, Hand, Seat, Table
+from tables.models import Hand, Seat, Table
 from tables.services.hand_end import game_end
 from tables.services.log import TableLog
+from tables.services.read_sql import player_seeds, rows_where
 from tables.services.turns import after_state_change
+from tables.services.write_sql import row_insert
 
 
 def deal_next_hand(log: TableLog) -> Hand | None:
@@ -29,7 +31,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     Teen Patti waits for players to buy in again.
     """
     table = log.table
-    if table.status != Table.Status.PLAYING or Hand.objects.filter(table=table, ended_at__isnull=True).exists():
+    if table.status != Table.Status.PLAYING or _hand_live(log):
         return None
     game = get_game(table.game)
     rules = game.table_rules
@@ -37,7 +39,9 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     if rules.game_length_allowed and game_length and table.hands_played >= game_length:
         game_end(log, reason="length")
         return None
-    seats = list(Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False).order_by("number"))
+    seats = rows_where(
+        Seat, equal={"table_id": table.pk, "status": Seat.Status.PLAYING}, null={"number": False}, order_by=["number"]
+    )
     position = position_for_seats(table, seats)
     plan = game.plan_hand(
         settings=table.settings["engine"], seats=[(seat.engine_name, seat.stack) for seat in seats], previous=position
@@ -60,17 +64,12 @@ def deal_next_hand(log: TableLog) -> Hand | None:
 
     number = table.hands_played + 1
     table.next_deal_at = None
-    seeds = [
-        str(event.payload["seed"])
-        for event in Event.objects.filter(table=table, kind=EventKind.PLAYER_SEED, payload__for_hand=number).order_by(
-            "seq"
-        )
-    ]
+    seeds = player_seeds(table_id=table.pk, number=number)
     pairs = [(str(name), int(stack)) for name, stack in plan.players]
     players = [[name, stack] for name, stack in pairs]  # as the plan keeps them (JSON lists)
     by_name = {seat.engine_name: seat for seat in seats}
     dealer_seat = by_name.get(pairs[plan.dealer][0])
-    hand = Hand.objects.create(
+    hand = Hand(
         table=table,
         number=number,
         dealer=dealer_seat,
@@ -86,6 +85,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         },
         player_seeds=seeds,
     )
+    row_insert(hand)
     table.hands_played = number
     table.position = asdict(plan.position)
     deck = hand_deck(bytes(table.secret_seed), table.code, number, seeds)
@@ -108,6 +108,15 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
     after_state_change(log, hand=hand, state=state, actor_name=None, verb=None)
     return hand
+
+
+def _hand_live(log: TableLog) -> bool:
+    """Whether the table has a live hand. Not asked of the database when this transaction
+    ended the live hand and dealt none since (``TableLog.live_hand`` is ``None``): the table's
+    row is locked, and a hand is only dealt here, when none is live, so none is."""
+    if log.live_hand is None:
+        return False
+    return bool(rows_where(Hand, equal={"table_id": log.table.pk}, null={"ended_at": True}))
 
 
 def position_for_seats(table: Table, seats: list[Seat]) -> TablePosition:

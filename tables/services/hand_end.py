@@ -17,6 +17,7 @@ from tables.events import EventKind
 from tables.models import Hand, Seat, Table
 from tables.services.ledger_link import ledger_cash_out, ledger_check
 from tables.services.log import TableLog
+from tables.services.read_sql import rows_where
 from tables.services.seat_state import buy_backs_left
 from tables.services.write_sql import row_save
 
@@ -30,7 +31,7 @@ def hand_finish(log: TableLog, *, hand: Hand, state: AnyHandState) -> None:
     game = get_game(table.game)
     result = game.result(state)
     log.hand_finished(hand, state)
-    seats = {seat.engine_name: seat for seat in Seat.objects.filter(table=table)}
+    seats = {seat.engine_name: seat for seat in rows_where(Seat, equal={"table_id": table.pk})}
     for name, stack in result.stacks.items():
         seat = seats[str(name)]
         seat.stack = int(stack)

@@ -308,13 +308,16 @@ class TableLog:
         """What the screens need besides the hand, read inside the transaction (so exact at
         its last seq): the table when its row changed, the seats when an event moved them."""
         from tables.screens import SEAT_KINDS
-        from tables.selectors import requests_pending, seats_public, table_public
+        from tables.selectors import requests_pending, seat_public, table_public
+        from tables.services.read_sql import rows_where
 
         screen: dict[str, Any] = {"seq": self.table.last_seq}
         if table_changed:
             screen["table"] = table_public(self.table)
         if any(event.kind in SEAT_KINDS for event in self.pending):
-            screen["seats"] = seats_public(self.table)
+            # tables.selectors.seats_public's rows, read without compiling a query
+            seats = rows_where(Seat, equal={"table_id": self.table.pk}, order_by=["pk"])
+            screen["seats"] = [seat_public(seat) for seat in seats]
         if any(event.kind in REQUEST_KINDS for event in self.pending):
             screen["requests"] = requests_pending(table=self.table)
         return screen

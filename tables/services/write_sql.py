@@ -1,5 +1,6 @@
 """The statements of the write path as SQL built once: lock a table row, update a row's
-fields, append events.
+fields, insert a row (a new hand), append events. (The reads of the hand's end and the
+deal are their counterpart, ``tables.services.read_sql``.)
 
 Every change to a table (``tables.services.write.table_write``) locks the table's row,
 may update its hand and seats, appends events and moves the table's ``last_seq`` on.
@@ -40,7 +41,7 @@ Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 
 
 @dataclass
-class _Select:
+class Select:
     sql: str
     attnames: list[str]
     converters: list[tuple[int, list[Converter], Any]] = field(default_factory=list)
@@ -52,7 +53,7 @@ _built: dict[tuple[str, str, Any], Any] = {}
 _built_lock = threading.Lock()
 
 
-def _cached(connection: BaseDatabaseWrapper, key: Any, build: Callable[..., Any], *args: Any) -> Any:
+def cached_sql(connection: BaseDatabaseWrapper, key: Any, build: Callable[..., Any], *args: Any) -> Any:
     """``build(*args)``, made once per database and ``key``."""
     full_key = (connection.alias, connection.vendor, key)
     found = _built.get(full_key)
@@ -63,14 +64,46 @@ def _cached(connection: BaseDatabaseWrapper, key: Any, build: Callable[..., Any]
     return found
 
 
-def _connection(model: type[Model]) -> BaseDatabaseWrapper:
+def write_connection(model: type[Model]) -> BaseDatabaseWrapper:
     """The database the ORM would write ``model`` to (asking the routers only if there are any)."""
     if not settings.DATABASE_ROUTERS:
         return connections[DEFAULT_DB_ALIAS]
     return connections[router.db_for_write(model)]
 
 
-def _select_by_pk(model: type[Model], connection: BaseDatabaseWrapper, for_update: bool) -> _Select:
+def select_converters(model: type[Model], connection: BaseDatabaseWrapper, fields: Sequence[Any]) -> list[Any]:
+    """Per column read (``fields`` of ``model``, in order): (position, converters, column) for
+    each that has converters, the database's then the field's, as the ORM applies them."""
+    table = model._meta.db_table
+    found = []
+    for position, model_field in enumerate(fields):
+        column = model_field.get_col(table)
+        field_converters = model_field.get_db_converters(connection)
+        converters = connection.ops.get_db_converters(column) + field_converters
+        if converters:
+            found.append((position, converters, column))
+    return found
+
+
+def instance_from_row(
+    model: type[ModelT], connection: BaseDatabaseWrapper, select: Select, row: Sequence[Any]
+) -> ModelT:
+    """The model instance the ORM would load from ``row`` (read by ``select``)."""
+    return model.from_db(connection.alias, select.attnames, row_values(connection, select, row))
+
+
+def row_values(connection: BaseDatabaseWrapper, select: Select, row: Sequence[Any]) -> list[Any]:
+    """The values of ``row`` (read by ``select``) as the ORM converts them."""
+    values = list(row)
+    for position, converters, column in select.converters:
+        value = values[position]
+        for converter in converters:
+            value = converter(value, column, connection)
+        values[position] = value
+    return values
+
+
+def _select_by_pk(model: type[Model], connection: BaseDatabaseWrapper, for_update: bool) -> Select:
     quote = connection.ops.quote_name
     meta = model._meta
     fields = meta.concrete_fields
@@ -82,21 +115,16 @@ def _select_by_pk(model: type[Model], connection: BaseDatabaseWrapper, for_updat
     # site's SQLite transactions begin IMMEDIATE, holding the database's write lock.
     if for_update and connection.features.has_select_for_update:
         sql += " FOR UPDATE"
-    select = _Select(sql=sql, attnames=[f.attname for f in fields])
-    for position, model_field in enumerate(fields):
-        column = model_field.get_col(meta.db_table)
-        field_converters = model_field.get_db_converters(connection)  # type: ignore[attr-defined]
-        converters = connection.ops.get_db_converters(column) + field_converters
-        if converters:
-            select.converters.append((position, converters, column))
-    return select
+    return Select(
+        sql=sql, attnames=[f.attname for f in fields], converters=select_converters(model, connection, fields)
+    )
 
 
 def row_by_pk(model: type[ModelT], pk: Any, *, for_update: bool = False) -> ModelT | None:
     """``model.objects[.select_for_update()].filter(pk=pk).first()``, without compiling a
     query: ``None`` when there is no such row. Raises ``ValueError``/``TypeError`` for a
     ``pk`` that is not a key, as the ORM does."""
-    connection = _connection(model)
+    connection = write_connection(model)
     pk = model._meta.pk.get_prep_value(pk)
     if pk is None:
         return None
@@ -106,7 +134,7 @@ def row_by_pk(model: type[ModelT], pk: Any, *, for_update: bool = False) -> Mode
     low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
     if (low is not None and pk < low) or (high is not None and pk > high):
         return None  # as the ORM: a key out of the column's range matches no row
-    select: _Select = _cached(
+    select: Select = cached_sql(
         connection, ("select", model, for_update), lambda: _select_by_pk(model, connection, for_update)
     )
     with connection.cursor() as cursor:
@@ -114,19 +142,13 @@ def row_by_pk(model: type[ModelT], pk: Any, *, for_update: bool = False) -> Mode
         row = cursor.fetchone()
     if row is None:
         return None
-    values = list(row)
-    for position, converters, column in select.converters:
-        value = values[position]
-        for converter in converters:
-            value = converter(value, column, connection)
-        values[position] = value
-    return model.from_db(connection.alias, select.attnames, values)
+    return instance_from_row(model, connection, select, row)
 
 
 def row_save(instance: Model, fields: Sequence[str]) -> None:
     """``instance.save(update_fields=fields)`` (field names or attnames) as one UPDATE
     built once per model and set of fields; as the ORM, an error when no row was updated."""
-    connection = _connection(type(instance))
+    connection = write_connection(type(instance))
     if connection.vendor not in SUPPORTED_VENDORS:
         instance.save(update_fields=fields)
         return
@@ -137,7 +159,7 @@ def _update(connection: BaseDatabaseWrapper, instance: Model, fields: Sequence[s
     model = type(instance)
     meta = model._meta
     key = ("update", model, tuple(fields))
-    model_fields = _cached(connection, ("fields", *key), lambda: [meta.get_field(name) for name in fields])
+    model_fields = cached_sql(connection, ("fields", *key), lambda: [meta.get_field(name) for name in fields])
 
     def build() -> str:
         quote = connection.ops.quote_name
@@ -147,7 +169,7 @@ def _update(connection: BaseDatabaseWrapper, instance: Model, fields: Sequence[s
 
     params = [f.get_db_prep_save(getattr(instance, f.attname), connection) for f in model_fields]
     params.append(instance.pk)
-    return _cached(connection, key, build), params
+    return cached_sql(connection, key, build), params
 
 
 def _execute_update(connection: BaseDatabaseWrapper, sql: str, params: list[Any]) -> None:
@@ -162,7 +184,7 @@ def events_insert(events: Sequence[NewEvent], *, created_at: datetime) -> None:
     ``Event.objects.bulk_create`` of the same rows would, without asking their ids back."""
     if not events:
         return
-    connection = _connection(Event)
+    connection = write_connection(Event)
     if connection.vendor not in SUPPORTED_VENDORS:
         Event.objects.bulk_create(
             [
@@ -184,7 +206,7 @@ def events_insert_and_save(
     On PostgreSQL, one statement: the INSERT as a data-modifying ``WITH`` of the UPDATE
     (both run, in one snapshot, or neither), so an action's events and its table's new
     ``last_seq`` take one round trip instead of two."""
-    connection = _connection(Event)
+    connection = write_connection(Event)
     inserts = _inserts(connection, events, created_at) if connection.vendor == "postgresql" and fields else []
     if len(inserts) != 1:
         events_insert(events, created_at=created_at)
@@ -223,7 +245,7 @@ def _inserts(
                 event.client_action_id,
                 when,
             )
-        statements.append((_cached(connection, ("insert_events", rows), _events_sql, connection, rows), params))
+        statements.append((cached_sql(connection, ("insert_events", rows), _events_sql, connection, rows), params))
     return statements
 
 
@@ -240,3 +262,39 @@ def _events_sql(connection: BaseDatabaseWrapper, rows: int) -> str:
     columns = ", ".join(quote(model_field.column) for model_field in _event_fields())
     row = "(" + ", ".join(["%s"] * (len(_EVENT_COLUMNS) + 1)) + ")"
     return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES " + ", ".join([row] * rows)  # noqa: S608
+
+
+def row_insert(instance: Model) -> None:
+    """``instance.save(force_insert=True)`` for a new row of a model with an automatic key (as
+    ``Model.objects.create`` does): every concrete field but the key, each as its ``pre_save``
+    gives it (``auto_now_add`` stamps now), in one INSERT built once per model that returns the
+    new key where the database can; the instance is then loaded, as after ``save``."""
+    model = type(instance)
+    connection = write_connection(model)
+    meta = model._meta
+    returning = connection.features.can_return_columns_from_insert
+    if connection.vendor not in SUPPORTED_VENDORS or not returning or instance.pk is not None:
+        instance.save(force_insert=True)
+        return
+    fields = cached_sql(
+        connection, ("insert_fields", model), lambda: [f for f in meta.concrete_fields if f is not meta.pk]
+    )
+
+    def build() -> str:
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(f.column) for f in fields)
+        values = ", ".join(["%s"] * len(fields))
+        table = quote(meta.db_table)
+        return f"INSERT INTO {table} ({columns}) VALUES ({values}) RETURNING {quote(meta.pk.column)}"  # noqa: S608
+
+    sql = cached_sql(connection, ("insert", model), build)
+    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (pk,) = cursor.fetchone()
+    for _position, converters, column in select_converters(model, connection, [meta.pk]):
+        for converter in converters:
+            pk = converter(pk, column, connection)
+    instance.pk = pk
+    instance._state.adding = False
+    instance._state.db = connection.alias

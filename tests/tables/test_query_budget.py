@@ -119,3 +119,36 @@ def test_a_write_this_process_did_not_see_is_read_from_the_log(django_capture_on
     assert game.to_act(state) == game.to_act(fresh_state) != player
     assert game.view(state, None) == game.view(fresh_state, None)
     assert hand.pk == fresh_hand.pk
+
+
+def test_an_action_that_ends_a_hand_and_deals_the_next_reads_each_thing_once(django_capture_on_commit_callbacks):
+    """docs/live-play.md, issue 13: the action that ends a hand pays the seats, closes the
+    hand, checks the ledger (the entries and the running totals in one statement), deals the
+    next hand (the seats dealt in, the players' seeds, the new hand) and shows the seats.
+    No query asks whether a hand is live: this transaction has just ended the only one."""
+    table, _seats = open_table("faras", players=4)
+    _warm(table, django_capture_on_commit_callbacks)
+    start = selectors.hand_live(table=table).number
+    while True:
+        player, legal = current_turn(table)
+        verbs = [entry.verb for entry in legal]
+        with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as captured:
+            hand_act(table_id=table.pk, seat_id=int(player), verb="pack" if "pack" in verbs else verbs[0])
+        if selectors.hand_live(table=table).number != start:
+            break
+    write_log = ["INSERT INTO tables_event", "UPDATE tables_table"]
+    if connection.vendor == "postgresql":
+        write_log = [" + ".join(write_log)]
+    assert _statements(captured) == [
+        "SELECT tables_table",
+        "SELECT tables_seat",  # the seats paid
+        *["UPDATE tables_seat"] * 4,
+        "UPDATE tables_hand",  # the hand closed
+        "SELECT ledger_tableledger + SELECT ledger_ledgerentry",  # the invariant, both counts
+        "SELECT tables_seat",  # the seats dealt in
+        "SELECT tables_event",  # the players' seeds
+        "INSERT INTO tables_hand",
+        "UPDATE tables_hand",  # its first turn
+        *write_log,
+        "SELECT tables_seat",  # the seats on every screen
+    ]
