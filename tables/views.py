@@ -549,10 +549,12 @@ def table_page_strings() -> dict[str, Any]:
         "your_seat": _("Seat %(number)s · %(stack)s"),
         "watching": _("You are watching."),
         "end_game_confirm": _("End the game for everyone?"),
+        "end_game_yes": _("Yes, end the game"),
         "buy_again": _("Buy in again"),
         "buy_again_confirm": _("Buy in again: %(chips)s chips for %(price)s?"),
         "buy_again_yes": _("Yes, buy in again"),
-        "buy_again_no": _("Cancel"),
+        # "No" to any question the page asks before a step (static/js/table/controls.js).
+        "question_no": _("Cancel"),
         # A price with its currency's ISO code, in the order the language writes it
         # (ledger_numbers.in_currency: "NPR 10.00", German "10,00 EUR").
         "price_in_currency": _("%(currency)s %(amount)s"),
@@ -566,6 +568,7 @@ def table_page_strings() -> dict[str, Any]:
         "remove_ban": _("Remove %(player)s and ban them for the rest of the game"),
         "ban_player": _("Ban %(player)s for the rest of the game"),
         "ban_confirm": _("Ban %(player)s for the rest of the game? They cannot sit, watch or join again."),
+        "ban_yes": _("Yes, ban %(player)s"),
         "ask_seat": _("Ask the host for a seat"),
         "ask_buy_back": _("Ask the host to buy in again"),
         "waiting_seat": _("Waiting for the host to approve your seat."),

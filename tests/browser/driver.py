@@ -12,21 +12,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 
 @dataclass
 class Player:
-    """One browser context at the table: its page, its seat id, and every frame its socket received."""
+    """One browser context at the table: its page, its seat id, and every frame its socket
+    received and sent (from ``listen()`` on)."""
 
     label: str
     page: Page
     seat: str = ""
     frames: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
 
     def listen(self) -> None:
         def on_socket(socket):
             socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+            socket.on("framesent", lambda payload: self.sent.append(json.loads(payload)))
 
         self.page.on("websocket", on_socket)
 
@@ -114,6 +117,62 @@ def act_by_key(player: Player, key: str) -> None:
         " && !window.DashainTable.state.snapshotWanted",
         arg=before,
     )
+
+
+#: The frames a page sends to do something (docs/live-play.md); pings and catch-up requests are not.
+COMMANDS = ("action", "see", "hold", "seat", "host", "seed")
+
+
+def commands_sent(player: Player) -> list[dict[str, Any]]:
+    """The commands the page sent (from ``player.listen()`` on), in order."""
+    return [frame for frame in player.sent if frame.get("type") in COMMANDS]
+
+
+def browser_dialogs(page: Page) -> list[str]:
+    """Every browser dialog (alert, confirm, prompt) the page opens from now on, dismissed. The
+    table page asks its own questions (static/js/table/controls.js): the list must stay empty."""
+    opened: list[str] = []
+    page.on("dialog", lambda dialog: (opened.append(f"{dialog.type}: {dialog.message}"), dialog.dismiss()))
+    return opened
+
+
+def ask_and_say_no(player: Player, button: Locator, question: str, yes: str) -> Locator:
+    """The page's own question before a step (static/js/table/controls.js), said no to twice:
+
+    - a click on ``button`` opens a group named ``question``, with ``yes`` focused and "Cancel";
+    - Escape says no: the question goes and the keyboard is back on ``button``;
+    - Enter opens it again from there, and "Cancel" says no;
+
+    and neither no sends anything that does something (``player`` listens; that nothing
+    changed on the table is the caller's to check). Opens it a third time and returns the
+    ``yes`` button, focused, for the caller to press.
+    """
+    page = player.page
+    sent_before = len(commands_sent(player))
+    button.click()
+    group = page.get_by_role("group", name=question)
+    expect(group).to_be_visible()
+    expect(group.get_by_role("button", name=yes)).to_be_focused()
+    expect(group.get_by_role("button", name="Cancel")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(group).to_have_count(0)
+    expect(button).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(group.get_by_role("button", name=yes)).to_be_focused()
+    group.get_by_role("button", name="Cancel").click()
+    expect(group).to_have_count(0)
+    expect(button).to_be_focused()
+    assert commands_sent(player)[sent_before:] == []
+    button.click()
+    answer = group.get_by_role("button", name=yes)
+    expect(answer).to_be_focused()
+    return answer
+
+
+def end_the_game(page: Page) -> None:
+    """The host ends the game: "End the game", then "Yes, end the game" in the page's own question."""
+    page.locator('#host-controls [data-command="end"]').click()
+    page.locator('#host-controls [data-command="end_yes"]').click()
 
 
 def fits_the_screen(page: Page) -> bool:

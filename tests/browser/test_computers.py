@@ -24,6 +24,7 @@ from tests.browser.driver import (
     Player,
     act,
     action_verbs,
+    end_the_game,
     join_table,
     open_table,
     page_seq,
@@ -178,8 +179,7 @@ def test_a_holdem_game_ended_level_places_everyone_first(new_page, live_site, ar
     host.page.wait_for_selector('.seat[data-to-act="true"]')
     # Hold'em seats are taken before the start: the page no longer offers computers.
     expect(host.page.locator("#host-computers")).to_be_hidden()
-    host.page.once("dialog", lambda dialog: dialog.accept())
-    host.page.locator('#host-controls [data-command="end"]').click()
+    end_the_game(host.page)
     expect(host.page.locator("#game-over")).to_be_visible()
     shown = host.page.locator("#game-over-stacks").inner_text()
     parts = shown.split(": ", 1)[1].split(" · ")
@@ -293,8 +293,7 @@ def test_two_people_and_two_computers_play_teen_patti_hands(new_page, live_site,
     screenshot(artifacts, 1, "played", people)
 
     # The host ends the game; chips were neither made nor lost, on the page and in the ledger.
-    host.page.once("dialog", lambda dialog: dialog.accept())
-    host.page.locator('#host-controls [data-command="end"]').click()
+    end_the_game(host.page)
     for person in people:
         expect(person.page.locator("#game-over")).to_be_visible()
         chips, buy_ins = final_chips_and_buy_ins(person.page)

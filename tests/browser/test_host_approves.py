@@ -3,11 +3,11 @@
 Rules pinned (issue 14): with "I approve seats and buy-backs" ticked on the open form, a
 guest who joins to take a seat sees that they wait for the host; the host's panel lists
 the request and Approve seats the guest; a request withdrawn leaves the panel; a buy-back
-asked for and denied leaves the stack
-as it was and tells the player, whose reloaded page still tells it; the host's "ban for the rest of the game" (confirmed
-first) removes the player and their page stops. Someone with only the code asks from the
-lobby, waits (and may withdraw, and ask again), and once the host approves, their waiting
-page opens the table.
+asked for and denied leaves the stack as it was and tells the player, whose reloaded page
+still tells it; the host's "ban for the rest of the game" (asked first in the page, no
+browser dialog; a no sends nothing) removes the player and their page stops. Someone with
+only the code asks from the lobby, waits (and may withdraw, and ask again), and once the
+host approves, their waiting page opens the table.
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, join_table
+from tests.browser.driver import Player, ask_and_say_no, browser_dialogs, commands_sent, join_table
 from tests.browser.test_pages_layout import page_problems
 
 
 def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(new_page, live_site, artifacts):
     host = Player("asha-host", new_page("hostuser"))
+    host.listen()
+    dialogs = browser_dialogs(host.page)
     live_site.set_next_table_code("APPR22")
     host.page.goto("/tables/open/?game=faras")
     host.page.locator('[name="approve_seats"]').check()
@@ -74,14 +76,33 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     expect(dipa.page.locator('#between-hands [data-command="ask_buy_back"]')).to_be_visible()
     expect(host.page.locator("#between-hands")).not_to_contain_text("The host said no")
 
-    # The host bans her for the rest of the game, from the table page (after confirming).
-    host.page.once("dialog", lambda dialog: dialog.accept())
-    host.page.locator('#remove-players [data-command="ban"]').click()
+    # The host bans her for the rest of the game, from the table page, asked first in the
+    # page (no browser dialog): a no by Escape or "Cancel" sends nothing and she stays.
+    ban = host.page.locator('#remove-players [data-command="ban"]')
+    expect(ban).to_have_text("Remove Dipa and ban them for the rest of the game")
+    dipa.read_seat()
+    yes = ask_and_say_no(
+        host,
+        ban,
+        "Ban Dipa for the rest of the game? They cannot sit, watch or join again.",
+        "Yes, ban Dipa",
+    )
+    expect(host.page.locator(".seat")).to_have_count(2)
+    expect(dipa.page.locator("#connection")).to_have_attribute("data-state", "open")
+    # News that redraws the host's list (Dipa sits out) keeps the question open, the keyboard on "Yes".
+    dipa.page.locator('#between-hands [data-command="sit_out"]').click()
+    expect(host.page.locator("#hand-log")).to_contain_text("Dipa sits out.")
+    expect(yes).to_be_focused()
+    sent = len(commands_sent(host))
+    yes.click()
     expect(host.page.locator(".seat")).to_have_count(1)
     expect(host.page.locator("#hand-log")).to_contain_text("The host bans Dipa for the rest of the game.")
     expect(dipa.page.locator("#connection")).to_have_attribute("data-state", "closed")
     dipa.page.reload()
     expect(dipa.page.locator("#table-root")).to_have_count(0)  # the table page is no longer hers
+    banned = [frame for frame in commands_sent(host)[sent:] if frame["type"] == "host"]
+    assert [(frame["verb"], frame["seat"], frame["ban"]) for frame in banned] == [("remove", int(dipa.seat), True)]
+    assert dialogs == []
 
 
 def test_someone_with_only_the_code_asks_the_host_and_is_let_in(new_page, live_site, artifacts):

@@ -5,7 +5,8 @@ removes a player between hands and that player watches, then may sit down again;
 starts, pauses (nobody may act: the move is refused with a message and changes nothing)
 and resumes; the turn timer reminds the player to act and acts for nobody; a page that was
 offline while another player moved catches up when it reconnects; a browser's own seed,
-when the player asks for it, goes into the next hand's shuffle; the host ends the game; a player may
+when the player asks for it, goes into the next hand's shuffle; the host ends the game, asked
+first in the page (no browser dialog; a no by Escape or "Cancel" sends nothing); a player may
 sit out and come back; the host's settings page refuses a bad value next to its field and
 saves a good one between hands.
 """
@@ -16,11 +17,23 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, act, join_table, open_table, settle, to_act
+from tests.browser.driver import (
+    Player,
+    act,
+    ask_and_say_no,
+    browser_dialogs,
+    commands_sent,
+    join_table,
+    open_table,
+    settle,
+    to_act,
+)
 
 
 def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live_site, artifacts):
     host = Player("asha-host", new_page("hostuser"))
+    host.listen()
+    dialogs = browser_dialogs(host.page)
     live_site.set_next_table_code("HOST22")
     code = open_table(host.page, "faras", turn_timer=5)
     host.read_seat()
@@ -114,9 +127,16 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
     expect(deepa.page.locator('#between-hands [data-command="sit_out"]')).to_be_visible()
     deepa.page.screenshot(path=str(artifacts / "came-back-deepa.png"), full_page=True)
 
-    # The host ends the game (after confirming): every page says so, with the chips at the end.
-    host.page.once("dialog", lambda dialog: dialog.accept())
-    host.page.locator('#host-controls [data-command="end"]').click()
+    # The host ends the game, asked first in the page (no browser dialog): a no (Escape or
+    # "Cancel") sends nothing and the game goes on; the keyboard goes into the question and back.
+    end = host.page.locator('#host-controls [data-command="end"]')
+    yes = ask_and_say_no(host, end, "End the game for everyone?", "Yes, end the game")
+    for player in players:
+        expect(player.page.locator("#table-status")).to_have_text("Playing")
+        expect(player.page.locator("#game-over")).to_be_hidden()
+    # Yes (Enter): every page says so, with the chips at the end.
+    sent = len(commands_sent(host))
+    yes.press("Enter")
     for player in players:
         expect(player.page.locator("#game-over")).to_be_visible()
         expect(player.page.locator("#game-over-stacks")).to_contain_text("Chips at the end")
@@ -126,3 +146,5 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
         expect(player.page.locator("#between-hands button")).to_have_count(0)
         expect(player.page.locator("#action-bar button")).to_have_count(0)
     host.page.screenshot(path=str(artifacts / "game-over-host.png"), full_page=True)
+    assert [(frame["type"], frame.get("verb")) for frame in commands_sent(host)[sent:]] == [("host", "end")]
+    assert dialogs == []

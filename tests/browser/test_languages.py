@@ -18,7 +18,7 @@ from pathlib import Path
 import polib
 from playwright.sync_api import Page, expect
 
-from tests.browser.driver import Player, act, join_table, open_table, settle, to_act
+from tests.browser.driver import Player, act, end_the_game, join_table, open_table, settle, to_act
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
@@ -74,8 +74,7 @@ def fits_the_screen(page: Page) -> bool:
 
 
 def end_the_game_and_open_the_settlement(host: Player, players: list[Player]) -> None:
-    host.page.once("dialog", lambda dialog: dialog.accept())
-    host.page.locator('#host-controls [data-command="end"]').click()
+    end_the_game(host.page)
     for player in players:
         expect(player.page.locator("#game-over")).to_be_visible()
     host.page.locator("#game-over a[href*='/ledger/']").first.click()

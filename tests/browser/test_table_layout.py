@@ -27,7 +27,18 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PAGE_TIMEOUT_MS, ROOT
-from tests.browser.driver import Player, act, action_verbs, fits_the_screen, join_table, open_table, settle, to_act
+from tests.browser.driver import (
+    Player,
+    act,
+    action_verbs,
+    browser_dialogs,
+    end_the_game,
+    fits_the_screen,
+    join_table,
+    open_table,
+    settle,
+    to_act,
+)
 from tests.browser.test_pages_layout import SIZES, page_problems
 
 ARTIFACTS = ROOT / "test-artifacts" / "table"
@@ -222,8 +233,7 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
         assert short_stack < 1000
         # The question is the page's own (no browser dialog), in a labelled group, used by
         # keyboard: "Yes" takes the focus, Escape says no and gives the focus back.
-        dialogs: list[str] = []
-        short.page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        dialogs = browser_dialogs(short.page)
         before = short.page.locator("#table-root").get_attribute("data-seq")
         short.page.locator('#between-hands [data-command="buy_back"]').focus()
         short.page.keyboard.press("Enter")
@@ -275,8 +285,18 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
             expect(player.page.locator("#result")).to_be_visible()
         snap(screenshots, "dealing", dealing)
 
-        asha.page.once("dialog", lambda dialog: dialog.accept())
+        # Ending the game asks in the page too: the question fits the screen, axe finds nothing.
+        host_dialogs = browser_dialogs(asha.page)
         asha.page.locator('#host-controls [data-command="end"]').click()
+        question = asha.page.get_by_role("group", name="End the game for everyone?")
+        expect(question.get_by_role("button", name="Yes, end the game")).to_be_focused()
+        assert fits_the_screen(asha.page), asha.size
+        question.scroll_into_view_if_needed()
+        asha.page.screenshot(path=str(screenshots / f"table-end-question-{asha.label}-{asha.size}.png"))
+        assert page_problems(asha.page) == [], asha.size
+        asha.page.keyboard.press("Escape")
+        end_the_game(asha.page)
+        assert host_dialogs == []
         for player in players:
             expect(player.page.locator("#game-over")).to_be_visible()
             assert inside_window(player.page, "#game-over"), (player.label, player.size)

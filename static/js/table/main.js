@@ -5,6 +5,7 @@
  *   store.js       what the page knows, and how each frame changes it (docs/live-play.md)
  *   words.js       every word shown (translated by Django) and the log in words
  *   game-parts.js  what differs on screen between games, read from the game's properties (table.rules)
+ *   controls.js    the regions' buttons, and the page's own question before a step that costs money
  *   regions/*.js   one renderer per region of the page, each redrawn only when its part changed
  *
  * The page decides no rule: the verbs offered, what each costs, the pots, who won what and
@@ -14,6 +15,7 @@
 
 import { $ } from "./dom.js";
 import { connect } from "./connection.js";
+import { questionsRedrawWith, questionsTidy } from "./controls.js";
 import { applyFrame, legal, mySeat, state } from "./store.js";
 import { CONFIG, S } from "./words.js";
 import { renderActions } from "./regions/actions.js";
@@ -102,7 +104,9 @@ function render() {
   renderClock(sendHost);
   renderGameOver();
   offerSeed();
+  questionsTidy();
 }
+questionsRedrawWith(render);
 
 function onFrame(frame) {
   if (frame.type === "error") {
@@ -138,6 +142,8 @@ document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+  // A question of the page's own is answered with its buttons: "n" there is no "refuse".
+  if (target && target.closest && target.closest(".confirm-question")) return;
   const key = event.key.toLowerCase();
   if (key === "c") {
     const verb = legal("chaal") ? "chaal" : legal("call") ? "call" : null;

@@ -4,7 +4,7 @@
 import { $, el, once } from "../dom.js";
 import { S, fmt } from "../words.js";
 import { handLive, owner, rules, state } from "../store.js";
-import { controlButton } from "./seat-controls.js";
+import { askFirst, controlButton, keepFocus, openQuestion } from "../controls.js";
 
 export function renderHost(sendHost) {
   const box = $("#host-controls");
@@ -12,43 +12,55 @@ export function renderHost(sendHost) {
   const status = state.table && state.table.status;
   const host = (verb, label, extra) => controlButton(() => sendHost(verb, extra), verb, label);
   renderRequests(host, status);
-  once("host", [status, handLive(), state.seats, state.connected], () => {
-    box.textContent = "";
-    if (status === "waiting") box.appendChild(host("start", S.start));
-    if (status === "playing") box.appendChild(host("pause", S.pause));
-    if (status === "paused") box.appendChild(host("resume", S.resume));
-    if (status && status !== "ended") {
-      const end = host("end", S.end_game);
-      end.addEventListener("click", (event) => { if (!window.confirm(S.end_game_confirm)) event.stopImmediatePropagation(); }, true);
-      box.appendChild(end);
-    }
-    // Computers take seats while the game may still seat anyone: never once it has ended
-    // nor at a full table, and where seats are taken before the start (hold'em), only before it.
-    const computers = $("#host-computers");
-    if (computers) {
-      const taken = Object.values(state.seats).filter((seat) => seat.number !== null && seat.number !== undefined).length;
-      const full = taken >= Number(((state.table || {}).settings || {}).seats || Infinity);
-      computers.hidden = status === "ended" || full || (!rules().seating_after_start && status !== "waiting");
-    }
-    const settingsLink = $("#settings-between-hands");
-    if (settingsLink) settingsLink.hidden = handLive() || status === "ended";
+  once("host", [status, handLive(), state.seats, state.connected, openQuestion()], () => {
+    keepFocus(box, () => drawHost(box, host, sendHost, status));
     const removeList = $("#remove-players");
-    removeList.textContent = "";
-    if (handLive() || status === "ended") return;   // players are removed between hands
-    for (const [id, seat] of Object.entries(state.seats)) {
-      if (id === owner()) continue;
-      const seated = seat.number !== null && seat.number !== undefined;
-      const buttons = [];
-      if (seated) buttons.push(host("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) }));
-      if (seat.computer) { if (seated) removeList.appendChild(el("li", {}, buttons)); continue; }   // a computer is removed, never banned
-      // A ban: removed (and cashed out) for the rest of the game; asked to confirm first.
-      const ban = host("remove", fmt(seated ? S.remove_ban : S.ban_player, { player: seat.name }), { seat: Number(id), ban: true });
-      ban.dataset.command = "ban";
-      ban.addEventListener("click", (event) => { if (!window.confirm(fmt(S.ban_confirm, { player: seat.name }))) event.stopImmediatePropagation(); }, true);
-      buttons.push(ban);
-      removeList.appendChild(el("li", {}, buttons));
-    }
+    keepFocus(removeList, () => drawRemove(removeList, host, sendHost, status));
   });
+}
+
+function drawHost(box, host, sendHost, status) {
+  box.textContent = "";
+  if (status === "waiting") box.appendChild(host("start", S.start));
+  if (status === "playing") box.appendChild(host("pause", S.pause));
+  if (status === "paused") box.appendChild(host("resume", S.resume));
+  if (status && status !== "ended") {
+    // Ending the game cannot be undone: the page asks first.
+    box.appendChild(askFirst({
+      key: "end", command: "end", label: S.end_game, question: S.end_game_confirm, yes: S.end_game_yes,
+      onYes: () => sendHost("end")
+    }));
+  }
+  // Computers take seats while the game may still seat anyone: never once it has ended
+  // nor at a full table, and where seats are taken before the start (hold'em), only before it.
+  const computers = $("#host-computers");
+  if (computers) {
+    const taken = Object.values(state.seats).filter((seat) => seat.number !== null && seat.number !== undefined).length;
+    const full = taken >= Number(((state.table || {}).settings || {}).seats || Infinity);
+    computers.hidden = status === "ended" || full || (!rules().seating_after_start && status !== "waiting");
+  }
+  const settingsLink = $("#settings-between-hands");
+  if (settingsLink) settingsLink.hidden = handLive() || status === "ended";
+}
+
+/** Removing a player between hands, with or without a ban (a ban asks first). */
+function drawRemove(removeList, host, sendHost, status) {
+  removeList.textContent = "";
+  if (handLive() || status === "ended") return;   // players are removed between hands
+  for (const [id, seat] of Object.entries(state.seats)) {
+    if (id === owner()) continue;
+    const seated = seat.number !== null && seat.number !== undefined;
+    const buttons = [];
+    if (seated) buttons.push(host("remove", fmt(S.remove_player, { player: seat.name }), { seat: Number(id) }));
+    if (seat.computer) { if (seated) removeList.appendChild(el("li", { "data-seat": id }, buttons)); continue; }   // a computer is removed, never banned
+    // A ban: removed (and cashed out) for the rest of the game; the page asks first.
+    buttons.push(askFirst({
+      key: "ban-" + id, command: "ban", label: fmt(seated ? S.remove_ban : S.ban_player, { player: seat.name }),
+      question: fmt(S.ban_confirm, { player: seat.name }), yes: fmt(S.ban_yes, { player: seat.name }),
+      onYes: () => sendHost("remove", { seat: Number(id), ban: true })
+    }));
+    removeList.appendChild(el("li", { "data-seat": id }, buttons));
+  }
 }
 
 /** The requests waiting for the host's answer, oldest first, each with Approve and Deny. */

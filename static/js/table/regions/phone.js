@@ -11,7 +11,7 @@
 import { $, el, once } from "../dom.js";
 import { S, fmt } from "../words.js";
 import { handLive, nameOf, rules, state } from "../store.js";
-import { controlButton } from "./seat-controls.js";
+import { controlButton } from "../controls.js";
 
 export function renderPhone(sendHold) {
   const phone = state.phone;
