@@ -537,6 +537,7 @@ def table_page_strings() -> dict[str, Any]:
         "phone_hidden": _("Every card is hidden while the phone is passed."),
         "on_this_phone": _("On this phone"),
         "phone_buy_again": _("%(name)s: buy in again"),
+        "phone_buy_again_confirm": _("%(name)s buys in again: %(chips)s chips for %(price)s?"),
         "phone_sit_out": _("%(name)s: sit out"),
         "phone_come_back": _("%(name)s: come back"),
         "phone_leave": _("%(name)s: leave and cash out"),

@@ -294,6 +294,32 @@ def _blind_limit_table(host, friend) -> dict[str, str]:
     raise RuntimeError("the blind turns were never used up")
 
 
+def _phone_between_hands(host) -> dict[str, str]:
+    """hostuser hosts a Faras table (1,000 chips for 10.00) played on the host's phone by Bina
+    and Kiran: one hand played (the first to act packs), and the next deal an hour away. Prints
+    the code and who is short (below one buy-in) and who is not."""
+    from engine.games import get_game
+    from tables import selectors
+    from tables.models import Seat
+    from tables.services import between_hands as hand_services
+    from tables.services import hand_act, local_player_add, table_create, table_join, table_start
+
+    hand_services.next_hand_delay = lambda table=None: 3600.0
+    table = table_create(host=host, game="faras", choices={})
+    owner = table_join(code=table.code, invite_token=table.invite_token, user=host)
+    local = [local_player_add(table_id=table.pk, seat_id=owner.pk, name=name) for name in ("Bina", "Kiran")]
+    table_start(table_id=table.pk, seat_id=owner.pk)
+    hand = selectors.hand_live(table=table)
+    state, _seq = selectors.hand_state(table=table, hand=hand)
+    hand_act(table_id=table.pk, seat_id=int(get_game("faras").to_act(state)), verb="pack")
+    stacks = {seat.display_name: seat.stack for seat in Seat.objects.filter(pk__in=[seat.pk for seat in local])}
+    return {
+        "code": table.code,
+        "short": min(stacks, key=lambda name: stacks[name]),
+        "full": max(stacks, key=lambda name: stacks[name]),
+    }
+
+
 def scenario(workdir: Path, name: str) -> None:
     """Build a page's data in the server's own database, through the services, and print it as JSON.
 
@@ -307,6 +333,8 @@ def scenario(workdir: Path, name: str) -> None:
     the same, the guests with names of 40 characters.
     ``blind-limit``: hostuser and bikash at a Faras table, both blind until one of them has
     used up the blind turns and is to act (prints the code and that player's username).
+    ``phone-between-hands``: Bina and Kiran on the host's phone at a Faras table, between
+    the first hand and the next (``_phone_between_hands``).
     """
     _prepare_environment(workdir)
     import django
@@ -333,6 +361,9 @@ def scenario(workdir: Path, name: str) -> None:
         return
     if name == "blind-limit":
         print(json.dumps(_blind_limit_table(host, users["bikash"])))
+        return
+    if name == "phone-between-hands":
+        print(json.dumps(_phone_between_hands(host)))
         return
     if name != "played":
         raise SystemExit(f"no scenario {name!r}")

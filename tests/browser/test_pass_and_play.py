@@ -20,7 +20,15 @@ from playwright.sync_api import Page, expect
 
 from engine.fairness import hand_deck
 from engine.games import get_game
-from tests.browser.driver import Player, open_table, page_seq, screenshot
+from tests.browser.driver import (
+    Player,
+    ask_and_say_no,
+    browser_dialogs,
+    commands_sent,
+    open_table,
+    page_seq,
+    screenshot,
+)
 from tests.browser.server import FIXED_SEED
 from tests.tables.leaks import PUBLIC_REVEALS, _cards_in, phone_leaks
 
@@ -282,3 +290,40 @@ def test_teen_patti_on_one_phone_the_host_and_a_friend_look_only_on_their_turn(
     check_frames(host, game)
     assert set(looked) == {host.seat, next(seat for seat, name in names.items() if name == "Bina")}
     assert any(re.fullmatch(r"Pass to (Asha|Bina)", shown["pass_text"]) for shown in checked)
+
+
+def test_the_phone_offers_buy_in_again_below_one_buy_in_and_asks_first(new_page, live_site, artifacts):
+    """Between hands the host's panel offers "buy in again" only to a player of the phone below
+    one buy-in (as "Your seat" does, docs/ui.md), and asks in the page first, naming the
+    player, the chips and the price: no browser dialog, a no sends nothing, a yes buys."""
+    made = live_site.scenario("phone-between-hands")
+    host = Player("phone", new_page("hostuser", viewport=PHONE))
+    host.listen()
+    dialogs = browser_dialogs(host.page)
+    host.page.goto(f"/tables/{made['code']}/")
+    expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
+    rows = {name: host.page.locator("#phone-players li", has_text=name) for name in (made["short"], made["full"])}
+    expect(rows[made["short"]].locator('[data-command="sit_out"]')).to_be_visible()
+    # The player who won has a full stack: no buy-back offered (a click would only cost money).
+    expect(rows[made["full"]].locator('[data-command="buy_back"]')).to_have_count(0)
+    expect(rows[made["full"]].locator('[data-command="sit_out"]')).to_be_visible()
+    short_seat = rows[made["short"]].get_attribute("data-seat")
+    stack = host.page.locator(f'.seat[data-seat="{short_seat}"] .seat-stack')
+    expect(stack).to_have_text("990 chips")
+
+    button = rows[made["short"]].locator('[data-command="buy_back"]')
+    expect(button).to_have_text(f"{made['short']}: buy in again")
+    question = f"{made['short']} buys in again: 1,000 chips for 10.00?"
+    yes = ask_and_say_no(host, button, question, "Yes, buy in again")
+    expect(stack).to_have_text("990 chips")  # the noes changed nothing
+    screenshot(artifacts, 1, "phone-buy-again-question", [host])
+    sent = len(commands_sent(host))
+    yes.press("Enter")
+    expect(stack).to_have_text("1,990 chips")
+    expect(host.page.locator("#hand-log li", has_text=f"{made['short']} buys in again")).to_have_count(1)
+    assert [(frame["type"], frame["verb"], frame["seat"]) for frame in commands_sent(host)[sent:]] == [
+        ("seat", "buy_back", int(short_seat))
+    ]
+    # Now a full stack: no longer offered.
+    expect(rows[made["short"]].locator('[data-command="buy_back"]')).to_have_count(0)
+    assert dialogs == []

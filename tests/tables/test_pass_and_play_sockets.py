@@ -9,7 +9,10 @@ Rules pinned (issue 15, book 001: "the cards stay hidden while the phone is pass
   frame that says so is filtered as nobody's, and names whom to pass to;
 - moves from the phone are refused while nobody holds it, a tap as a seat that is not
   this phone's or not on turn is refused, a stranger's socket cannot hold a local seat,
-  and each refusal changes nothing.
+  and each refusal changes nothing;
+- the phone buys in again for its players as the book allows (between hands, within the
+  host's buy-backs, not in hold'em); any other buy-back from it, or for its players from
+  another socket, is refused with its reason and changes no chip, no ledger line, no seat.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
+from ledger.models import LedgerEntry, TableLedger
 from tables.models import Event, Seat, Table
 from tables.services import local_player_add, seat_buy_back, table_start
 from tables.services.clock import table_clock_run
@@ -413,5 +417,85 @@ async def test_news_caught_up_from_the_log_hides_the_holders_cards_once_the_turn
     assert caught and caught[-1]["phone"]["holding"] is None
     assert all(not p.get("cards") for p in caught[-1]["screen"]["hand"]["view"]["players"])
     assert all(set(event) == {"seq"} or event.get("kind") != "hole_cards" for event in caught[-1]["events"])
+    await phone.close()
+    await stranger.close()
+
+
+# --- the phone's "buy in again": what the book does not allow is refused and costs nothing ----
+
+
+def _money_and_seats(table: Table) -> dict[str, Any]:
+    """Everything a buy-back would change: the ledger's totals and entries, every seat's chips
+    and buy-ins, and the log."""
+    ledger = TableLedger.objects.filter(table=table).values("chips_bought", "chips_cashed_out", "money_paid").first()
+    return {
+        "ledger": ledger,
+        "entries": LedgerEntry.objects.filter(table=table).count(),
+        "seats": list(
+            Seat.objects.filter(table=table)
+            .order_by("pk")
+            .values_list("pk", "number", "status", "stack", "buy_ins", "buy_backs_used")
+        ),
+        "log": _log(table),
+    }
+
+
+async def _buy_back_refused(client: Client, table: Table, seat: Any, code: str) -> None:
+    before = await database_sync_to_async(_money_and_seats)(table)
+    reply = await client.request({"type": "seat", "verb": "buy_back", "seat": seat})
+    assert (reply["type"], reply["code"]) == ("error", code), reply
+    assert reply["message"]
+    assert await database_sync_to_async(_money_and_seats)(table) == before
+
+
+async def test_the_phone_buys_in_again_for_its_player_between_hands():
+    """The control for the refusals below: allowed, a buy-back adds one buy-in, in the ledger too."""
+    table, seats = await database_sync_to_async(open_table)("faras", 1, {"buy_backs": 1}, False)
+    asha = await database_sync_to_async(local_player_add)(table_id=table.pk, seat_id=seats[0].pk, name="Asha")
+    (host_user,) = await users_of(seats)
+    connected, phone, _code = await connect(table.code, user=host_user)
+    assert connected
+    before = await database_sync_to_async(_money_and_seats)(table)
+    reply = await phone.request({"type": "seat", "verb": "buy_back", "seat": asha.pk})
+    assert reply["type"] == "ack", reply
+    after = await database_sync_to_async(_money_and_seats)(table)
+    chips = table.buy_in_chips
+    assert after["ledger"]["chips_bought"] == before["ledger"]["chips_bought"] + chips
+    assert after["entries"] == before["entries"] + 1
+    bought = next(row for row in after["seats"] if row[0] == asha.pk)
+    assert bought[3:] == (2 * chips, 2, 1)
+    # Its one buy-back used (the host allowed one): a second is refused and changes nothing.
+    await _buy_back_refused(phone, table, asha.pk, "no_buy_backs_left")
+    await phone.close()
+
+
+async def test_a_buy_back_the_book_does_not_allow_is_refused_from_the_phone_and_changes_nothing():
+    # During a hand its player is in (book 000: "between hands you can buy in again").
+    table, seats, local, phone, stranger = await _phone_and_stranger("faras")
+    await sync_all(table.pk, [phone, stranger])
+    for player in (local["asha"].pk, local["bikash"].pk):
+        await _buy_back_refused(phone, table, player, "hand_in_progress")
+    # Not a seat of this phone: another player's, a computer's, none at all; or not a seat id.
+    for target in (seats[1].pk, local["computer"].pk, 10**9):
+        await _buy_back_refused(phone, table, target, "not_on_this_phone")
+    for target in ("1", True, [local["asha"].pk]):
+        await _buy_back_refused(phone, table, target, "bad_seat")
+    # Another player's socket cannot buy for the phone's players.
+    await _buy_back_refused(stranger, table, local["asha"].pk, "not_your_phone")
+    await phone.close()
+    await stranger.close()
+
+
+async def test_the_phone_buys_back_nobody_where_the_host_allows_none_or_the_game_has_no_rebuys():
+    table, seats = await database_sync_to_async(open_table)("faras", 1, {"buy_backs": 0}, False)
+    asha = await database_sync_to_async(local_player_add)(table_id=table.pk, seat_id=seats[0].pk, name="Asha")
+    (host_user,) = await users_of(seats)
+    connected, phone, _code = await connect(table.code, user=host_user)
+    assert connected
+    await _buy_back_refused(phone, table, asha.pk, "no_buy_backs_left")
+    await phone.close()
+    # Hold'em: everyone starts with the same chips and nobody buys more (book 001).
+    table, seats, local, phone, stranger = await _phone_and_stranger("holdem")
+    await _buy_back_refused(phone, table, local["asha"].pk, "not_supported")
     await phone.close()
     await stranger.close()
