@@ -8,7 +8,9 @@ PostgreSQL, channels-redis and Celery on Redis.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import secrets
 import warnings
 from pathlib import Path
@@ -190,6 +192,34 @@ if REDIS_URL and not DEBUG and not DASHAIN_REDIS_WITHOUT_PASSWORD and not redis_
         "(redis://:PASSWORD@host:6379/0, or redis://USER:PASSWORD@host:6379/0 for an ACL user), "
         "or set DASHAIN_REDIS_WITHOUT_PASSWORD=true if no one else can reach this Redis."
     )
+
+
+def redis_prefix_default(redis_url: str, database: dict[str, object]) -> str:
+    """The site's names on Redis when DASHAIN_REDIS_PREFIX does not give them:
+    ``dashain.<Redis database number>.<12 hex digits of the database's identity>.``.
+
+    Redis pub/sub channels belong to the whole Redis server, whatever database number a
+    client selected, so two sites (or two test runs) on one Redis whose channel layers used
+    the same names would hear each other's tables. A site is its database: the same
+    engine, host, port and name is the same site, so its processes share the prefix; any
+    other database gets another. The hash keeps the name short and free of a path's
+    characters; the number is there to be read in ``redis-cli PUBSUB CHANNELS``.
+    """
+    parts = urlsplit(redis_url)
+    number = re.sub(r"\D", "", parse_qs(parts.query).get("db", [parts.path])[0]) or "0"
+    identity = "|".join(str(database.get(key) or "") for key in ("ENGINE", "HOST", "PORT", "NAME"))
+    return f"dashain.{number}.{hashlib.sha256(identity.encode()).hexdigest()[:12]}."
+
+
+# The prefix of this site's names on Redis: the channel layer's channels and groups and the
+# cache's keys (docs/deployment.md). Letters, digits, '.', '_' and '-', as channel names allow.
+DASHAIN_REDIS_PREFIX = env.str("DASHAIN_REDIS_PREFIX", default="") or redis_prefix_default(
+    REDIS_URL, DATABASES["default"]
+)
+if not re.fullmatch(r"[A-Za-z0-9._-]{1,60}", DASHAIN_REDIS_PREFIX):
+    raise ImproperlyConfigured(
+        "DASHAIN_REDIS_PREFIX is 1 to 60 letters, digits, '.', '_' or '-' (say, dashain.cards.)."
+    )
 if REDIS_URL:
     # The pub/sub layer: one Redis subscription per process instead of a list per socket
     # to push to and pop from. It may drop news, like every layer; a socket that misses an
@@ -198,13 +228,24 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "config.channel_layer.PubSubLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}],
+                # Every group and channel name starts with it: a table group is
+                # "<prefix>__group__table_<id>" on Redis, heard by this site alone.
+                "prefix": DASHAIN_REDIS_PREFIX,
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = None
     # Shared by every process: the join pages' guess limits (tables/join_limits.py).
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": DASHAIN_REDIS_PREFIX,
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     # Celery's in-memory transport, consumed by a worker thread inside the web process.

@@ -48,6 +48,8 @@ def _prepare_environment(workdir: Path) -> None:
     # 5 seconds): their turns still go through the table clock, only sooner.
     os.environ.setdefault("DASHAIN_COMPUTER_PAUSE", "0.2")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # This run's own names on Redis: the channel layer's and the cache's (docs/deployment.md).
+    os.environ["DASHAIN_REDIS_PREFIX"] = _queue_name() + "."
 
 
 def _queue_name() -> str:
@@ -55,14 +57,14 @@ def _queue_name() -> str:
 
 
 def _isolate_redis() -> None:
-    """With Redis: this run's own channel-layer prefix and Celery queue (web server and worker alike)."""
+    """With Redis: this run's own Celery queue (web server and worker alike); its own names on
+    Redis come from DASHAIN_REDIS_PREFIX (``_prepare_environment``)."""
     from django.conf import settings
 
     if not settings.REDIS_URL:
         return
     from config.celery import app
 
-    settings.CHANNEL_LAYERS["default"].setdefault("CONFIG", {})["prefix"] = _queue_name()
     settings.CELERY_TASK_DEFAULT_QUEUE = _queue_name()
     app.conf.task_default_queue = _queue_name()
 

@@ -6,6 +6,7 @@ once per process.
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -42,6 +43,7 @@ def clean_environment(**variables: str) -> dict[str, str]:
         "DEFAULT_FROM_EMAIL",
         "DASHAIN_INPROCESS_WORKER",
         "DASHAIN_REDIS_WITHOUT_PASSWORD",
+        "DASHAIN_REDIS_PREFIX",
         "DJANGO_SETTINGS_MODULE",
     }
     environment = {name: value for name, value in os.environ.items() if name not in names}
@@ -66,7 +68,9 @@ def settings_seen_with(environment: dict[str, str]) -> dict:
         "'layer': settings.CHANNEL_LAYERS['default']['BACKEND'], 'broker': settings.CELERY_BROKER_URL, "
         "'ssl_redirect': settings.SECURE_SSL_REDIRECT, 'secret_key': settings.SECRET_KEY, "
         "'email': [settings.EMAIL_BACKEND, settings.EMAIL_HOST, settings.EMAIL_PORT], "
-        "'inprocess_worker': settings.DASHAIN_INPROCESS_WORKER}, default=str))"
+        "'inprocess_worker': settings.DASHAIN_INPROCESS_WORKER, 'redis_prefix': settings.DASHAIN_REDIS_PREFIX, "
+        "'layer_prefix': settings.CHANNEL_LAYERS['default'].get('CONFIG', {}).get('prefix'), "
+        "'cache_prefix': settings.CACHES['default'].get('KEY_PREFIX')}, default=str))"
     )
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
@@ -180,3 +184,49 @@ def test_the_local_secret_key_is_made_once_kept_private_and_reused(tmp_path):
     assert len(first) >= 50
     assert key_file.stat().st_mode & 0o077 == 0  # readable by its owner only
     assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no temporary file left
+
+
+# --- the site's names on Redis (docs/deployment.md, "Several sites on one Redis") -------------
+
+POSTGRES = {"ENGINE": "django.db.backends.postgresql", "HOST": "db.internal", "PORT": 5432, "NAME": "dashain"}
+
+
+def test_the_redis_prefix_is_the_sites_own_by_default():
+    from config.settings import redis_prefix_default
+
+    url = "redis://:pw@redis.internal:6379/0"
+    ours = redis_prefix_default(url, POSTGRES)
+    assert re.fullmatch(r"dashain\.0\.[0-9a-f]{12}\.", ours)
+    assert redis_prefix_default(url, dict(POSTGRES)) == ours  # every process of the site agrees
+    assert redis_prefix_default(url.replace("/0", "/3"), POSTGRES).startswith("dashain.3.")
+    assert redis_prefix_default("redis://redis.internal:6379?db=5", POSTGRES).startswith("dashain.5.")
+    assert redis_prefix_default("redis://redis.internal:6379", POSTGRES).startswith("dashain.0.")
+    # Any other database is another site: other names, whatever differs.
+    others = [
+        POSTGRES | {"NAME": "dashain_staging"},
+        POSTGRES | {"HOST": "db2.internal"},
+        POSTGRES | {"PORT": 5433},
+        {"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/cards/var/dashain.sqlite3"},
+        {"ENGINE": "django.db.backends.sqlite3", "NAME": "/srv/staging/var/dashain.sqlite3"},
+    ]
+    tails = {redis_prefix_default(url, database).split(".")[2] for database in others}
+    assert len(tails | {ours.split(".")[2]}) == len(others) + 1
+
+
+def test_the_redis_prefix_names_the_layer_and_the_cache_and_may_be_given():
+    derived = settings_seen_with(clean_environment(**PRODUCTION))
+    assert re.fullmatch(r"dashain\.0\.[0-9a-f]{12}\.", derived["redis_prefix"])
+    assert derived["layer_prefix"] == derived["cache_prefix"] == derived["redis_prefix"]
+    staging = settings_seen_with(
+        clean_environment(**PRODUCTION | {"DATABASE_URL": "postgres://dashain:secret@db.internal:5432/staging"})
+    )
+    assert staging["redis_prefix"] != derived["redis_prefix"]
+    given = settings_seen_with(clean_environment(**PRODUCTION | {"DASHAIN_REDIS_PREFIX": "dashain.cards."}))
+    assert given["layer_prefix"] == given["cache_prefix"] == "dashain.cards."
+
+
+@pytest.mark.parametrize("prefix", ["has space.", "dashain:cards", "x" * 61, "caf\u00e9."])
+def test_a_redis_prefix_channel_names_cannot_carry_is_refused(prefix):
+    result = manage("check", environment=clean_environment(**PRODUCTION | {"DASHAIN_REDIS_PREFIX": prefix}))
+    assert result.returncode != 0
+    assert "DASHAIN_REDIS_PREFIX is 1 to 60 letters" in result.stderr

@@ -9,12 +9,14 @@ table ignoring case and spaces. Every refusal says why and writes nothing.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from tables.join_limits import MAX_FAILED_JOINS
+from tables.join_limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables.models import Event, Seat, Table
 from tables.services import ServiceError, guest_token_new, seat_remove, seat_take, table_join
 from tests.tables.conftest import make_user, open_table
@@ -93,17 +95,47 @@ async def test_a_stranger_with_an_account_and_the_code_cannot_watch_by_socket():
     assert not await database_sync_to_async(Seat.objects.filter(table=table, user=eve).exists)()
 
 
-def test_guesses_are_rate_limited_per_address():
+@pytest.fixture
+def addresses():
+    """Two client addresses of this test alone, their counts forgotten before and after. The
+    counts live in the cache: with Redis, one that another run on the same Redis shares when
+    both use the same names (the test client's 127.0.0.1, counted and forgotten by every test
+    of every run at once), which made this test fail now and then with two runs on one Redis.
+    Each run has its own names now (tests/environment.py); these addresses keep it apart
+    from the other tests of its own run as well."""
+    pair = [f"10.{random.randint(0, 255)}.{random.randint(0, 255)}.{number}" for number in (1, 2)]
+    for address in pair:
+        join_attempts_forget(address)
+    yield pair
+    for address in pair:
+        join_attempts_forget(address)
+
+
+def test_guesses_are_rate_limited_per_address(addresses):
     table, _seats = open_table("faras", players=2, start=False)
-    client = Client()
+    guesser, neighbour = addresses
+    client = Client(REMOTE_ADDR=guesser)
     for attempt in range(MAX_FAILED_JOINS):
         code = f"NOPE{attempt:02d}"
         assert client.get(reverse("table_join", kwargs={"code": code})).status_code == 403
     # Now even the right link waits: nothing is looked up for this address for a while.
     blocked = client.get(invite_url(table))
     assert blocked.status_code == 429 and "Too many tries" in blocked.content.decode()
-    other = Client(REMOTE_ADDR="10.0.0.7")
+    other = Client(REMOTE_ADDR=neighbour)
     assert other.get(invite_url(table)).status_code == 200  # another address is not held back
+
+
+@pytest.mark.redis
+def test_the_guess_counts_carry_the_sites_prefix_in_the_cache(addresses):
+    """Two sites (or two test runs) sharing one Redis database count apart: the count's key
+    is stored under the site's prefix (settings.DASHAIN_REDIS_PREFIX, the cache's KEY_PREFIX)."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    Client(REMOTE_ADDR=addresses[0]).get(reverse("table_join", kwargs={"code": "NOPE00"}))
+    stored = cache.make_key("dashain:join-failures:" + addresses[0])
+    assert stored.startswith(settings.DASHAIN_REDIS_PREFIX + ":")
+    assert cache.get("dashain:join-failures:" + addresses[0]) == 1
 
 
 # --- removing with a ban -------------------------------------------------------------------------
