@@ -19,7 +19,7 @@ from tables.services.ledger_link import ledger_cash_out, ledger_check
 from tables.services.log import TableLog
 from tables.services.read_sql import rows_where
 from tables.services.seat_state import buy_backs_left
-from tables.services.write_sql import row_save
+from tables.services.write_sql import row_save, rows_save
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState
@@ -32,10 +32,12 @@ def hand_finish(log: TableLog, *, hand: Hand, state: AnyHandState) -> None:
     result = game.result(state)
     log.hand_finished(hand, state)
     seats = {seat.engine_name: seat for seat in rows_where(Seat, equal={"table_id": table.pk})}
+    paid = []
     for name, stack in result.stacks.items():
         seat = seats[str(name)]
         seat.stack = int(stack)
-        row_save(seat, ["stack"])
+        paid.append(seat)
+    rows_save(paid, ["stack"])
     summary: dict[str, Any] = {
         "stacks": {str(k): int(v) for k, v in result.stacks.items()},
         "pots": [p.to_json() for p in result.pots],

@@ -155,6 +155,51 @@ def row_save(instance: Model, fields: Sequence[str]) -> None:
     _execute_update(connection, *_update(connection, instance, fields))
 
 
+def rows_save(instances: Sequence[Model], fields: Sequence[str]) -> None:
+    """:func:`row_save` of each of ``instances`` (rows of one model, each once), in one UPDATE
+    (each field set by a ``CASE`` on the key) built once per model, fields and number of
+    rows; as the ORM, an error when a row was not updated."""
+    if len(instances) <= 1:
+        for instance in instances:
+            row_save(instance, fields)
+        return
+    model = type(instances[0])
+    connection = write_connection(model)
+    if connection.vendor not in SUPPORTED_VENDORS:
+        for instance in instances:
+            instance.save(update_fields=fields)
+        return
+    meta = model._meta
+    rows = len(instances)
+    key = ("update_rows", model, tuple(fields), rows)
+    model_fields = cached_sql(
+        connection, ("fields", "update", model, tuple(fields)), lambda: [meta.get_field(name) for name in fields]
+    )
+
+    def build() -> str:
+        quote = connection.ops.quote_name
+        pk_column = quote(meta.pk.column)
+        assignments = []
+        for model_field in model_fields:
+            # PostgreSQL types a CASE by its values: each is cast to the column's type (a
+            # value that is NULL in every row would be text). SQLite needs no cast.
+            value = f"CAST(%s AS {model_field.db_type(connection)})" if connection.vendor == "postgresql" else "%s"
+            cases = " ".join([f"WHEN %s THEN {value}"] * rows)
+            assignments.append(f"{quote(model_field.column)} = CASE {pk_column} {cases} END")
+        keys = ", ".join(["%s"] * rows)
+        return f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)} WHERE {pk_column} IN ({keys})"  # noqa: S608
+
+    params: list[Any] = []
+    for model_field in model_fields:
+        for instance in instances:
+            params += (instance.pk, model_field.get_db_prep_save(getattr(instance, model_field.attname), connection))
+    params += [instance.pk for instance in instances]
+    with connection.cursor() as cursor:
+        cursor.execute(cached_sql(connection, key, build), params)
+        if cursor.rowcount != rows:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
 def _update(connection: BaseDatabaseWrapper, instance: Model, fields: Sequence[str]) -> tuple[str, list[Any]]:
     model = type(instance)
     meta = model._meta

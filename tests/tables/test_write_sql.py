@@ -15,8 +15,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables.events import NewEvent
-from tables.models import Event, Hand, Table
-from tables.services.write_sql import events_insert, events_insert_and_save, row_by_pk, row_save
+from tables.models import Event, Hand, Seat, Table
+from tables.services.write_sql import events_insert, events_insert_and_save, row_by_pk, row_save, rows_save
 
 from .conftest import open_table
 
@@ -36,29 +36,35 @@ PAYLOADS = [
 ]
 
 
-def _events(table: Table, hand: Hand | None, actor_id: int, first_seq: int, tag: str) -> list[NewEvent]:
+def _events(
+    table: Table, hand: Hand | None, actor_id: int, first_seq: int, tag: str, rounds: int = 1
+) -> list[NewEvent]:
     visible = [None, ["12"], [], ["3", "12"], None]
     return [
         NewEvent(
             table_id=table.pk,
-            seq=first_seq + index,
+            seq=first_seq + len(PAYLOADS) * round_ + index,
             kind=["action", "turn", "seat_joined", "cards", "pot_awarded"][index],
             payload=payload,
             hand_id=hand.pk if hand is not None and index % 2 == 0 else None,
             visible_to=visible[index],
             actor_id=actor_id if index == 0 else None,
-            client_action_id=f"{tag}-{index}" if index in (0, 3) else None,
+            client_action_id=f"{tag}-{round_}-{index}" if index in (0, 3) else None,
         )
+        for round_ in range(rounds)
         for index, payload in enumerate(PAYLOADS)
     ]
 
 
-def test_an_inserted_event_is_the_row_the_orm_writes():
+@pytest.mark.parametrize("rounds", [1, 4])
+def test_an_inserted_event_is_the_row_the_orm_writes(rounds):
+    """One round: a few events, as an action appends. Four: as many as a hand's end and the
+    next deal append."""
     table, seats = open_table("faras", players=2)
     hand = Hand.objects.filter(table=table).first()
     when = timezone.now()
-    raw = _events(table, hand, seats[1].pk, 10_000, "raw")
-    orm = _events(table, hand, seats[1].pk, 20_000, "orm")
+    raw = _events(table, hand, seats[1].pk, 10_000, "raw", rounds)
+    orm = _events(table, hand, seats[1].pk, 20_000, "orm", rounds)
     with transaction.atomic():
         events_insert(raw, created_at=when)
         Event.objects.bulk_create(
@@ -66,7 +72,7 @@ def test_an_inserted_event_is_the_row_the_orm_writes():
         )
     written_raw = list(Event.objects.filter(table=table, seq__gte=10_000, seq__lt=20_000).order_by("seq").values())
     written_orm = list(Event.objects.filter(table=table, seq__gte=20_000).order_by("seq").values())
-    assert len(written_raw) == len(written_orm) == len(PAYLOADS)
+    assert len(written_raw) == len(written_orm) == len(PAYLOADS) * rounds
     for raw_row, orm_row, event in zip(written_raw, written_orm, raw, strict=True):
         assert raw_row["seq"] == event.seq
         # The ORM stamps auto_now_add itself, at its own now; the raw insert stores the time given.
@@ -76,8 +82,9 @@ def test_an_inserted_event_is_the_row_the_orm_writes():
         assert {key: raw_row[key] for key in COMPARED} == {key: orm_row[key] for key in COMPARED}
         assert raw_row["payload"] == event.payload and raw_row["visible_to"] == event.visible_to
     # SQL NULL for "everyone", JSON [] for "no one": the two must not be confused.
-    assert Event.objects.filter(table=table, seq=10_000, visible_to__isnull=True).exists()
-    assert Event.objects.filter(table=table, seq=10_002, visible_to=[]).exists()
+    for start in range(10_000, 10_000 + len(raw), len(PAYLOADS)):
+        assert Event.objects.filter(table=table, seq=start, visible_to__isnull=True).exists()
+        assert Event.objects.filter(table=table, seq=start + 2, visible_to=[]).exists()
 
 
 def test_many_events_go_in_batches_the_database_allows():
@@ -176,10 +183,11 @@ def test_updating_a_row_that_is_gone_fails_as_save_does():
         row_save(ghost, ["last_seq"])
 
 
-def test_events_and_the_tables_counter_are_one_statement_on_postgresql_with_the_same_rows():
+@pytest.mark.parametrize("rounds", [1, 4])
+def test_events_and_the_tables_counter_are_one_statement_on_postgresql_with_the_same_rows(rounds):
     table, seats = open_table("faras", players=2)
     hand = Hand.objects.filter(table=table).first()
-    events = _events(table, hand, seats[1].pk, 30_000, "both")
+    events = _events(table, hand, seats[1].pk, 30_000, "both", rounds)
     table.last_seq = 30_000 + len(events) - 1
     when = timezone.now()
     with transaction.atomic(), CaptureQueriesContext(connection) as captured:
@@ -199,3 +207,30 @@ def test_when_the_table_row_is_gone_neither_the_events_nor_the_update_stay():
     with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
         events_insert_and_save(events, created_at=timezone.now(), instance=ghost, fields=["last_seq"])
     assert not Event.objects.filter(table=table, seq=40_000).exists()
+
+
+def test_many_rows_updated_in_one_statement_change_the_named_fields_only():
+    _table, seats = open_table("faras", players=4)
+    _other, other_seats = open_table("faras", players=2)
+    before = {seat.pk: Seat.objects.filter(pk=seat.pk).values().get() for seat in [*seats, *other_seats]}
+    for index, seat in enumerate(seats[:3]):
+        seat.stack = 10_000 + index
+        seat.number = None  # NULL in every row: still typed as the column
+        seat.display_name = "changed in memory, not named"
+    with CaptureQueriesContext(connection) as captured:
+        rows_save(seats[:3], ["stack", "number"])
+    assert len([query for query in captured.captured_queries if "tables_seat" in query["sql"]]) == 1
+    for seat in [*seats, *other_seats]:
+        after = Seat.objects.filter(pk=seat.pk).values().get()
+        changed = {"stack": 10_000 + seats.index(seat), "number": None} if seat in seats[:3] else {}
+        assert after == {**before[seat.pk], **changed}
+
+
+def test_many_rows_updated_when_one_is_gone_fail_as_save_does():
+    _table, seats = open_table("faras", players=3)
+    ghost = Seat.objects.get(pk=seats[2].pk)
+    ghost.pk = 10**9
+    with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
+        rows_save([seats[0], seats[1], ghost], ["stack"])
+    rows_save([seats[0]], ["stack"])
+    rows_save([], ["stack"])
