@@ -16,7 +16,8 @@ Hands that end deal the next at once (``DASHAIN_NEXT_HAND_DELAY=0``, as in
 the measure.
 
 It prints the CPU time (``time.process_time``: the machine is shared and busy, and CPU
-time is what load hardly moves) and the SQL statements per action, and the ratio of the
+time is what load hardly moves) and the SQL statements per action (all of them, then the
+actions that ended a hand, which deal the next at once, and the others apart), and the ratio of the
 CPU per action to a **reference measured in the same run**: one transaction that runs
 ``SELECT 1`` through Django's connection (``transaction.atomic`` + ``cursor.execute``),
 interleaved with the actions in blocks. That is the least any write to the database can
@@ -122,6 +123,18 @@ def _next_action(table, rng: random.Random):
     return int(player), choice.verb, amount
 
 
+def _live_hand_number(table) -> int | None:
+    """The number of the table's live hand as the state cache holds it (no query; 0: no live
+    hand), ``None`` while the cache knows nothing of the table (before its first action): an
+    action after which it differs ended a hand (and dealt the next, or ended the game)."""
+    from tables.state_cache import state_cache_get
+
+    cached = state_cache_get(table)
+    if cached is None:
+        return None
+    return cached.hand.number if cached.hand is not None else 0
+
+
 class _Counter:
     """Counts the SQL statements Django runs (``connection.execute_wrapper``)."""
 
@@ -157,8 +170,8 @@ def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_f
     log_module.layer_send = lambda group, message: None  # the event loop's work, not this thread's
     counter = _Counter()
     profiler = cProfile.Profile(time.process_time) if profile else None
-    cpu = reference = 0.0
-    done = refused = 0
+    cpu = reference = hand_end_cpu = 0.0
+    done = refused = hand_ends = hand_end_statements = 0
     statements = 0
     turn = 0
     gc.collect()
@@ -179,6 +192,7 @@ def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_f
                     continue
                 seat_id, verb, amount = picked
                 before = counter.statements
+                hand_before = _live_hand_number(table)
                 if profiler is not None:
                     profiler.enable()
                 started = time.process_time()
@@ -186,10 +200,15 @@ def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_f
                     hand_act(table_id=table.pk, seat_id=seat_id, verb=verb, amount=amount)
                 except services.ServiceError:
                     refused += 1
-                cpu += time.process_time() - started
+                spent = time.process_time() - started
+                cpu += spent
                 if profiler is not None:
                     profiler.disable()
                 statements += counter.statements - before
+                if hand_before is not None and _live_hand_number(table) != hand_before:  # it ended the hand
+                    hand_ends += 1
+                    hand_end_cpu += spent
+                    hand_end_statements += counter.statements - before
                 played += 1
             done += block
             assert ref_statements == block
@@ -205,6 +224,10 @@ def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_f
         "reference_ms": 1000 * reference / actions,
         "statements": statements / actions,
         "refused": refused,
+        "hand_end_ms": 1000 * hand_end_cpu / max(hand_ends, 1),
+        "hand_ends": hand_ends,
+        "hand_end_statements": hand_end_statements / max(hand_ends, 1),
+        "other_ms": 1000 * (cpu - hand_end_cpu) / max(actions - hand_ends, 1),
     }
 
 
@@ -223,12 +246,18 @@ def main() -> None:
     from django.db import connection
 
     print(f"{connection.vendor}, {args.actions} actions a game over {args.tables} tables of 4, seed {args.seed}")
-    print("game     CPU/action  reference  ratio  statements/action  refused")
+    print(
+        "game     CPU/action  reference  ratio  statements/action  refused"
+        "  | hand ends  CPU/hand end  ratio  statements  | other actions' CPU"
+    )
     for game in args.game:
         result = run(game, args.tables, args.actions, args.seed, args.profile, args.profile_file)
         print(
             f"{game:8} {result['cpu_ms']:7.3f} ms  {result['reference_ms']:6.3f} ms  "
-            f"{result['cpu_ms'] / result['reference_ms']:5.2f}  {result['statements']:17.2f}  {result['refused']:7}",
+            f"{result['cpu_ms'] / result['reference_ms']:5.2f}  {result['statements']:17.2f}  {result['refused']:7}"
+            f"  | {result['hand_ends']:9}  {result['hand_end_ms']:9.3f} ms  "
+            f"{result['hand_end_ms'] / result['reference_ms']:5.1f}  {result['hand_end_statements']:10.2f}"
+            f"  | {result['other_ms']:7.3f} ms",
             flush=True,
         )
 
