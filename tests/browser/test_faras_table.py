@@ -55,6 +55,9 @@ def frames_before_showdown(player: Player) -> list[dict]:
 
 
 def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_page, live_site, artifacts):
+    # The words read here are English: no account keeps the language another test chose
+    # (test_languages.py leaves one German; run after it, a page here was German).
+    live_site.scenario("english")
     host = Player("asha-host", new_page("hostuser"))
     host.listen()
     live_site.set_next_table_code("FARAS2")
