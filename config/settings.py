@@ -274,12 +274,6 @@ DASHAIN_NEXT_HAND_DELAY = env.float("DASHAIN_NEXT_HAND_DELAY", default=None)
 # The table clock's sweep: seconds between two looks for overdue tables, in each web
 # process and each Celery worker (0: no sweep loop; tests run the sweep themselves).
 DASHAIN_CLOCK_SWEEP_SECONDS = env.float("DASHAIN_CLOCK_SWEEP_SECONDS", default=2.0)
-# Threads per web process that run the services for the sockets, on PostgreSQL (SQLite uses
-# one). Few: they share one GIL with the event loop, and more of them made the slowest
-# actions slower under load (docs/live-play.md, issue 13's fourth round).
-DASHAIN_DB_THREADS = env.int("DASHAIN_DB_THREADS", default=2)
-if DASHAIN_DB_THREADS < 1:
-    raise ImproperlyConfigured("DASHAIN_DB_THREADS must be at least 1.")
 # Seconds a computer player waits before acting, for every table (unset: each host's
 # ``computer_pause``; the browser tests set it low).
 DASHAIN_COMPUTER_PAUSE = env.float("DASHAIN_COMPUTER_PAUSE", default=None)

@@ -33,10 +33,8 @@ import functools
 import hashlib
 import json
 import logging
-import threading
 import time
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from channels.consumer import get_handler_name
@@ -71,32 +69,12 @@ logger = logging.getLogger(__name__)
 
 def database_sync_to_async(function: Callable[..., Result]) -> Callable[..., Awaitable[Result]]:
     """Run a service off the event loop. On PostgreSQL, calls for different tables run in
-    parallel, in the process's ``DASHAIN_DB_THREADS`` threads (each service locks its table
-    row, so one table's actions stay one at a time); SQLite keeps Channels' default of one
-    thread, as concurrent writers stall it."""
-    parallel = _parallel_database()
+    parallel threads (each service locks its table row, so one table's actions stay one at a
+    time); SQLite keeps Channels' default of one thread, as concurrent writers stall it."""
     wrapped: Callable[..., Awaitable[Result]] = _database_sync_to_async(  # Channels has no type hints
-        _closing_old_connections(function),
-        thread_sensitive=not parallel,
-        executor=_database_threads() if parallel else None,
+        _closing_old_connections(function), thread_sensitive=not _parallel_database()
     )
     return wrapped
-
-
-_threads: ThreadPoolExecutor | None = None
-_threads_lock = threading.Lock()
-
-
-def _database_threads() -> ThreadPoolExecutor:
-    """The process's threads for services on PostgreSQL (not the event loop's default
-    executor, whose size follows the machine's cores: six on two cores)."""
-    global _threads
-    with _threads_lock:
-        if _threads is None:
-            from django.conf import settings
-
-            _threads = ThreadPoolExecutor(max_workers=settings.DASHAIN_DB_THREADS, thread_name_prefix="services")
-        return _threads
 
 
 def _closing_old_connections(function: Callable[..., Result]) -> Callable[..., Result]:
