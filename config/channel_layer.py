@@ -88,10 +88,7 @@ class PubSubLayer(RedisPubSubChannelLayer):
         """Put ``message`` in the queue of each of this loop's sockets in the group; returns
         the bytes to publish to the others."""
         data: bytes = layer.dashain_origin + self.serialize(message)
-        for channel in layer.groups.get(group_channel, ()):
-            queue = layer.channels.get(channel)
-            if queue is not None:
-                queue.put_nowait(data)
+        _put_in_group(layer, group_channel, data)
         return data
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
@@ -134,10 +131,15 @@ def _receiver_skipping_own(shard: Any, origin: bytes) -> Any:
         layer = shard.channel_layer
         if name in layer.channels:
             layer.channels[name].put_nowait(data)
-        elif name in layer.groups and not data.startswith(origin):
-            for channel in layer.groups[name]:
-                queue = layer.channels.get(channel)
-                if queue is not None:
-                    queue.put_nowait(data)
+        elif not data.startswith(origin):
+            _put_in_group(layer, name, data)
 
     return receive
+
+
+def _put_in_group(layer: Any, group_channel: str, data: bytes) -> None:
+    """Put ``data`` in the queue of each of ``layer``'s sockets in the group (none: nothing)."""
+    for channel in layer.groups.get(group_channel, ()):
+        queue = layer.channels.get(channel)
+        if queue is not None:
+            queue.put_nowait(data)
