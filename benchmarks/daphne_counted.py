@@ -45,7 +45,6 @@ _counts = {"queries": 0, "locks": 0}
 _gc: list[list[float]] = []
 _lags: list[float] = []
 _lock = threading.Lock()
-_gc_started: dict[str, float] = {}
 _trace: list[list[Any]] = []
 
 
@@ -101,14 +100,22 @@ def _on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
         connection.execute_wrappers.append(_count)
 
 
-def _on_gc(phase: str, info: dict[str, Any]) -> None:
-    # Called with the collector's own lock held, by whichever thread triggered it.
-    if phase == "start":
-        _gc_started["at"], _gc_started["cpu"] = time.perf_counter(), time.thread_time()
-    elif "at" in _gc_started:
-        wall = time.perf_counter() - _gc_started.pop("at")
-        cpu = time.thread_time() - _gc_started.pop("cpu")
-        _gc.append([info["generation"], 1000 * wall, 1000 * cpu, info["collected"]])
+def gc_recorder(into: list[list[float]]) -> Any:
+    """A ``gc.callbacks`` entry that appends each collection to ``into`` as [generation,
+    milliseconds, CPU milliseconds, objects collected] (the server's, and the load
+    generator's own in ``live_load.py``)."""
+    started: dict[str, float] = {}
+
+    def record(phase: str, info: dict[str, Any]) -> None:
+        # Called with the collector's own lock held, by whichever thread triggered it.
+        if phase == "start":
+            started["at"], started["cpu"] = time.perf_counter(), time.thread_time()
+        elif "at" in started:
+            wall = time.perf_counter() - started.pop("at")
+            cpu = time.thread_time() - started.pop("cpu")
+            into.append([info["generation"], 1000 * wall, 1000 * cpu, info["collected"]])
+
+    return record
 
 
 def _lag_probe() -> None:
@@ -140,7 +147,7 @@ def main() -> None:
     from django.db.backends.signals import connection_created
 
     connection_created.connect(_on_connection, weak=False)
-    gc.callbacks.append(_on_gc)
+    gc.callbacks.append(gc_recorder(_gc))
 
     def dump(signum: int, frame: Any) -> None:
         with _lock:

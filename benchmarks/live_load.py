@@ -493,7 +493,9 @@ async def _drive(
     gc.freeze()
     own_lags: list[float] = []
     own_gc: list[list[float]] = []
-    gc.callbacks.append(_gc_recorder(own_gc))
+    from benchmarks.daphne_counted import gc_recorder
+
+    gc.callbacks.append(gc_recorder(own_gc))
     probe = asyncio.ensure_future(_lag_probe(own_lags, stop))
     go.set()
     started = time.perf_counter()
@@ -546,20 +548,6 @@ async def _lag_probe(lags: list[float], stop: asyncio.Event) -> None:
         asked = loop.time() + 0.01
         await asyncio.sleep(0.01)
         lags.append(1000 * (loop.time() - asked))
-
-
-def _gc_recorder(into: list[list[float]]):
-    """A ``gc.callbacks`` entry noting each collection as [generation, ms, CPU ms]."""
-    started: dict[str, float] = {}
-
-    def record(phase: str, info: dict) -> None:
-        if phase == "start":
-            started["at"], started["cpu"] = time.perf_counter(), time.process_time()
-        elif "at" in started:
-            wall, cpu = time.perf_counter() - started.pop("at"), time.process_time() - started.pop("cpu")
-            into.append([info["generation"], 1000 * wall, 1000 * cpu])
-
-    return record
 
 
 STAGES = (
@@ -807,13 +795,11 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         for pauses in [[(wall, cpu) for gen, wall, cpu, *_ in collections if gen == generation]]
     )
 
-    def at(share: float) -> float:
-        return _share(lags, share)
-
     if os.environ.get("LIVE_LOAD_GC"):  # every collection: generation, ms, CPU ms, objects collected
         print("     collections:", [[round(value, 1) for value in item] for item in collections], flush=True)
     print(
-        f"     event loop late by: median {at(0.5):5.1f} ms, p99 {at(0.99):6.1f} ms, max {at(1.0):6.1f} ms; "
+        f"     event loop late by: median {_share(lags, 0.5):5.1f} ms, p99 {_share(lags, 0.99):6.1f} ms, "
+        f"max {_share(lags, 1.0):6.1f} ms; "
         f"garbage collections: {by_generation}",
         flush=True,
     )
@@ -822,7 +808,7 @@ def _report(args: argparse.Namespace, result: dict) -> None:
     print(
         f"     load generator's loop late by: median {_share(own, 0.5):5.1f} ms, p99 {_share(own, 0.99):6.1f} ms, "
         f"max {_share(own, 1.0):6.1f} ms; its collections: {len(own_gc)} "
-        f"(longest {max((wall for _, wall, _ in own_gc), default=0):.0f} ms)",
+        f"(longest {max((wall for _, wall, *_ in own_gc), default=0):.0f} ms)",
         flush=True,
     )
     rows = result["stages"]
