@@ -448,13 +448,19 @@ async def _buy_back_refused(client: Client, table: Table, seat: Any, code: str) 
     assert await database_sync_to_async(_money_and_seats)(table) == before
 
 
-async def test_the_phone_buys_in_again_for_its_player_between_hands():
-    """The control for the refusals below: allowed, a buy-back adds one buy-in, in the ledger too."""
-    table, seats = await database_sync_to_async(open_table)("faras", 1, {"buy_backs": 1}, False)
+async def _host_phone_with_asha(*, buy_backs: int) -> tuple[Table, Any, Client]:
+    """A Faras table not yet started whose host's phone holds one player, Asha; the phone connected."""
+    table, seats = await database_sync_to_async(open_table)("faras", 1, {"buy_backs": buy_backs}, False)
     asha = await database_sync_to_async(local_player_add)(table_id=table.pk, seat_id=seats[0].pk, name="Asha")
     (host_user,) = await users_of(seats)
     connected, phone, _code = await connect(table.code, user=host_user)
     assert connected
+    return table, asha, phone
+
+
+async def test_the_phone_buys_in_again_for_its_player_between_hands():
+    """The control for the refusals below: allowed, a buy-back adds one buy-in, in the ledger too."""
+    table, asha, phone = await _host_phone_with_asha(buy_backs=1)
     before = await database_sync_to_async(_money_and_seats)(table)
     reply = await phone.request({"type": "seat", "verb": "buy_back", "seat": asha.pk})
     assert reply["type"] == "ack", reply
@@ -487,15 +493,11 @@ async def test_a_buy_back_the_book_does_not_allow_is_refused_from_the_phone_and_
 
 
 async def test_the_phone_buys_back_nobody_where_the_host_allows_none_or_the_game_has_no_rebuys():
-    table, seats = await database_sync_to_async(open_table)("faras", 1, {"buy_backs": 0}, False)
-    asha = await database_sync_to_async(local_player_add)(table_id=table.pk, seat_id=seats[0].pk, name="Asha")
-    (host_user,) = await users_of(seats)
-    connected, phone, _code = await connect(table.code, user=host_user)
-    assert connected
+    table, asha, phone = await _host_phone_with_asha(buy_backs=0)
     await _buy_back_refused(phone, table, asha.pk, "no_buy_backs_left")
     await phone.close()
     # Hold'em: everyone starts with the same chips and nobody buys more (book 001).
-    table, seats, local, phone, stranger = await _phone_and_stranger("holdem")
+    table, _seats, local, phone, stranger = await _phone_and_stranger("holdem")
     await _buy_back_refused(phone, table, local["asha"].pk, "not_supported")
     await phone.close()
     await stranger.close()
