@@ -31,6 +31,7 @@ import gc  # noqa: E402
 
 from django.conf import settings  # noqa: E402
 
+from tables.service_processes import service_processes_start  # noqa: E402
 from tables.worker import clock_sweeper_start, inprocess_worker_start  # noqa: E402
 
 if settings.DASHAIN_INPROCESS_WORKER:
@@ -38,6 +39,8 @@ if settings.DASHAIN_INPROCESS_WORKER:
 # The table clock's sweep, in every web process: at start-up and every few seconds it does
 # whatever is overdue (a deal or reminder whose queued task was lost with a process).
 clock_sweeper_start()
+# Players' actions in worker processes, when DASHAIN_SERVICE_PROCESSES asks for them: started now.
+service_processes_start()
 
 # Keep the garbage collector off the objects loaded at start-up and let it run less often:
 # measured on these machines, this cut the 99th percentile of a broadcast from ~170 ms to ~30 ms.

@@ -50,6 +50,7 @@ from tables import selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.news_text import news_text, text_with
 from tables.quiet_watch import TableWatch, watch_for_loop
+from tables.service_processes import service_processes
 from tables.services import ServiceError
 from tables.services.log import remember_server_loop
 
@@ -566,14 +567,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if message.get("id") is None:
             raise ServiceError("bad_id", _("An action needs an id."))
         seat_id = self._acting_seat()
-        seq = await database_sync_to_async(services.hand_act)(
-            table_id=self.table_id,
-            seat_id=seat_id,
-            verb=message.get("verb"),
-            amount=message.get("amount"),
-            client_action_id=self._client_action_id(message, seat_id),
-            only_on_turn=self.phone is not None,
-        )
+        kwargs = {
+            "table_id": self.table_id,
+            "seat_id": seat_id,
+            "verb": message.get("verb"),
+            "amount": message.get("amount"),
+            "client_action_id": self._client_action_id(message, seat_id),
+            "only_on_turn": self.phone is not None,
+        }
+        workers = service_processes()
+        if workers is not None:  # in the table's worker process (a resend there is a no-op: it has an id)
+            seq = await workers.call(self.table_id, "tables.services:hand_act", kwargs)
+        else:
+            seq = await database_sync_to_async(services.hand_act)(**kwargs)
         return {"type": "ack", "seq": seq}
 
     async def _on_see(self, message: dict[str, Any]) -> dict[str, Any]:
