@@ -39,6 +39,10 @@ from tables.services.errors import ServiceError
 logger = logging.getLogger(__name__)
 
 
+#: Settings a service reads while it runs, given to each worker as its web process has them.
+WORKER_PLAY_SETTINGS = ("DASHAIN_NEXT_HAND_DELAY", "DASHAIN_COMPUTER_PAUSE", "DASHAIN_CLOCK_SWEEP_SECONDS")
+
+
 def _enabled_count() -> int:
     return int(getattr(settings, "DASHAIN_SERVICE_PROCESSES", 0) or 0)
 
@@ -141,5 +145,7 @@ def _worker_settings() -> dict[str, Any]:
     return {
         "database_name": connections["default"].settings_dict["NAME"],
         "channel_layers": settings.CHANNEL_LAYERS,
+        # The play settings the web process has now (a test's override among them).
+        "play": {name: getattr(settings, name, None) for name in WORKER_PLAY_SETTINGS},
         "setup": getattr(settings, "DASHAIN_SERVICE_WORKER_SETUP", "") or "",
     }

@@ -25,6 +25,8 @@ def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
     django.setup()
     settings.DATABASES["default"]["NAME"] = shared["database_name"]
     settings.CHANNEL_LAYERS = shared["channel_layers"]
+    for name, value in shared["play"].items():
+        setattr(settings, name, value)
 
     from tables.services.log import remember_server_loop
 
