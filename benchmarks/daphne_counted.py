@@ -26,12 +26,20 @@ CPU that thread spent (``tables.services.hand_act``), and when each socket's new
 began and ended for each event seq (``TableConsumer.table_events``): ``[stage, table id,
 seq, time]`` in ``trace``. The times are ``time.perf_counter()`` (CLOCK_MONOTONIC, shared
 by every process of the machine), so the load generator can put them beside its own.
+
+With service workers (``DASHAIN_SERVICE_PROCESSES``, ``tables.service_processes``) the
+actions' statements and the service's times are those of the worker processes: each
+worker runs :func:`worker_setup` (``DASHAIN_SERVICE_WORKER_SETUP``), counts and traces
+there, and on ``SIGUSR1`` (which the server passes on to its workers) writes its own
+``COUNTS_FILE.worker<pid>``; the server's file lists the workers' pids, so the load
+generator knows which files to add.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import os
 import signal
 import sys
 import threading
@@ -50,7 +58,7 @@ _trace: list[list[Any]] = []
 
 def _trace_install() -> None:
     """Wrap the action handler, the action service and the news handler to note their times."""
-    from tables import consumers, services
+    from tables import consumers
 
     act_handler = consumers.TableConsumer.HANDLERS["action"]
 
@@ -62,18 +70,7 @@ def _trace_install() -> None:
         return reply
 
     consumers.TableConsumer.HANDLERS["action"] = on_action
-    hand_act = services.hand_act
-
-    def traced_hand_act(**kwargs: Any) -> int:
-        began, cpu = time.perf_counter(), time.thread_time()
-        seq = hand_act(**kwargs)
-        ended = time.perf_counter()
-        _trace.append(["service", kwargs["table_id"], seq, began])
-        _trace.append(["service_end", kwargs["table_id"], seq, ended])
-        _trace.append(["service_cpu", kwargs["table_id"], seq, time.thread_time() - cpu])
-        return seq
-
-    services.hand_act = traced_hand_act  # the consumer looks it up on the module at each call
+    _trace_service()
     news_handler = consumers.TableConsumer.table_events
 
     async def table_events(self: Any, message: dict[str, Any]) -> None:
@@ -85,6 +82,25 @@ def _trace_install() -> None:
             _trace.append(["news_end", self.table_id, event["seq"], ended])
 
     setattr(consumers.TableConsumer, "table_events", table_events)  # noqa: B010 (mypy: no method assignment)
+
+
+def _trace_service() -> None:
+    """Note when the action's service began and ended, and its thread's CPU (in the server,
+    or in a service worker)."""
+    from tables import services
+
+    hand_act = services.hand_act
+
+    def traced_hand_act(**kwargs: Any) -> int:
+        began, cpu = time.perf_counter(), time.thread_time()
+        seq = hand_act(**kwargs)
+        ended = time.perf_counter()
+        _trace.append(["service", kwargs["table_id"], seq, began])
+        _trace.append(["service_end", kwargs["table_id"], seq, ended])
+        _trace.append(["service_cpu", kwargs["table_id"], seq, time.thread_time() - cpu])
+        return seq
+
+    services.hand_act = traced_hand_act  # looked up on the module at each call
 
 
 def _count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
@@ -132,13 +148,34 @@ def _lag_probe() -> None:
     loop.call_soon(tick, loop.time())
 
 
+def _dump(counts_file: Path) -> None:
+    with _lock:
+        text = json.dumps({**_counts, "gc": list(_gc), "lags": list(_lags), "trace": list(_trace)})
+    counts_file.write_text(text)
+
+
+def worker_setup() -> None:
+    """In each service worker of the server (``DASHAIN_SERVICE_WORKER_SETUP``): count its
+    statements, trace its services when the server does, write on ``SIGUSR1``."""
+    from django.db import connection
+    from django.db.backends.signals import connection_created
+
+    connection_created.connect(_on_connection, weak=False)
+    if connection.connection is not None:  # opened before this ran
+        _on_connection(None, connection)
+    if os.environ.get("DASHAIN_BENCH_TRACE"):
+        _trace_service()
+    counts_file = Path(os.environ["DASHAIN_BENCH_COUNTS_FILE"] + f".worker{os.getpid()}")
+    signal.signal(signal.SIGUSR1, lambda signum, frame: _dump(counts_file))
+
+
 def main() -> None:
     counts_file = Path(sys.argv[1])
+    os.environ["DASHAIN_BENCH_COUNTS_FILE"] = str(counts_file)  # for the service workers (worker_setup)
     arguments = sys.argv[2:]
     if arguments[:1] == ["--trace"]:
         arguments = arguments[1:]
-        import os
-
+        os.environ["DASHAIN_BENCH_TRACE"] = "1"
         import django
 
         os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -150,8 +187,14 @@ def main() -> None:
     gc.callbacks.append(gc_recorder(_gc))
 
     def dump(signum: int, frame: Any) -> None:
+        from tables.service_processes import service_processes
+
+        workers = service_processes()
+        pids = workers.pids() if workers is not None else []
+        for pid in pids:  # each writes its own file
+            os.kill(pid, signal.SIGUSR1)
         with _lock:
-            text = json.dumps({**_counts, "gc": list(_gc), "lags": list(_lags), "trace": list(_trace)})
+            text = json.dumps({**_counts, "gc": list(_gc), "lags": list(_lags), "trace": list(_trace), "workers": pids})
         counts_file.write_text(text)
 
     signal.signal(signal.SIGUSR1, dump)

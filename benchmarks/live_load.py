@@ -59,8 +59,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _env(hand_pause: int | None) -> dict[str, str]:
+def _env(hand_pause: int | None, service_processes: int = 0) -> dict[str, str]:
     env = dict(os.environ)
+    # Each action in a worker process of the server (tables.service_processes), or in its threads.
+    env["DASHAIN_SERVICE_PROCESSES"] = str(service_processes)
+    env["DASHAIN_SERVICE_WORKER_SETUP"] = "benchmarks.daphne_counted:worker_setup"
     env.setdefault("DATABASE_URL", "postgres://dashain:dashain@127.0.0.1:5432/dashain_bench")
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
     if hand_pause is None:
@@ -457,6 +460,7 @@ async def _drive(
     cpu,
     sample,
     tracing: bool,
+    warm_up: float = 0.0,
 ) -> dict:
     stop = asyncio.Event()
     stats = {
@@ -482,22 +486,27 @@ async def _drive(
             tasks.append(asyncio.create_task(player_client.run(connected, go, stop)))
     await asyncio.wait_for(connected.wait(), timeout=600)
     stats["rss_connected"] = rss()
-    counts_before = await counts()
-    cpu_before, own_before = cpu(), _own_cpu_seconds()
-    samplers = sample(seconds)
     # This process holds 4 sockets a table in one event loop, where each real player has a
     # browser of their own: its own pauses would be counted as the server's. So it keeps the
     # collector off what it loaded (as config/asgi.py does in the server), and reports how
     # late its loop ran and its collections, beside the server's.
     gc.collect()
     gc.freeze()
+    go.set()
+    # The warm-up: the server's first action at each table reads the hand from the log, and
+    # its threads or workers open their connections. Played, not counted: the window below
+    # counts only actions sent after it began.
+    await asyncio.sleep(warm_up)
+    stats["actions"] = stats["offered"] = stats["bytes"] = stats["errors"] = 0
+    counts_before = await counts()
+    cpu_before, own_before = cpu(), _own_cpu_seconds()
+    samplers = sample(seconds)
     own_lags: list[float] = []
     own_gc: list[list[float]] = []
     from benchmarks.daphne_counted import gc_recorder
 
     gc.callbacks.append(gc_recorder(own_gc))
     probe = asyncio.ensure_future(_lag_probe(own_lags, stop))
-    go.set()
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     stop.set()
@@ -510,7 +519,8 @@ async def _drive(
         await asyncio.to_thread(sampler.wait)
     actions, offered, received = stats["actions"], stats["offered"], stats["bytes"]
     await asyncio.gather(*tasks, return_exceptions=True)
-    sent, heard = stats["sent"], stats["heard"]
+    sent = {key: at for key, at in stats["sent"].items() if at >= started}
+    heard = stats["heard"]
     delays = [max(heard[key]) - at for key, at in sent.items() if len(heard.get(key, ())) >= players]
     # The server's trace (--trace) is read once every socket has closed, so it holds the
     # news of the window's last actions too.
@@ -538,6 +548,7 @@ async def _drive(
         "server_system_cpu": cpu_after[2] - cpu_before[2],
         "client_cpu": own_after - own_before,
         "worker_cpu": cpu_after[3] - cpu_before[3],
+        "service_workers_cpu": cpu_after[4] - cpu_before[4],
     }
 
 
@@ -644,7 +655,20 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 if counts_file.exists() and counts_file.read_text():
                     break
                 await asyncio.sleep(0.05)
-            for key, value in json.loads(counts_file.read_text()).items():
+            written = json.loads(counts_file.read_text())
+            for pid in written.pop("workers", []):  # the server's service workers: their counts and trace
+                worker_file = Path(f"{counts_file}.worker{pid}")
+                for _ in range(100):
+                    if worker_file.exists() and worker_file.read_text():
+                        break
+                    await asyncio.sleep(0.05)
+                if worker_file.exists():
+                    theirs = json.loads(worker_file.read_text())
+                    worker_file.unlink()
+                    total["queries"] += theirs["queries"]
+                    total["locks"] += theirs["locks"]
+                    total["trace"] += theirs["trace"]
+            for key, value in written.items():
                 if key == "trace":
                     total[key] += value
                 else:  # the pauses are lists that only grow: kept per server, cut to the window below
@@ -668,9 +692,12 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 lambda: (
                     *map(sum, zip(*(_cpu_seconds(server.pid) for server in servers), strict=True)),
                     0.0 if worker is None else _tree_cpu_seconds(worker.pid),
+                    # the servers' service workers (their child processes)
+                    sum(_tree_cpu_seconds(server.pid) - _cpu_seconds(server.pid)[0] for server in servers),
                 ),
                 sample,
                 args.trace,
+                args.warm_up,
             )
         )
     finally:
@@ -780,7 +807,13 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"system {1000 * result['server_system_cpu'] / delivered:5.2f} ms), "
         f"load generator {1000 * result['client_cpu'] / delivered:5.2f} ms; "
         + (f"Celery worker {1000 * result['worker_cpu'] / delivered:5.2f} ms; " if args.hand_pause is not None else "")
-        + f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process",
+        + (
+            f"the server's service workers {1000 * result['service_workers_cpu'] / delivered:5.2f} ms; "
+            if args.service_processes
+            else ""
+        )
+        + f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process"
+        + (" (its workers apart)" if args.service_processes else ""),
         flush=True,
     )
     # The tail's suspects: how late the event loop ran (a frame arriving then waited that
@@ -860,6 +893,22 @@ def main() -> None:
         help="cap each daphne process at CORES cores (a cgroup CPU quota; Linux, as root)",
     )
     parser.add_argument(
+        "--service-processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="each daphne runs the players' actions in N worker processes (DASHAIN_SERVICE_PROCESSES); "
+        "0: in its threads",
+    )
+    parser.add_argument(
+        "--warm-up",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="play this long before the measured window (each server's first action at each table "
+        "reads the hand from the log and opens its connections; not counted)",
+    )
+    parser.add_argument(
         "--client",
         nargs="+",
         default=[CLIENTS[0]],
@@ -868,7 +917,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    env = _env(args.hand_pause)
+    env = _env(args.hand_pause, args.service_processes)
     _ensure_database(env["DATABASE_URL"])
     _setup_django(env)
     print(

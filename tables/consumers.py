@@ -563,6 +563,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             )
         return self.holding
 
+    async def _play(self, service: str, kwargs: dict[str, Any]) -> int:
+        """A move in the hand (``tables.services.<service>``): in the table's worker process
+        when the site runs them (``tables.service_processes``; a move with a client action id
+        is made again in a fresh worker if its worker dies, as a resend is a no-op), else in a
+        thread here."""
+        workers = service_processes()
+        if workers is not None:
+            repeatable = kwargs.get("client_action_id") is not None
+            seq: int = await workers.call(self.table_id, f"tables.services:{service}", kwargs, repeatable=repeatable)
+            return seq
+        return await database_sync_to_async(getattr(services, service))(**kwargs)
+
     async def _on_action(self, message: dict[str, Any]) -> dict[str, Any]:
         if message.get("id") is None:
             raise ServiceError("bad_id", _("An action needs an id."))
@@ -575,22 +587,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             "client_action_id": self._client_action_id(message, seat_id),
             "only_on_turn": self.phone is not None,
         }
-        workers = service_processes()
-        if workers is not None:  # in the table's worker process (a resend there is a no-op: it has an id)
-            seq = await workers.call(self.table_id, "tables.services:hand_act", kwargs)
-        else:
-            seq = await database_sync_to_async(services.hand_act)(**kwargs)
-        return {"type": "ack", "seq": seq}
+        return {"type": "ack", "seq": await self._play("hand_act", kwargs)}
 
     async def _on_see(self, message: dict[str, Any]) -> dict[str, Any]:
         seat_id = self._acting_seat()
-        seq = await database_sync_to_async(services.hand_see)(
-            table_id=self.table_id,
-            seat_id=seat_id,
-            client_action_id=self._client_action_id(message, seat_id),
-            only_on_turn=self.phone is not None,
-        )
-        return {"type": "ack", "seq": seq}
+        kwargs = {
+            "table_id": self.table_id,
+            "seat_id": seat_id,
+            "client_action_id": self._client_action_id(message, seat_id),
+            "only_on_turn": self.phone is not None,
+        }
+        return {"type": "ack", "seq": await self._play("hand_see", kwargs)}
 
     async def _on_hold(self, message: dict[str, Any]) -> dict[str, Any]:
         """Pass and play: "I am <name>" (``seat``: the phone's seat whose turn it is), or

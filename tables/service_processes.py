@@ -32,11 +32,14 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from tables.service_worker import ready, run, worker_start
 from tables.services.errors import ServiceError
 
 logger = logging.getLogger(__name__)
+
+LOST = gettext_lazy("The server lost your move on the way. Look at the table, then try again if it is not there.")
 
 
 #: Settings a service reads while it runs, given to each worker as its web process has them.
@@ -78,10 +81,11 @@ class ServiceProcesses:
         for index in range(self.count):
             self._pool(index).submit(ready)
 
-    async def call(self, table_id: int, function: str, kwargs: dict[str, Any]) -> Any:
+    async def call(self, table_id: int, function: str, kwargs: dict[str, Any], *, repeatable: bool) -> Any:
         """``function`` (``"module:name"``) called with ``kwargs`` in the worker of ``table_id``;
-        its result, or its :class:`ServiceError` raised here. The call is made once more in a
-        fresh worker when its worker died: only for calls that are no-ops when repeated."""
+        its result, or its :class:`ServiceError` raised here. When the worker dies during the
+        call, a ``repeatable`` call (a no-op when made again) is made once more in a fresh
+        worker; any other is refused with ``lost`` (it may or may not have been made)."""
         index = table_id % self.count
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
@@ -90,9 +94,9 @@ class ServiceProcesses:
                 outcome = await loop.run_in_executor(pool, run, function, kwargs)
             except BrokenProcessPool:
                 self._replace(index, pool)
-                if attempt == 2:
-                    raise
-                logger.warning("the worker of table %s died; calling %s again in a new one", table_id, function)
+                logger.warning("the worker of table %s died during %s", table_id, function)
+                if attempt == 2 or not repeatable:
+                    raise ServiceError("lost", LOST) from None
                 continue
             if outcome[0] == "refused":
                 _kind, code, message, field = outcome

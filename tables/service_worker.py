@@ -41,10 +41,13 @@ def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
     threading.Thread(target=run_loop, name="dashain-news", daemon=True).start()
     started.wait(timeout=10)
     threading.Thread(target=_exit_with_parent, args=(parent_pid,), name="dashain-parent", daemon=True).start()
-    _warm_up(loop)
     if shared["setup"]:
         module, _, name = shared["setup"].partition(":")
         getattr(importlib.import_module(module), name)()
+    _warm_up(loop)
+    from config.collector import collector_settle
+
+    collector_settle()  # as in the web process: the tail of every action depends on it
 
 
 def _warm_up(loop: asyncio.AbstractEventLoop) -> None:
