@@ -569,7 +569,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         is made again in a fresh worker if its worker dies, as a resend is a no-op), else in a
         thread here."""
         workers = service_processes()
-        if workers is not None:
+        if workers is not None and self.table_id is not None:  # (a socket plays only once it has its table)
             repeatable = kwargs.get("client_action_id") is not None
             seq: int = await workers.call(self.table_id, f"tables.services:{service}", kwargs, repeatable=repeatable)
             return seq

@@ -33,9 +33,13 @@ def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
     loop = asyncio.new_event_loop()
     started = threading.Event()
 
+    def remember() -> None:
+        remember_server_loop(loop)
+        started.set()
+
     def run_loop() -> None:
         asyncio.set_event_loop(loop)
-        loop.call_soon(lambda: (remember_server_loop(loop), started.set()))
+        loop.call_soon(remember)
         loop.run_forever()
 
     threading.Thread(target=run_loop, name="dashain-news", daemon=True).start()
