@@ -210,6 +210,17 @@ async def test_players_play_through_the_workers_and_every_socket_hears_it(worker
     assert await database_sync_to_async(table_state)(table.pk) == after_first
     assert await database_sync_to_async(events_with_id)(table.pk, f"{actor.seat_id}:once") == [first["seq"]]
 
+    # A write from this process (a look out of turn: "see" is not played in a worker), then an
+    # action in the worker, whose cached state of the hand must not miss that write.
+    turn = await turn_now(table.pk, everyone)
+    looker = next(client for name, client in clients.items() if name != turn["player"])
+    look = await asyncio.wait_for(looker.request({"type": "see"}), timeout=WAIT)
+    assert look["type"] == "ack", look
+    actor = clients[turn["player"]]
+    verb = next(entry["verb"] for entry in turn["legal"] if entry["verb"] != "see")
+    after_look = await asyncio.wait_for(actor.request({"type": "action", "verb": verb}), timeout=WAIT)
+    assert after_look["type"] == "ack" and after_look["seq"] > look["seq"], after_look
+
     # Random play through the workers: hands end, the next follows at once (no clock runs
     # here), and every socket reads each seq once, in order (the Client checks) with its view.
     rng = random.Random(7)
@@ -229,7 +240,7 @@ async def test_players_play_through_the_workers_and_every_socket_hears_it(worker
             watchers,
             rng,
             max_actions=60,
-            see_out_of_turn=False,
+            see_out_of_turn=True,  # "see" out of turn is written here: the worker's cached state must notice
             on_idle=lambda: database_sync_to_async(buy_back_the_broke)(table.pk),
             on_action=now_and_then_a_snapshot,
         ),
@@ -255,12 +266,12 @@ async def test_players_play_through_the_workers_and_every_socket_hears_it(worker
                 acks[f"{client.seat_id}:{frame['id']}"] = frame["seq"]
     logged = await database_sync_to_async(
         lambda: list(
-            Event.objects.filter(table_id=table.pk, actor__isnull=False, kind="action").values_list(
+            Event.objects.filter(table_id=table.pk, client_action_id__isnull=False).values_list(
                 "client_action_id", "seq"
             )
         )
     )()
-    assert len(acks) == played + 1  # and the one resent
+    assert len(acks) >= played + 3  # and the one resent, the look from here and the action after it
     assert sorted(logged) == sorted(acks.items())
 
     bought, held = await database_sync_to_async(chips_kept)(table.pk)
