@@ -130,6 +130,8 @@ def service_processes() -> ServiceProcesses | None:
         return None
     with _processes_lock:
         if _processes is None or _processes.count != count:
+            if _processes is not None:  # the setting changed (a test's override): the old workers stop
+                _processes.shutdown()
             _processes = ServiceProcesses(count)
         return _processes
 
