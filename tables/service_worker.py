@@ -2,21 +2,32 @@
 
 Imported by a fresh process before Django is set up (it unpickles :func:`worker_start`),
 so nothing here imports a model at the top.
+
+A worker publishes the news of a call itself, from the thread that made the call, once the
+call is done and before it answers (:func:`run`): the layer sends wait in a list meanwhile
+(``tables.services.log.layer_sends_hold``). An event loop in a thread of its own did that
+first, but the two threads then waited for each other's turn at the interpreter lock on
+every action (``benchmarks/live_load.py``, docs/live-play.md).
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib
+import logging
 import os
 import signal
 import threading
 import time
 from typing import Any
 
+logger = logging.getLogger(__name__)
+
+_held: list[tuple[str, dict[str, Any]]] = []
+
 
 def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
-    """Set Django up in a fresh worker, and give it an event loop of its own for its news."""
+    """Set Django up in a fresh worker with its web process's database, layer and play settings."""
+    global _held
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the web process stops its workers itself
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -28,45 +39,51 @@ def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
     for name, value in shared["play"].items():
         setattr(settings, name, value)
 
-    from tables.services.log import remember_server_loop
+    from tables.services.log import layer_sends_hold
 
-    loop = asyncio.new_event_loop()
-    started = threading.Event()
-
-    def remember() -> None:
-        remember_server_loop(loop)
-        started.set()
-
-    def run_loop() -> None:
-        asyncio.set_event_loop(loop)
-        loop.call_soon(remember)
-        loop.run_forever()
-
-    threading.Thread(target=run_loop, name="dashain-news", daemon=True).start()
-    started.wait(timeout=10)
+    _held = layer_sends_hold()
     threading.Thread(target=_exit_with_parent, args=(parent_pid,), name="dashain-parent", daemon=True).start()
     if shared["setup"]:
         module, _, name = shared["setup"].partition(":")
         getattr(importlib.import_module(module), name)()
-    _warm_up(loop)
+    _warm_up()
     from config.collector import collector_settle
 
     collector_settle()  # as in the web process: the tail of every action depends on it
 
 
-def _warm_up(loop: asyncio.AbstractEventLoop) -> None:
+def _warm_up() -> None:
     """Open the database connection and the channel layer's Redis connection now, not at the
     first player's action."""
-    from channels.layers import get_channel_layer
     from django.db import connection
 
     import tables.services  # noqa: F401 (imported for its import time)
 
     connection.ensure_connection()
+    _held.append(("service-worker-started", {"type": "none"}))
+    _publish_held()
+
+
+def _publish_held() -> None:
+    """Publish the layer sends the call made, in order, in one round trip to Redis. A failure
+    is logged: the log is the record, and each socket fills a gap from it."""
+    if not _held:
+        return
+    from channels.layers import get_channel_layer
+
+    sends, _held[:] = list(_held), []
     layer = get_channel_layer()
-    if layer is not None:
-        sent = asyncio.run_coroutine_threadsafe(layer.group_send("service-worker-started", {"type": "none"}), loop)
-        sent.result(timeout=10)
+    try:
+        send_many = getattr(layer, "group_send_many_blocking", None)
+        if send_many is not None:
+            send_many(sends)
+        elif layer is not None:
+            from asgiref.sync import async_to_sync
+
+            for group, message in sends:
+                async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        logger.exception("group sends to %s failed", sorted({group for group, _ in sends}))
 
 
 def _exit_with_parent(parent_pid: int) -> None:
@@ -82,7 +99,8 @@ def ready() -> bool:
 
 def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:
     """In the worker: call ``function`` as a service thread would (the connection checked
-    before and after); a refusal comes back as a value, with its translatable message."""
+    before and after), then publish its news; a refusal comes back as a value, with its
+    translatable message."""
     from django.db import close_old_connections
 
     from tables.services.errors import ServiceError
@@ -95,4 +113,5 @@ def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:
     except ServiceError as error:
         return ("refused", error.code, error.message, error.field)
     finally:
+        _publish_held()
         close_old_connections()

@@ -56,6 +56,18 @@ def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
         _server_loop_thread = threading.get_ident()
 
 
+# In a service worker process: the layer sends of the call being made, in order, which the
+# worker publishes before it returns (``tables.service_worker.run``). None elsewhere.
+_held: list[tuple[str, dict[str, Any]]] | None = None
+
+
+def layer_sends_hold() -> list[tuple[str, dict[str, Any]]]:
+    """From now on, this process's layer sends wait in the returned list (a service worker's)."""
+    global _held
+    _held = []
+    return _held
+
+
 def broadcast(group: str, frames: list[dict[str, Any]], screen: dict[str, Any] | None = None) -> None:
     """Send ``frames`` (and the ``screen`` after them, see ``tables.screens``) to every socket
     of the table; each keeps what its viewer may see."""
@@ -78,6 +90,9 @@ def layer_send(group: str, message: dict[str, Any]) -> None:
     for every action (docs/live-play.md). Elsewhere (a management command, a Celery
     worker process) the send is made before returning.
     """
+    if _held is not None:  # a service worker: sent when its call ends (tables.service_worker)
+        _held.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
