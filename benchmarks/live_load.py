@@ -488,10 +488,12 @@ async def _drive(
     stats["rss_connected"] = rss()
     # This process holds 4 sockets a table in one event loop, where each real player has a
     # browser of their own: its own pauses would be counted as the server's. So it keeps the
-    # collector off what it loaded (as config/asgi.py does in the server), and reports how
-    # late its loop ran and its collections, beside the server's.
-    gc.collect()
-    gc.freeze()
+    # collector off what it loaded and runs it as seldom as the server does
+    # (config/collector.py: at the default thresholds it made ~130 collections a run, up to
+    # 37 ms each), and reports how late its loop ran and its collections, beside the server's.
+    from config.collector import collector_settle
+
+    collector_settle()
     go.set()
     # The warm-up: the server's first action at each table reads the hand from the log, and
     # its threads or workers open their connections. Played, not counted: the window below
