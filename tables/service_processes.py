@@ -23,18 +23,18 @@ in by each socket from the log, as with any news the layer loses.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import multiprocessing
 import os
+import pickle
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy
 
-from tables.service_worker import ready, run, worker_start
+from tables.service_worker import worker_main
 from tables.services.errors import ServiceError
 
 logger = logging.getLogger(__name__)
@@ -50,36 +50,111 @@ def _enabled_count() -> int:
     return int(getattr(settings, "DASHAIN_SERVICE_PROCESSES", 0) or 0)
 
 
+class WorkerLost(Exception):
+    """The worker process ended (killed, out of memory) before it answered."""
+
+
+class WorkerFailed(Exception):
+    """The call raised something other than a refusal in the worker (its traceback's text)."""
+
+
+class _Worker:
+    """One worker process and the pipe to it. Calls go down the pipe and are answered in the
+    order sent; the web process's event loop reads the answers itself (``add_reader``), so no
+    thread of the web process waits on the pipe or takes the interpreter lock for it."""
+
+    def __init__(self, shared: dict[str, Any]) -> None:
+        context = multiprocessing.get_context("spawn")
+        here, there = context.Pipe(duplex=True)
+        self.process = context.Process(
+            target=worker_main, args=(there, shared, os.getpid()), name="dashain-service", daemon=True
+        )
+        self.process.start()
+        there.close()
+        self.pipe = here
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.waiting: collections.deque[asyncio.Future[tuple[Any, ...]]] = collections.deque()
+        self.lost = False
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Read the answers on ``loop`` (the web server's; each test has its own)."""
+        if self.loop is loop or self.lost:
+            return
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.remove_reader(self.pipe.fileno())
+        while self.waiting:  # (asked on another loop, which no longer runs)
+            self.waiting.popleft().cancel()
+        self.loop = loop
+        loop.add_reader(self.pipe.fileno(), self._answered)
+
+    def send(self, function: str, kwargs: dict[str, Any]) -> asyncio.Future[tuple[Any, ...]]:
+        loop = asyncio.get_running_loop()
+        self.attach(loop)
+        answer: asyncio.Future[tuple[Any, ...]] = loop.create_future()
+        if self.lost:
+            answer.set_exception(WorkerLost())
+            return answer
+        try:
+            self.pipe.send_bytes(pickle.dumps((function, kwargs)))  # a few hundred bytes
+        except OSError:
+            self._lose()
+            answer.set_exception(WorkerLost())
+            return answer
+        self.waiting.append(answer)
+        return answer
+
+    def _answered(self) -> None:
+        try:
+            outcome = pickle.loads(self.pipe.recv_bytes())  # noqa: S301 (our own child, on a private pipe)
+        except (EOFError, OSError):
+            self._lose()
+            return
+        if self.waiting:
+            answer = self.waiting.popleft()
+            if not answer.done():
+                answer.set_result(outcome)
+
+    def _lose(self) -> None:
+        if self.lost:
+            return
+        self.lost = True
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.remove_reader(self.pipe.fileno())
+        self.pipe.close()
+        while self.waiting:
+            answer = self.waiting.popleft()
+            if not answer.done():
+                answer.set_exception(WorkerLost())
+
+    def stop(self) -> None:
+        """End the worker (from the loop's thread, or once its loop has stopped)."""
+        self._lose()
+        self.process.terminate()
+        self.process.join(timeout=5)
+
+
 class ServiceProcesses:
-    """N single-worker process pools, one per slice of the tables."""
+    """N worker processes, one per slice of the tables (table id modulo N)."""
 
     def __init__(self, count: int) -> None:
         self.count = count
-        self._pools: list[ProcessPoolExecutor | None] = [None] * count
+        self._workers: list[_Worker | None] = [None] * count
         self._lock = threading.Lock()
 
-    def _pool(self, index: int) -> ProcessPoolExecutor:
+    def _worker(self, index: int) -> _Worker:
         with self._lock:
-            pool = self._pools[index]
-            if pool is None:
-                pool = self._pools[index] = ProcessPoolExecutor(
-                    max_workers=1,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=worker_start,
-                    initargs=(_worker_settings(), os.getpid()),
-                )
-            return pool
-
-    def _replace(self, index: int, broken: ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._pools[index] is broken:
-                self._pools[index] = None
-                broken.shutdown(wait=False, cancel_futures=True)
+            worker = self._workers[index]
+            if worker is not None and worker.lost:
+                worker.stop()
+                worker = None
+            if worker is None:
+                worker = self._workers[index] = _Worker(_worker_settings())
+            return worker
 
     def start(self) -> None:
-        """Start every worker now (each sets Django up once), so no action waits for it."""
+        """Start every worker now (each sets Django up once, ~1 s), so no action waits for it."""
         for index in range(self.count):
-            self._pool(index).submit(ready)
+            self._worker(index)
 
     async def call(self, table_id: int, function: str, kwargs: dict[str, Any], *, repeatable: bool) -> Any:
         """``function`` (``"module:name"``) called with ``kwargs`` in the worker of ``table_id``;
@@ -87,13 +162,10 @@ class ServiceProcesses:
         call, a ``repeatable`` call (a no-op when made again) is made once more in a fresh
         worker; any other is refused with ``lost`` (it may or may not have been made)."""
         index = table_id % self.count
-        loop = asyncio.get_running_loop()
         for attempt in (1, 2):
-            pool = self._pool(index)
             try:
-                outcome = await loop.run_in_executor(pool, run, function, kwargs)
-            except BrokenProcessPool:
-                self._replace(index, pool)
+                outcome = await self._worker(index).send(function, kwargs)
+            except WorkerLost:
                 logger.warning("the worker of table %s died during %s", table_id, function)
                 if attempt == 2 or not repeatable:
                     raise ServiceError("lost", LOST) from None
@@ -101,21 +173,23 @@ class ServiceProcesses:
             if outcome[0] == "refused":
                 _kind, code, message, field = outcome
                 raise ServiceError(code, message, field=field)
+            if outcome[0] == "failed":
+                raise WorkerFailed(outcome[1])
             return outcome[1]
         raise AssertionError("unreachable")
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for tests and the load benchmark)."""
         with self._lock:
-            pools = [pool for pool in self._pools if pool is not None]
-        return [pid for pool in pools for pid in (getattr(pool, "_processes", None) or {})]
+            workers = [worker for worker in self._workers if worker is not None and not worker.lost]
+        return [worker.process.pid for worker in workers if worker.process.pid is not None]
 
     def shutdown(self) -> None:
         with self._lock:
-            pools, self._pools = self._pools, [None] * self.count
-        for pool in pools:
-            if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
+            workers, self._workers = self._workers, [None] * self.count
+        for worker in workers:
+            if worker is not None:
+                worker.stop()
 
 
 _processes: ServiceProcesses | None = None

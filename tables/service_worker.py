@@ -15,9 +15,11 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import pickle
 import signal
 import threading
 import time
+import traceback
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -93,8 +95,21 @@ def _exit_with_parent(parent_pid: int) -> None:
     os._exit(0)
 
 
-def ready() -> bool:
-    return True
+def worker_main(pipe: Any, shared: dict[str, Any], parent_pid: int) -> None:
+    """The worker process: set up, then answer each call sent down ``pipe``, in order, until
+    the web process closes it (``tables.service_processes._Worker``)."""
+    worker_start(shared, parent_pid)
+    while True:
+        try:
+            function, kwargs = pickle.loads(pipe.recv_bytes())  # noqa: S301 (from our own parent, on a private pipe)
+        except (EOFError, OSError):
+            return
+        outcome = run(function, kwargs)
+        try:
+            answer = pickle.dumps(outcome)
+        except Exception:  # (a result that cannot cross: a bug, said as such)
+            answer = pickle.dumps(("failed", traceback.format_exc()))
+        pipe.send_bytes(answer)
 
 
 def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:
@@ -112,6 +127,9 @@ def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:
         return ("done", target(**kwargs))
     except ServiceError as error:
         return ("refused", error.code, error.message, error.field)
+    except Exception:
+        logger.exception("%s failed in a service worker", function)
+        return ("failed", traceback.format_exc())
     finally:
         _publish_held()
         close_old_connections()

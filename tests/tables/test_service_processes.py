@@ -82,8 +82,8 @@ def _not_here(**kwargs: Any) -> int:
 
 def table_pids(pool: ServiceProcesses, table_id: int) -> list[int]:
     """The pid of the worker that plays ``table_id``'s actions (empty before it started)."""
-    executor = pool._pools[table_id % pool.count]
-    return list(getattr(executor, "_processes", None) or {})
+    worker = pool._workers[table_id % pool.count]
+    return [] if worker is None or worker.lost or worker.process.pid is None else [worker.process.pid]
 
 
 def table_state(table_id: int) -> dict[str, Any]:
