@@ -38,6 +38,15 @@ container limit would; Linux, as root). On a machine of two cores the load gener
 PostgreSQL and Redis share the cores with the servers, so without a cap a second server
 process has no core to scale into; with one, the servers are what saturates, and one
 process can be compared with two at the same cap (``--processes 1`` then ``2``).
+
+``--service-processes N`` runs each daphne with ``DASHAIN_SERVICE_PROCESSES=N``: the players'
+moves are written in N worker processes of the server (``tables.service_processes``); their
+statements, service times and CPU are counted with the server's (``daphne_counted.worker_setup``).
+
+``--warm-up SECONDS`` (3 by default) lets the players play that long before the measured
+window opens: a server's first action at each table reads the hand from the log and its
+threads or workers open their connections. The window counts only actions sent after it
+opened; the same warm-up is played before every run, so runs compare.
 """
 
 from __future__ import annotations

@@ -6,12 +6,13 @@ the services' threads and the loop waited for each other: the action's tail was 
 waiting for the lock, not working (docs/live-play.md, "Issue 13's fifth round").
 
 With ``DASHAIN_SERVICE_PROCESSES`` = N (PostgreSQL and Redis only), each web process
-starts N worker processes, and a player's action (``tables.services.hand_act``) runs in
-the worker of its table (table id modulo N), one call at a time per worker. The worker
-runs the service exactly as a thread would, in its own transaction on its own database
-connection, and publishes the news through Redis like any other process; the web process
-gets back the seq (or the refusal) for its ``ack`` (or ``error``). The same table always
-goes to the same worker, so the worker's cache of the live hand's state stays warm.
+starts N worker processes, and a player's move (``tables.services.hand_act``, ``hand_see``)
+runs in the worker of its table (table id modulo N), one call at a time per worker. The
+worker runs the service exactly as a thread would, in its own transaction on its own
+database connection, and publishes the news through Redis like any other process; the web
+process gets back the seq (or the refusal) for its ``ack`` (or ``error``) on a pipe its
+event loop reads itself. The same table always goes to the same worker, so the worker's
+cache of the live hand's state stays warm.
 
 A worker that dies (killed, out of memory) loses no action: what it had not committed
 was rolled back by PostgreSQL; the call is made once more in a fresh worker with the

@@ -21,6 +21,7 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from typing import Any
 
 import psycopg
@@ -416,3 +417,47 @@ def test_the_setting_is_taken_with_postgresql_and_redis():
     result = _settings_with(DASHAIN_SERVICE_PROCESSES="2", DATABASE_URL=POSTGRES, REDIS_URL=REDIS)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["2"]
+
+
+KILLED_PARENT = """
+import os, sys, time
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+import django
+django.setup()
+from tables.service_processes import ServiceProcesses
+if __name__ == "__main__":
+    workers = ServiceProcesses(2)
+    workers.start()
+    print(" ".join(str(pid) for pid in workers.pids()), flush=True)
+    time.sleep(120)
+"""
+
+
+def test_workers_end_when_their_web_process_is_killed_outright(tmp_path):
+    """A daphne killed with SIGKILL runs no exit handler: its workers see their parent go and end."""
+    script = tmp_path / "parent.py"
+    script.write_text(KILLED_PARENT)
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ}
+    )
+    try:
+        pids = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(pid) for pid in pids)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in pids), "a worker outlived its web process"
+    finally:
+        parent.kill()
+        parent.wait()
+
+
+def _alive(pid: int) -> bool:
+    """The process exists and is not a zombie waiting for its (gone) parent to reap it."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
