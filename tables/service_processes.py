@@ -7,7 +7,7 @@ waiting for the lock, not working (docs/live-play.md, "Issue 13's fifth round").
 
 With ``DASHAIN_SERVICE_PROCESSES`` = N (PostgreSQL and Redis only), each web process
 starts N worker processes, and a player's move (``tables.services.hand_act``, ``hand_see``)
-runs in the worker of its table (table id modulo N), one call at a time per worker. The
+runs in the worker of its table (table id modulo N), in one of its threads. The
 worker runs the service exactly as a thread would, in its own transaction on its own
 database connection, and publishes the news through Redis like any other process; the web
 process gets back the seq (or the refusal) for its ``ack`` (or ``error``) on a pipe its
@@ -24,7 +24,7 @@ in by each socket from the log, as with any news the layer loses.
 from __future__ import annotations
 
 import asyncio
-import collections
+import itertools
 import logging
 import multiprocessing
 import os
@@ -60,9 +60,10 @@ class WorkerFailed(Exception):
 
 
 class _Worker:
-    """One worker process and the pipe to it. Calls go down the pipe and are answered in the
-    order sent; the web process's event loop reads the answers itself (``add_reader``), so no
-    thread of the web process waits on the pipe or takes the interpreter lock for it."""
+    """One worker process and the pipe to it. Calls go down the pipe numbered, and come back
+    with their number as each ends (the worker makes several at once); the web process's event
+    loop reads the answers itself (``add_reader``), so no thread of the web process waits on
+    the pipe or takes the interpreter lock for it."""
 
     def __init__(self, shared: dict[str, Any]) -> None:
         context = multiprocessing.get_context("spawn")
@@ -74,7 +75,8 @@ class _Worker:
         there.close()
         self.pipe = here
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.waiting: collections.deque[asyncio.Future[tuple[Any, ...]]] = collections.deque()
+        self.waiting: dict[int, asyncio.Future[tuple[Any, ...]]] = {}
+        self.numbers = itertools.count()
         self.lost = False
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -83,8 +85,9 @@ class _Worker:
             return
         if self.loop is not None and not self.loop.is_closed():
             self.loop.remove_reader(self.pipe.fileno())
-        while self.waiting:  # (asked on another loop, which no longer runs)
-            self.waiting.popleft().cancel()
+        for answer in self.waiting.values():  # (asked on another loop, which no longer runs)
+            answer.cancel()
+        self.waiting.clear()
         self.loop = loop
         loop.add_reader(self.pipe.fileno(), self._answered)
 
@@ -95,25 +98,25 @@ class _Worker:
         if self.lost:
             answer.set_exception(WorkerLost())
             return answer
+        number = next(self.numbers)
         try:
-            self.pipe.send_bytes(pickle.dumps((function, kwargs)))  # a few hundred bytes
+            self.pipe.send_bytes(pickle.dumps((number, function, kwargs)))  # a few hundred bytes
         except OSError:
             self._lose()
             answer.set_exception(WorkerLost())
             return answer
-        self.waiting.append(answer)
+        self.waiting[number] = answer
         return answer
 
     def _answered(self) -> None:
         try:
-            outcome = pickle.loads(self.pipe.recv_bytes())  # noqa: S301 (our own child, on a private pipe)
+            number, outcome = pickle.loads(self.pipe.recv_bytes())  # noqa: S301 (our own child, on a private pipe)
         except (EOFError, OSError):
             self._lose()
             return
-        if self.waiting:
-            answer = self.waiting.popleft()
-            if not answer.done():
-                answer.set_result(outcome)
+        answer = self.waiting.pop(number, None)
+        if answer is not None and not answer.done():
+            answer.set_result(outcome)
 
     def _lose(self) -> None:
         if self.lost:
@@ -122,8 +125,8 @@ class _Worker:
         if self.loop is not None and not self.loop.is_closed():
             self.loop.remove_reader(self.pipe.fileno())
         self.pipe.close()
-        while self.waiting:
-            answer = self.waiting.popleft()
+        waiting, self.waiting = self.waiting, {}
+        for answer in waiting.values():
             if not answer.done():
                 answer.set_exception(WorkerLost())
 

@@ -24,12 +24,13 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-_held: list[tuple[str, dict[str, Any]]] = []
+#: Calls a worker makes at once, each in a thread of its own: most of a call is spent
+#: waiting for PostgreSQL, and the table's row lock keeps one table's moves one at a time.
+THREADS = 4
 
 
 def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
     """Set Django up in a fresh worker with its web process's database, layer and play settings."""
-    global _held
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the web process stops its workers itself
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -43,7 +44,7 @@ def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
 
     from tables.services.log import layer_sends_hold
 
-    _held = layer_sends_hold()
+    layer_sends_hold()
     threading.Thread(target=_exit_with_parent, args=(parent_pid,), name="dashain-parent", daemon=True).start()
     if shared["setup"]:
         module, _, name = shared["setup"].partition(":")
@@ -62,18 +63,22 @@ def _warm_up() -> None:
     import tables.services  # noqa: F401 (imported for its import time)
 
     connection.ensure_connection()
-    _held.append(("service-worker-started", {"type": "none"}))
+    from tables.services.log import layer_send
+
+    layer_send("service-worker-started", {"type": "none"})
     _publish_held()
 
 
 def _publish_held() -> None:
-    """Publish the layer sends the call made, in order, in one round trip to Redis. A failure
-    is logged: the log is the record, and each socket fills a gap from it."""
-    if not _held:
+    """Publish the layer sends this thread's call made, in order, in one round trip to Redis.
+    A failure is logged: the log is the record, and each socket fills a gap from it."""
+    from tables.services.log import layer_sends_held
+
+    sends = layer_sends_held()
+    if not sends:
         return
     from channels.layers import get_channel_layer
 
-    sends, _held[:] = list(_held), []
     layer = get_channel_layer()
     try:
         send_many = getattr(layer, "group_send_many_blocking", None)
@@ -96,20 +101,30 @@ def _exit_with_parent(parent_pid: int) -> None:
 
 
 def worker_main(pipe: Any, shared: dict[str, Any], parent_pid: int) -> None:
-    """The worker process: set up, then answer each call sent down ``pipe``, in order, until
-    the web process closes it (``tables.service_processes._Worker``)."""
+    """The worker process: set up, then make each call sent down ``pipe`` in one of
+    :data:`THREADS` threads and send back ``(call number, outcome)`` as each ends, until the
+    web process closes the pipe (``tables.service_processes._Worker``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     worker_start(shared, parent_pid)
-    while True:
-        try:
-            function, kwargs = pickle.loads(pipe.recv_bytes())  # noqa: S301 (from our own parent, on a private pipe)
-        except (EOFError, OSError):
-            return
+    answering = threading.Lock()
+
+    def answer(number: int, function: str, kwargs: dict[str, Any]) -> None:
         outcome = run(function, kwargs)
         try:
-            answer = pickle.dumps(outcome)
+            data = pickle.dumps((number, outcome))
         except Exception:  # (a result that cannot cross: a bug, said as such)
-            answer = pickle.dumps(("failed", traceback.format_exc()))
-        pipe.send_bytes(answer)
+            data = pickle.dumps((number, ("failed", traceback.format_exc())))
+        with answering:
+            pipe.send_bytes(data)
+
+    with ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="dashain-service") as calls:
+        while True:
+            try:
+                number, function, kwargs = pickle.loads(pipe.recv_bytes())  # noqa: S301 (from our own parent, on a private pipe)
+            except (EOFError, OSError):
+                return
+            calls.submit(answer, number, function, kwargs)
 
 
 def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:

@@ -438,7 +438,11 @@ def test_workers_end_when_their_web_process_is_killed_outright(tmp_path):
     script = tmp_path / "parent.py"
     script.write_text(KILLED_PARENT)
     parent = subprocess.Popen(
-        [sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ}
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     try:
         pids = [int(pid) for pid in parent.stdout.readline().split()]
