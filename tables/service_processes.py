@@ -27,7 +27,6 @@ import asyncio
 import itertools
 import logging
 import multiprocessing
-import os
 import pickle
 import threading
 from typing import Any
@@ -68,9 +67,7 @@ class _Worker:
     def __init__(self, shared: dict[str, Any]) -> None:
         context = multiprocessing.get_context("spawn")
         here, there = context.Pipe(duplex=True)
-        self.process = context.Process(
-            target=worker_main, args=(there, shared, os.getpid()), name="dashain-service", daemon=True
-        )
+        self.process = context.Process(target=worker_main, args=(there, shared), name="dashain-service", daemon=True)
         self.process.start()
         there.close()
         self.pipe = here

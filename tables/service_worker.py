@@ -18,7 +18,6 @@ import os
 import pickle
 import signal
 import threading
-import time
 import traceback
 from typing import Any
 
@@ -29,7 +28,7 @@ logger = logging.getLogger(__name__)
 THREADS = 4
 
 
-def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
+def worker_start(shared: dict[str, Any]) -> None:
     """Set Django up in a fresh worker with its web process's database, layer and play settings."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the web process stops its workers itself
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -45,7 +44,6 @@ def worker_start(shared: dict[str, Any], parent_pid: int) -> None:
     from tables.services.log import layer_sends_hold
 
     layer_sends_hold()
-    threading.Thread(target=_exit_with_parent, args=(parent_pid,), name="dashain-parent", daemon=True).start()
     if shared["setup"]:
         module, _, name = shared["setup"].partition(":")
         getattr(importlib.import_module(module), name)()
@@ -93,20 +91,13 @@ def _publish_held() -> None:
         logger.exception("group sends to %s failed", sorted({group for group, _ in sends}))
 
 
-def _exit_with_parent(parent_pid: int) -> None:
-    """A worker whose web process was killed outright ends too."""
-    while os.getppid() == parent_pid:
-        time.sleep(1.0)
-    os._exit(0)
-
-
-def worker_main(pipe: Any, shared: dict[str, Any], parent_pid: int) -> None:
+def worker_main(pipe: Any, shared: dict[str, Any]) -> None:
     """The worker process: set up, then make each call sent down ``pipe`` in one of
     :data:`THREADS` threads and send back ``(call number, outcome)`` as each ends, until the
     web process closes the pipe (``tables.service_processes._Worker``)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    worker_start(shared, parent_pid)
+    worker_start(shared)
     answering = threading.Lock()
 
     def answer(number: int, function: str, kwargs: dict[str, Any]) -> None:
@@ -122,7 +113,7 @@ def worker_main(pipe: Any, shared: dict[str, Any], parent_pid: int) -> None:
         while True:
             try:
                 number, function, kwargs = pickle.loads(pipe.recv_bytes())  # noqa: S301 (from our own parent, on a private pipe)
-            except (EOFError, OSError):
+            except (EOFError, OSError):  # the web process closed it, or ended (even killed outright)
                 return
             calls.submit(answer, number, function, kwargs)
 

@@ -426,9 +426,14 @@ import django
 django.setup()
 from tables.service_processes import ServiceProcesses
 if __name__ == "__main__":
+    import asyncio
+
+    async def pids():  # each worker set up and answering: it reads its pipe
+        return [await workers.call(index, "os:getpid", {}, repeatable=False) for index in (0, 1)]
+
     workers = ServiceProcesses(2)
     workers.start()
-    print(" ".join(str(pid) for pid in workers.pids()), flush=True)
+    print(" ".join(str(pid) for pid in asyncio.run(pids())), flush=True)
     time.sleep(120)
 """
 
@@ -442,11 +447,18 @@ def test_workers_end_when_their_web_process_is_killed_outright(tmp_path):
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            # (the workers' warm-up opens the database: one of its own, no service needed)
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
+            "REDIS_URL": "",
+        },
     )
     try:
         pids = [int(pid) for pid in parent.stdout.readline().split()]
         assert len(pids) == 2 and all(_alive(pid) for pid in pids)
+        time.sleep(0.5)  # idle, waiting for the next call
         parent.send_signal(signal.SIGKILL)
         parent.wait(timeout=10)
         deadline = time.monotonic() + 10
