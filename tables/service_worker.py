@@ -110,12 +110,25 @@ def worker_main(pipe: Any, shared: dict[str, Any]) -> None:
             pipe.send_bytes(data)
 
     with ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="dashain-service") as calls:
+        # Every thread started and its database connection opened now: the pool makes a
+        # thread only when a call finds none free, and a move would wait for that thread's
+        # connection (tens of ms), at the first busy moment of the day.
+        all_started = threading.Barrier(THREADS)
+        for _ in range(THREADS):
+            calls.submit(_connection_open, all_started)
         while True:
             try:
                 number, function, kwargs = pickle.loads(pipe.recv_bytes())  # noqa: S301 (from our own parent, on a private pipe)
             except (EOFError, OSError):  # the web process closed it, or ended (even killed outright)
                 return
             calls.submit(answer, number, function, kwargs)
+
+
+def _connection_open(all_started: threading.Barrier) -> None:
+    from django.db import connection
+
+    connection.ensure_connection()
+    all_started.wait(timeout=60)  # (so that each of these runs in a thread of its own)
 
 
 def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:
