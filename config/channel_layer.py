@@ -76,6 +76,9 @@ class PubSubLayer(RedisPubSubChannelLayer):
             client = self._blocking_clients.get(index)
             if client is None:
                 options = dict(hosts[index])
+                # Short waits and no retry: the move waits for this publish before its ack, and
+                # lost news is filled in from the log (tables.quiet_watch).
+                options.update(socket_timeout=1.0, socket_connect_timeout=1.0, retry_on_timeout=False)
                 client = self._blocking_clients[index] = redis.Redis.from_url(options.pop("address"), **options)
             with client.pipeline(transaction=False) as pipeline:
                 for channel, data in items:

@@ -39,6 +39,7 @@ from tables.services.errors import ServiceError
 
 logger = logging.getLogger(__name__)
 
+NOT_AN_ACTION = gettext_lazy("That is not an action.")
 LOST = gettext_lazy("The server lost your move on the way. Look at the table, then try again if it is not there.")
 
 
@@ -97,7 +98,12 @@ class _Worker:
             return answer
         number = next(self.numbers)
         try:
-            self.pipe.send_bytes(pickle.dumps((number, function, kwargs)))  # a few hundred bytes
+            request = pickle.dumps((number, function, kwargs))  # a few hundred bytes
+        except Exception:  # (a client's value nested too deep to pickle: not an action)
+            answer.set_exception(ServiceError("bad_verb", NOT_AN_ACTION))
+            return answer
+        try:
+            self.pipe.send_bytes(request)
         except OSError:
             self._lose()
             answer.set_exception(WorkerLost())

@@ -315,6 +315,24 @@ async def _waiting_for_a_lock(database: dict[str, Any]) -> int:
 
 @pytest.mark.postgres
 @pytest.mark.redis
+async def test_a_verb_nested_too_deep_to_send_to_a_worker_is_refused_and_the_socket_lives(workers):
+    table, _seats, clients, watchers = await open_ws_table("faras", 2, {"buy_in_chips": 300})
+    turn = await turn_now(table.pk, [*clients.values(), *watchers])
+    actor = clients[turn["player"]]
+    before = await database_sync_to_async(table_state)(table.pk)
+    deep: Any = []
+    for _ in range(900):  # JSON reads it (under 4 KB); pickling it for the worker does not
+        deep = [deep]
+    refused = await asyncio.wait_for(actor.request({"type": "action", "verb": deep}), timeout=WAIT)
+    assert refused["type"] == "error" and refused["code"] == "bad_verb", refused
+    assert await database_sync_to_async(table_state)(table.pk) == before
+    verb = next(entry["verb"] for entry in turn["legal"] if entry["verb"] != "see")
+    played = await asyncio.wait_for(actor.request({"type": "action", "verb": verb}), timeout=WAIT)
+    assert played["type"] == "ack", played
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
 async def test_a_killed_worker_is_replaced_and_its_action_applied_once(workers, caplog):
     caplog.set_level(logging.WARNING, logger="tables.service_processes")
     table, _seats, clients, watchers = await open_ws_table("faras", 3, {"buy_in_chips": 300})
