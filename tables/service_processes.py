@@ -44,7 +44,7 @@ LOST = gettext_lazy("The server lost your move on the way. Look at the table, th
 
 
 #: Settings a service reads while it runs, given to each worker as its web process has them.
-WORKER_PLAY_SETTINGS = ("DASHAIN_NEXT_HAND_DELAY", "DASHAIN_COMPUTER_PAUSE", "DASHAIN_CLOCK_SWEEP_SECONDS")
+WORKER_PLAY_SETTINGS = ("DASHAIN_NEXT_HAND_DELAY", "DASHAIN_COMPUTER_PAUSE")
 
 
 def _enabled_count() -> int:

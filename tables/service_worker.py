@@ -1,6 +1,6 @@
 """The worker process side of ``tables.service_processes``: set-up and the call.
 
-Imported by a fresh process before Django is set up (it unpickles :func:`worker_start`),
+Imported by a fresh process before Django is set up (it unpickles :func:`worker_main`),
 so nothing here imports a model at the top.
 
 A worker publishes the news of a call itself, from the thread that made the call, once the
@@ -54,13 +54,9 @@ def worker_start(shared: dict[str, Any]) -> None:
 
 
 def _warm_up() -> None:
-    """Open the database connection and the channel layer's Redis connection now, not at the
-    first player's action."""
-    from django.db import connection
-
+    """Import the services and open the channel layer's Redis connection now, not at the first
+    player's action (each calling thread opens its database connection: ``worker_main``)."""
     import tables.services  # noqa: F401 (imported for its import time)
-
-    connection.ensure_connection()
     from tables.services.log import layer_send
 
     layer_send("service-worker-started", {"type": "none"})
