@@ -53,6 +53,8 @@ def pytest_configure(config: pytest.Config) -> None:
     tests' server) reads them, as scripts/serve does: only the .po files are in git."""
     from config.catalogues import compile_catalogues
 
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return  # pytest-xdist's controller compiled them before it started the workers
     compile_catalogues()
 
 

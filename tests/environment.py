@@ -20,3 +20,9 @@ import secrets
 
 os.environ.setdefault("DASHAIN_REDIS_WITHOUT_PASSWORD", "true")
 os.environ.setdefault("DASHAIN_REDIS_PREFIX", f"dashain.test-{secrets.token_hex(4)}.")
+# pytest-xdist's workers inherit the controller's prefix; each worker has its own test
+# database (test_<name>_gw0, ...) whose tables are numbered from 1, so each gets its own
+# names on Redis too, or one worker's table 1 would hear another's.
+_worker = os.environ.get("PYTEST_XDIST_WORKER")
+if _worker and not os.environ["DASHAIN_REDIS_PREFIX"].endswith(f".{_worker}."):
+    os.environ["DASHAIN_REDIS_PREFIX"] = f"{os.environ['DASHAIN_REDIS_PREFIX']}{_worker}."

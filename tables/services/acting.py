@@ -9,16 +9,18 @@ ends and the next is dealt (``tables.services.between_hands``).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError
 from django.utils.translation import gettext_lazy as _
 
-from engine.api import Action, RuleError
+from engine.api import Action, Game, RuleError
 from engine.api import Event as EngineEvent
 from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
-from tables.models import Event, Hand, Table
+from tables.models import Event, Hand, Seat, Table
 from tables.services.between_hands import next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
@@ -26,6 +28,12 @@ from tables.services.refusals import rule_refusal
 from tables.services.seat_state import players_of
 from tables.services.turns import after_state_change
 from tables.services.write import seat_at, table_write
+
+#: What an absent player does, in order of preference: the first one the rules allow
+#: (the away rule, and a computer whose strategy chose what the rules refuse).
+AWAY_VERBS = ("check", "refuse", "pack", "fold")
+if TYPE_CHECKING:
+    from engine.games import AnyHandState
 
 MAX_VERB_LENGTH = 20
 MAX_AMOUNT = 10**9
@@ -54,6 +62,65 @@ def action_record(
     for event in events:
         log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
     return recorded.seq
+
+
+def least_move(game: Game, state: AnyHandState, name: str) -> Action | None:
+    """The least ``name`` can do now (the first of ``AWAY_VERBS`` the rules allow): Teen
+    Patti refuses a sideshow asked of them, else packs; hold'em checks when free, else
+    folds. ``None`` when none of them is allowed."""
+    legal = {entry.verb for entry in game.legal_actions(state, name)}
+    verb = next((verb for verb in AWAY_VERBS if verb in legal), None)
+    return None if verb is None else Action(name, verb, None)
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move played by :func:`move_play`: its ``action`` event's seq, the hand's state after
+    it, and whether it ended the hand (the next deal is then scheduled)."""
+
+    seq: int
+    state: AnyHandState
+    hand_over: bool
+
+
+def move_play(
+    log: TableLog,
+    *,
+    hand: Hand,
+    state: AnyHandState,
+    action: Action,
+    actor_id: int,
+    by: str | None = None,
+    client_action_id: str | None = None,
+    sit_out: bool = False,
+) -> Played:
+    """Play ``action`` in the live ``hand`` (whose state is ``state``), the one way every
+    move is played: a person's (:func:`hand_act`), the away rule's (``away.away_act``) and a
+    computer's (``computers.computer_move``). The engine checks and applies it (its ``apply``
+    checks: a refusal raises :class:`ServiceError` with the engine's code and appends
+    nothing), the move is recorded (:func:`action_record`), ``sit_out`` (the away rule) sits
+    the player out (``seat_sat_out``, before the turn moves on, so they are not dealt in
+    again), the turn moves on, and when the hand is over the next deal is scheduled. The
+    table must be locked (``log``)."""
+    try:
+        new_state, events = get_game(log.table.game).apply(state, action)
+    except RuleError as error:
+        raise rule_refusal(error) from None
+    seq = action_record(
+        log, hand=hand, action=action, events=events, actor_id=actor_id, by=by, client_action_id=client_action_id
+    )
+    if sit_out:
+        seat = Seat.objects.get(pk=actor_id, table=log.table)
+        if seat.status == Seat.Status.PLAYING:
+            seat.status = Seat.Status.SITTING_OUT
+            seat.save(update_fields=["status"])
+            log.append(EventKind.SEAT_SAT_OUT, {"seat": seat.pk, "by": by})
+    hand_over = after_state_change(
+        log, hand=hand, state=new_state, actor_name=action.player, verb=action.verb, action_seq=seq
+    )
+    if hand_over:
+        next_hand_schedule(log)
+    return Played(seq=seq, state=new_state, hand_over=hand_over)
 
 
 def _check_request(verb: object, amount: object, client_action_id: object) -> None:
@@ -132,18 +199,15 @@ def _hand_act(
         game = get_game(table.game)
         if only_on_turn and game.to_act(state) != name:
             raise ServiceError("not_your_turn", _("It is not your turn."))
-        action = Action(name, verb, amount)
-        try:
-            game.check(state, action)
-            new_state, events = game.apply(state, action)
-        except RuleError as error:
-            raise rule_refusal(error) from None
-        action_seq = action_record(
-            log, hand=hand, action=action, events=events, actor_id=seat_id, client_action_id=client_action_id
+        played = move_play(
+            log,
+            hand=hand,
+            state=state,
+            action=Action(name, verb, amount),
+            actor_id=seat_id,
+            client_action_id=client_action_id,
         )
-        if after_state_change(log, hand=hand, state=new_state, actor_name=name, verb=verb, action_seq=action_seq):
-            next_hand_schedule(log)
-    return action_seq
+    return played.seq
 
 
 def hand_see(*, table_id: int, seat_id: int, client_action_id: str | None = None, only_on_turn: bool = False) -> int:

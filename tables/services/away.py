@@ -6,8 +6,8 @@ runs out the clock acts for the player and sits them out. In every mode, once a 
 timer has run out (or after ``models.HOST_ACT_AFTER`` on turn when there is no timer)
 the host may act for them the same way, paused or not (:func:`hand_act_for_away`).
 
-"The same way" is the least an absent player can do: the first of ``AWAY_VERBS`` the
-rules allow. Teen Patti: a sideshow asked of them is refused, otherwise they pack;
+"The same way" is the least an absent player can do (``acting.least_move``: the first of
+``acting.AWAY_VERBS`` the rules allow). Teen Patti: a sideshow asked of them is refused, otherwise they pack;
 hold'em: check when free, else fold. The action is recorded like the player's own
 (``action`` with the player's seat as actor, so the hand replays from it) with
 ``"by": "timer"`` or ``"host"``, and followed by ``seat_sat_out`` (the player is not
@@ -19,22 +19,15 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from engine.api import Action, RuleError
 from engine.games import get_game
 from tables import selectors
-from tables.events import EventKind
-from tables.models import Hand, Seat, Table
-from tables.services.acting import action_record
-from tables.services.between_hands import next_hand_schedule
+from tables.models import Hand, Table
+from tables.services.acting import least_move, move_play
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
-from tables.services.refusals import rule_refusal
 from tables.services.tables import require_host
-from tables.services.turns import after_state_change, seat_is_computer
+from tables.services.turns import seat_is_computer
 from tables.services.write import table_write
-
-#: What an absent player does, in order of preference: the first one the rules allow.
-AWAY_VERBS = ("check", "refuse", "pack", "fold")
 
 
 def away_act(log: TableLog, *, hand: Hand, by: str) -> int:
@@ -48,25 +41,10 @@ def away_act(log: TableLog, *, hand: Hand, by: str) -> int:
     name = game.to_act(state)
     if name is None or str(name) != hand.to_act:
         raise ServiceError("not_to_act", _("That player is not the one to act."))
-    legal = {legal.verb for legal in game.legal_actions(state, name)}
-    verb = next((verb for verb in AWAY_VERBS if verb in legal), None)
-    if verb is None:
+    action = least_move(game, state, str(name))
+    if action is None:
         raise ServiceError("no_away_action", _("There is nothing to do for that player now."))
-    action = Action(str(name), verb, None)
-    try:
-        game.check(state, action)
-        new_state, events = game.apply(state, action)
-    except RuleError as error:
-        raise rule_refusal(error) from None
-    seq = action_record(log, hand=hand, action=action, events=events, actor_id=int(name), by=by)
-    seat = Seat.objects.get(pk=int(name), table=table)
-    if seat.status == Seat.Status.PLAYING:
-        seat.status = Seat.Status.SITTING_OUT
-        seat.save(update_fields=["status"])
-        log.append(EventKind.SEAT_SAT_OUT, {"seat": seat.pk, "by": by})
-    if after_state_change(log, hand=hand, state=new_state, actor_name=str(name), verb=verb, action_seq=seq):
-        next_hand_schedule(log)
-    return seq
+    return move_play(log, hand=hand, state=state, action=action, actor_id=int(name), by=by, sit_out=True).seq
 
 
 def hand_act_for_away(*, table_id: int, seat_id: int, player_seat_id: int) -> int:

@@ -34,20 +34,18 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from engine.api import Action, RuleError
+from engine.api import Action
 from engine.bots import STRENGTHS, DecisionStream, History, choose_action, decision_stream, wants_to_act
 from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Event, Hand, Seat, Table
-from tables.services.acting import action_record
-from tables.services.away import AWAY_VERBS
-from tables.services.between_hands import deal_when_ready, next_hand_schedule
+from tables.services.acting import least_move, move_play
+from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
 from tables.services.seats import seat_number_check, seat_number_choose, seat_numbers_free, seat_taken_record
 from tables.services.tables import require_host
-from tables.services.turns import after_state_change
 from tables.services.write import table_write
 
 logger = logging.getLogger(__name__)
@@ -206,18 +204,21 @@ def computer_move(log: TableLog, *, hand: Hand) -> int | None:
             rng=_rng(table, hand, seat, step),
             history=history,
         )
+        before = log.last_seq
         try:
-            game.check(state, action)
-        except RuleError:
-            # A strategy's mistake must never leave a table waiting for ever: the least move.
+            played = move_play(log, hand=hand, state=state, action=action, actor_id=seat.pk, by="computer")
+        except ServiceError:
+            if log.last_seq != before:
+                raise  # not the rules' refusal of the move: something after it failed
+            # A strategy's mistake must never leave a table waiting for ever: the least move
+            # (the refused move appended nothing).
             logger.exception("computer %s chose %r, which the rules refuse", name, action)
-            legal = {entry.verb for entry in game.legal_actions(state, name)}
-            action = Action(name, next(verb for verb in AWAY_VERBS if verb in legal))
-        state, events = game.apply(state, action)
-        seq = action_record(log, hand=hand, action=action, events=events, actor_id=seat.pk, by="computer")
-        if after_state_change(log, hand=hand, state=state, actor_name=name, verb=action.verb, action_seq=seq):
-            next_hand_schedule(log)
-            return seq
-        if action.verb != "see":
+            least = least_move(game, state, name)
+            if least is None:
+                return seq
+            action = least
+            played = move_play(log, hand=hand, state=state, action=action, actor_id=seat.pk, by="computer")
+        seq, state = played.seq, played.state
+        if played.hand_over or action.verb != "see":
             return seq
     return seq

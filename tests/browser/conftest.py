@@ -122,7 +122,9 @@ def _browser_database(workdir: Path):
     if settings_dict.get("ENGINE") != "django.db.backends.postgresql":
         yield f"sqlite:///{workdir / 'browser.sqlite3'}"
         return
-    name = f"test_{settings_dict['NAME']}_browser"
+    # One per pytest-xdist worker, as pytest-django names the test databases (test_<name>_gw0).
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    name = f"test_{settings_dict['NAME']}_browser" + (f"_{worker}" if worker else "")
 
     def admin(statement: sql.Composed) -> None:
         """Run on the server's 'postgres' database, as Django does for test databases (else the configured one)."""

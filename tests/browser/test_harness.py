@@ -23,7 +23,8 @@ def test_the_live_server_runs_on_the_configured_services(live_site):
     if configured.startswith(("postgres://", "postgresql://")):
         name = environ.Env.db_url_config(configured)["NAME"]
         assert services["database"] == "postgresql"
-        assert services["database_name"] == f"test_{name}_browser"
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        assert services["database_name"] == f"test_{name}_browser" + (f"_{worker}" if worker else "")
     else:
         assert services["database"] == "sqlite"
     if os.environ.get("REDIS_URL"):

@@ -338,7 +338,9 @@ def database_for(workdir: Path, suite_database_url: str) -> tuple[str, Any]:
     settings_dict = environ.Env.db_url_config(suite_database_url) if suite_database_url else {}
     if settings_dict.get("ENGINE") != "django.db.backends.postgresql":
         return f"sqlite:///{workdir / 'faults.sqlite3'}", lambda: None
-    name = f"test_{settings_dict['NAME']}_faults"
+    # One per pytest-xdist worker, as pytest-django names the test databases (test_<name>_gw0).
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    name = f"test_{settings_dict['NAME']}_faults" + (f"_{worker}" if worker else "")
     options = dict(
         user=settings_dict["USER"],
         password=settings_dict["PASSWORD"],

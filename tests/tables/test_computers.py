@@ -339,3 +339,25 @@ def test_the_settlement_page_says_computers_play_only_for_play_chips():
     assert "computers-note" not in client.get(url).content.decode()
     computer_add(table_id=table.pk, seat_id=seats[0].pk, strength="easy")
     assert "computers-note" in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize("game", ["faras", "holdem"])
+def test_a_computers_illegal_choice_is_replaced_by_the_least_move(monkeypatch, game):
+    """A strategy's mistake never leaves a table waiting: the move the rules refuse appends
+    nothing, and the computer plays the least move (the away rule's) through the same path
+    as everyone's move (tables.services.acting.move_play)."""
+    from engine.api import Action
+    from tables.services import computers, table_start
+
+    def raises_by_ten_billion(*, player, **_kwargs):
+        return Action(player, "raise", 10**10)
+
+    monkeypatch.setattr(computers, "choose_action", raises_by_ten_billion)
+    table, seats = open_table(game, players=1, choices=PLAY_CHIPS if game == "faras" else {}, start=False)
+    computer_fill(table_id=table.pk, seat_id=seats[0].pk, strength="easy")
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    _play(table, hands=2)
+    moves = Event.objects.filter(table=table, kind="action", payload__by="computer")
+    assert moves.exists()
+    assert {move.payload["verb"] for move in moves} <= {"check", "refuse", "pack", "fold"}
+    assert not Event.objects.filter(table=table, kind="action", payload__verb="raise").exists()
