@@ -10,7 +10,7 @@ a seeded random legal action, the tables taken in turn (so, as on a busy server,
 table is acted at twice in a row). The after-commit work runs as on the server: the state
 cache's update and the screens (``tables.screens``) built for the broadcast; the broadcast
 itself is handed to a stub that keeps nothing, as on the server a service thread hands it
-to the event loop (``tables.services.log.layer_send``) and that is not this thread's work.
+to the event loop (``tables.news.layer_send``) and that is not this thread's work.
 Hands that end deal the next at once (``DASHAIN_NEXT_HAND_DELAY=0``, as in
 ``benchmarks/live_load.py``); a hold'em game that ends is replaced by a new table, outside
 the measure.
@@ -161,13 +161,13 @@ def _reference(count: int) -> float:
 def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_file: str = "") -> dict[str, float]:
     from django.db import connection
 
+    from tables import news as news_module
     from tables import services
     from tables.services import hand_act
-    from tables.services import log as log_module
 
     rng = random.Random(seed)
     open_tables = [_open_table(game, 4, rng) for _ in range(tables)]
-    log_module.layer_send = lambda group, message: None  # the event loop's work, not this thread's
+    news_module.layer_send = lambda group, message: None  # the event loop's work, not this thread's
     counter = _Counter()
     profiler = cProfile.Profile(time.process_time) if profile else None
     cpu = reference = hand_end_cpu = 0.0

@@ -4,7 +4,7 @@ At the end of every hand ``ledger.services.ledger_check_invariant`` compares the
 table with the chips bought less the chips cashed out, counted two ways: from the entries
 (the record, a reversal subtracting what it cancels) and from the table's running totals
 (``TableLedger``). Through the ORM that was two queries compiled again at every hand's end,
-the largest part of a hand-ending action's CPU (docs/live-play.md, issue 13). Here one
+the largest part of a hand-ending action's CPU (docs/measurements/live-play.md, issue 13). Here one
 SELECT reads both counts; its SQL is built once per database from the models' metadata.
 PostgreSQL and SQLite; on any other database the two ORM queries it stands for run instead.
 ``tests/ledger/test_invariant_sql.py`` compares the two ways on every database the suite

@@ -38,8 +38,7 @@ from ledger.selectors import (
 )
 from ledger.services import LedgerError, home_game_add_table, home_game_create, transfer_mark_paid, transfer_unmark_paid
 from tables.guests import GUEST_TOKEN_SESSION_KEY
-from tables.models import Seat, Table
-from tables.services.settings import table_currency
+from tables.models import Seat, Table, table_currency
 
 
 def _table_for(request: HttpRequest, code: str) -> Table:

@@ -46,13 +46,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.language import language_for_scope
-from tables import selectors, services
+from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
+from tables.news import layer_send, remember_server_loop
 from tables.news_text import news_text, text_with
 from tables.quiet_watch import TableWatch, watch_for_loop
 from tables.service_processes import service_processes
 from tables.services import ServiceError
-from tables.services.log import remember_server_loop
 
 if TYPE_CHECKING:
     from asgiref.typing import Scope
@@ -124,7 +124,6 @@ def sockets_close_for_session(session_key: str | None) -> None:
     """Close every socket opened with this session, in every process (called at sign-out)."""
     if not session_key:
         return
-    from tables.services.log import layer_send
 
     layer_send(session_group(session_key), {"type": "session.ended"})
 
@@ -373,7 +372,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return changed
 
     async def _send_snapshot(self) -> None:
-        read = database_sync_to_async(selectors.table_snapshot)
+        read = database_sync_to_async(screens.table_snapshot)
         snapshot = await read(table_id=self.table_id, seat_id=self.viewer_seat)
         # Pass and play: the holder let go (the turn moved on after the tap) or the phone
         # started or stopped passing: read again with the eyes it has now (it settles as
@@ -410,7 +409,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _send_missed(self) -> None:
         """The events after this socket's seq from the log, with its screen read at the same
         seq (news was lost on the way); a snapshot instead when too much was missed."""
-        read = database_sync_to_async(selectors.table_catch_up)
+        read = database_sync_to_async(screens.table_catch_up)
         caught = await read(table_id=self.table_id, seat_id=self.viewer_seat, after=self.last_seq, limit=RESYNC_LIMIT)
         if caught is None:
             await self._send_snapshot()

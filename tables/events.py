@@ -99,7 +99,7 @@ def event_kinds_for_page() -> dict[str, str]:
 class NewEvent:
     """One event appended to a table's log in this transaction, not yet written
     (``tables.services.log.TableLog``): the row of :class:`tables.models.Event` it becomes
-    (written by ``tables.services.write_sql.events_insert``)."""
+    (written by ``tables.sql.write.events_insert``)."""
 
     table_id: int
     seq: int

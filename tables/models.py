@@ -264,3 +264,15 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id}#{self.seq} {self.kind}"
+
+
+#: The currencies a host may name for the buy-in price (ISO codes).
+CURRENCIES = ("NPR", "INR", "EUR", "USD", "GBP")
+
+
+def table_currency(table: Table) -> str:
+    """The ISO code of the currency the host chose for the buy-in price, or "" (none). Here,
+    beside the model, so the ledger's pages read it without reaching into the services."""
+    host = (table.settings or {}).get("host") or {}
+    currency = host.get("currency") or ""
+    return currency if currency in CURRENCIES else ""

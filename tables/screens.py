@@ -24,7 +24,7 @@ The views travel as JSON text, encoded here, in the writer's thread: the channel
 then carries N + 1 strings rather than N + 1 nested structures (cheaper to pack and
 unpack), and the server's event loop, which delivers every frame, puts each socket's
 view into its frame as it is instead of encoding it again for every socket
-(docs/live-play.md, "The event loop's work per frame"). A snapshot (``only``) keeps its
+(docs/measurements/live-play.md, "The event loop's work per frame"). A snapshot (``only``) keeps its
 one view as data.
 
 A finished hand keeps being shown (with its result: pots, who won what, the cards
@@ -34,10 +34,30 @@ turned up) until the next one is dealt.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
+from django.db import transaction
+
+from engine.api import Action
 from engine.games import get_game
-from tables.models import Hand, Table
+from tables.events import REQUEST_KINDS, EventKind, NewEvent
+from tables.models import Event, Hand, Seat, Table
+from tables.selectors import (
+    events_after,
+    hand_for_viewer,
+    hand_start_state,
+    live_hand_and_state,
+    request_denied_standing,
+    requests_pending,
+    seat_public,
+    table_public,
+)
+from tables.sql.read import rows_where
+
+if TYPE_CHECKING:
+    from engine.games import AnyHandState
 
 # Event kinds after which the seats' public data (stack, place, status, buy-ins) may differ.
 SEAT_KINDS = frozenset(
@@ -93,3 +113,129 @@ def turn_public(*, game: Any, state: Any, player: str, hand: Hand) -> dict[str, 
         # From when the host may act for this player (book 000 leaves the timer a reminder).
         "away_from": hand.away_act_from.isoformat() if hand.away_act_from else None,
     }
+
+
+# --- the snapshot: what one viewer sees on connecting -----------------------------------
+
+
+@contextmanager
+def _consistent_read() -> Iterator[None]:
+    """One transaction whose every query sees the database as of its first (REPEATABLE READ
+    on PostgreSQL; SQLite's transactions read one snapshot anyway). Inside a transaction
+    already begun it is that transaction, as it is."""
+    connection = transaction.get_connection()
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
+    """What one viewer may see of the table now, with the seq it is exact at.
+
+    Read without the table's row lock, in one consistent read: on PostgreSQL a
+    REPEATABLE READ transaction (every query sees the database as of its first one), on
+    SQLite the transaction's own snapshot. So no write waits for a page connecting, and
+    the seq and the state still agree. When no hand is live, the last one played is
+    shown, result and all, as the page showed it when it ended.
+    """
+    with _consistent_read():
+        table = Table.objects.get(pk=table_id)
+        seats = list(Seat.objects.filter(table=table).order_by("pk"))
+        you = seat_id if any(seat.pk == seat_id for seat in seats) else None
+        hand, state, _seq = live_hand_and_state(table=table)
+        if hand is None:
+            hand = _hand_last_played(table)
+            state = None if hand is None else _hand_final_state(table=table, hand=hand)
+        hand_out = None
+        if hand is not None and state is not None:
+            viewer = None if you is None else str(you)
+            # Only this viewer's view is worked out (a watcher's: the public one).
+            screen = hand_screen(table=table, hand=hand, state=state, only=viewer or "")
+            hand_out = hand_for_viewer(screen, viewer)
+        mine = next((seat for seat in seats if seat.pk == you), None)
+        return {
+            "type": "snapshot",
+            "seq": table.last_seq,
+            "you": you,
+            "table": table_public(table),
+            "seats": [seat_public(seat) for seat in seats],
+            "hand": hand_out,
+            "requests": requests_pending(table=table),
+            # The host's no to this viewer's own latest request, while it stands (the news
+            # told it once; a reloaded page reads it here). Nobody else's.
+            "denied": None if mine is None else request_denied_standing(table=table, seat=mine),
+        }
+
+
+def _hand_last_played(table: Table) -> Hand | None:
+    """The last hand, if it was played to its end (not called off)."""
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    if hand is None or hand.ended_at is None or not hand.result or hand.result.get("void"):
+        return None
+    return hand
+
+
+def _hand_final_state(*, table: Table, hand: Hand) -> AnyHandState:
+    """The state a finished hand ended in, replayed from its log."""
+    game = get_game(table.game)
+    state = hand_start_state(table=table, hand=hand)
+    for event in (
+        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False)
+        .order_by("seq")
+        .only("seq", "payload")
+    ):
+        payload = event.payload
+        state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
+    return state
+
+
+def table_catch_up(
+    *, table_id: int, seat_id: int | None, after: int, limit: int = 500
+) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """The events after ``after`` as this seat may see them, and its screen at the last of
+    them, read in one consistent read (see :func:`table_snapshot`); ``None`` when more than
+    ``limit`` events were missed (a snapshot is the better answer then)."""
+    with _consistent_read():
+        viewer = None if seat_id is None else str(seat_id)
+        snapshot = table_snapshot(table_id=table_id, seat_id=seat_id)
+        events = events_after(table_id=table_id, after=after, viewer=viewer, limit=limit + 1)
+    if len(events) > limit:
+        return None
+    screen = {key: value for key, value in snapshot.items() if key not in ("type", "you")}
+    return [event for event in events if event["seq"] <= screen["seq"]], screen
+
+
+# --- the news: the screen that goes out with a write's events ---------------------------
+
+
+def news_screen_parts(*, table: Table, events: Sequence[NewEvent], table_changed: bool) -> dict[str, Any]:
+    """What the screens need besides the hand, read by the writer inside its transaction
+    (so exact at its last seq): the table when its row changed, the seats when an event
+    moved them, the requests to the host when one was made or ended."""
+    screen: dict[str, Any] = {"seq": table.last_seq}
+    if table_changed:
+        screen["table"] = table_public(table)
+    if any(event.kind in SEAT_KINDS for event in events):
+        # seats_public's rows, read without compiling a query
+        seats = rows_where(Seat, equal={"table_id": table.pk}, order_by=["pk"])
+        screen["seats"] = [seat_public(seat) for seat in seats]
+    if any(event.kind in REQUEST_KINDS for event in events):
+        screen["requests"] = requests_pending(table=table)
+    return screen
+
+
+def news_screen_add_hand(
+    screen: dict[str, Any], *, table: Table, live: Any, finished: tuple[Hand, AnyHandState] | None
+) -> None:
+    """The hand part of the screen, after the commit: the live hand's views, else those of
+    the hand the write finished, else none (``None``) when the live hand went, else left out
+    (``live`` is the writer's live hand: a tuple, ``None``, or not known)."""
+    if isinstance(live, tuple) and live[0].ended_at is None:
+        screen["hand"] = hand_screen(table=table, hand=live[0], state=live[1])
+    elif finished is not None:
+        screen["hand"] = hand_screen(table=table, hand=finished[0], state=finished[1])
+    elif live is None:
+        screen["hand"] = None

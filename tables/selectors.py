@@ -13,18 +13,13 @@ Selectors never import ``tables.services`` (services import selectors).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
-
-from django.db import transaction
 
 from engine.api import Action, TablePosition
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
-from tables.screens import hand_screen
 from tables.state_cache import state_cache_get
 
 if TYPE_CHECKING:
@@ -290,80 +285,6 @@ def table_public(table: Table) -> dict[str, Any]:
     }
 
 
-@contextmanager
-def _consistent_read() -> Iterator[None]:
-    """One transaction whose every query sees the database as of its first (REPEATABLE READ
-    on PostgreSQL; SQLite's transactions read one snapshot anyway). Inside a transaction
-    already begun it is that transaction, as it is."""
-    connection = transaction.get_connection()
-    outermost = not connection.in_atomic_block
-    with transaction.atomic():
-        if outermost and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        yield
-
-
-def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
-    """What one viewer may see of the table now, with the seq it is exact at.
-
-    Read without the table's row lock, in one consistent read: on PostgreSQL a
-    REPEATABLE READ transaction (every query sees the database as of its first one), on
-    SQLite the transaction's own snapshot. So no write waits for a page connecting, and
-    the seq and the state still agree. When no hand is live, the last one played is
-    shown, result and all, as the page showed it when it ended.
-    """
-    with _consistent_read():
-        table = Table.objects.get(pk=table_id)
-        seats = list(Seat.objects.filter(table=table).order_by("pk"))
-        you = seat_id if any(seat.pk == seat_id for seat in seats) else None
-        hand, state, _seq = live_hand_and_state(table=table)
-        if hand is None:
-            hand = _hand_last_played(table)
-            state = None if hand is None else _hand_final_state(table=table, hand=hand)
-        hand_out = None
-        if hand is not None and state is not None:
-            viewer = None if you is None else str(you)
-            # Only this viewer's view is worked out (a watcher's: the public one).
-            screen = hand_screen(table=table, hand=hand, state=state, only=viewer or "")
-            hand_out = _hand_for_viewer(screen, viewer)
-        mine = next((seat for seat in seats if seat.pk == you), None)
-        return {
-            "type": "snapshot",
-            "seq": table.last_seq,
-            "you": you,
-            "table": table_public(table),
-            "seats": [seat_public(seat) for seat in seats],
-            "hand": hand_out,
-            "requests": requests_pending(table=table),
-            # The host's no to this viewer's own latest request, while it stands (the news
-            # told it once; a reloaded page reads it here). Nobody else's.
-            "denied": None if mine is None else request_denied_standing(table=table, seat=mine),
-        }
-
-
-def _hand_last_played(table: Table) -> Hand | None:
-    """The last hand, if it was played to its end (not called off)."""
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
-    if hand is None or hand.ended_at is None or not hand.result or hand.result.get("void"):
-        return None
-    return hand
-
-
-def _hand_final_state(*, table: Table, hand: Hand) -> AnyHandState:
-    """The state a finished hand ended in, replayed from its log."""
-    game = get_game(table.game)
-    state = hand_start_state(table=table, hand=hand)
-    for event in (
-        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False)
-        .order_by("seq")
-        .only("seq", "payload")
-    ):
-        payload = event.payload
-        state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
-    return state
-
-
 def view_key(hand: dict[str, Any], viewer: str | None) -> str | None:
     """Which of a hand screen's views (``tables.screens``) a viewer is sent: their own if
     dealt in (its key), else the public one (``None``).
@@ -375,7 +296,7 @@ def view_key(hand: dict[str, Any], viewer: str | None) -> str | None:
     return viewer if viewer is not None and viewer in hand["views"] else None
 
 
-def _hand_for_viewer(hand: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def hand_for_viewer(hand: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     """One viewer's part of a hand's screen: their own view if dealt in, else the public one."""
     key = view_key(hand, viewer)
     return {
@@ -417,22 +338,6 @@ def events_after(*, table_id: int, after: int, viewer: str | None, limit: int = 
     """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first."""
     rows = Event.objects.filter(table_id=table_id, seq__gt=after).order_by("seq")[:limit]
     return [frame_for_viewer(event_frame(event), viewer) for event in rows]
-
-
-def table_catch_up(
-    *, table_id: int, seat_id: int | None, after: int, limit: int = 500
-) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-    """The events after ``after`` as this seat may see them, and its screen at the last of
-    them, read in one consistent read (see :func:`table_snapshot`); ``None`` when more than
-    ``limit`` events were missed (a snapshot is the better answer then)."""
-    with _consistent_read():
-        viewer = None if seat_id is None else str(seat_id)
-        snapshot = table_snapshot(table_id=table_id, seat_id=seat_id)
-        events = events_after(table_id=table_id, after=after, viewer=viewer, limit=limit + 1)
-    if len(events) > limit:
-        return None
-    screen = {key: value for key, value in snapshot.items() if key not in ("type", "you")}
-    return [event for event in events if event["seq"] <= screen["seq"]], screen
 
 
 def holdem_placings(*, table: Table) -> list[dict[str, Any]]:

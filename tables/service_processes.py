@@ -3,7 +3,7 @@
 A daphne process runs its event loop (every socket's frames) and the services it calls
 for them (``database_sync_to_async`` threads) under one interpreter lock. At 100 tables
 the services' threads and the loop waited for each other: the action's tail was spent
-waiting for the lock, not working (docs/live-play.md, "Issue 13's fifth round").
+waiting for the lock, not working (docs/measurements/live-play.md, "Issue 13's fifth round").
 
 With ``DASHAIN_SERVICE_PROCESSES`` = N (PostgreSQL and Redis only), each web process
 starts N worker processes, and a player's move (``tables.services.hand_act``, ``hand_see``)

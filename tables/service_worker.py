@@ -5,7 +5,7 @@ so nothing here imports a model at the top.
 
 A worker publishes the news of a call itself, from the thread that made the call, once the
 call is done and before it answers (:func:`run`): the layer sends wait in a list meanwhile
-(``tables.services.log.layer_sends_hold``). An event loop in a thread of its own did that
+(``tables.news.layer_sends_hold``). An event loop in a thread of its own did that
 first, but the two threads then waited for each other's turn at the interpreter lock on
 every action (``benchmarks/live_load.py``, docs/live-play.md).
 """
@@ -41,7 +41,7 @@ def worker_start(shared: dict[str, Any]) -> None:
     for name, value in shared["play"].items():
         setattr(settings, name, value)
 
-    from tables.services.log import layer_sends_hold
+    from tables.news import layer_sends_hold
 
     layer_sends_hold()
     if shared["setup"]:
@@ -57,7 +57,7 @@ def _warm_up() -> None:
     """Import the services and open the channel layer's Redis connection now, not at the first
     player's action (each calling thread opens its database connection: ``worker_main``)."""
     import tables.services  # noqa: F401 (imported for its import time)
-    from tables.services.log import layer_send
+    from tables.news import layer_send
 
     layer_send("service-worker-started", {"type": "none"})
     _publish_held()
@@ -66,7 +66,7 @@ def _warm_up() -> None:
 def _publish_held() -> None:
     """Publish the layer sends this thread's call made, in order, in one round trip to Redis.
     A failure is logged: the log is the record, and each socket fills a gap from it."""
-    from tables.services.log import layer_sends_held
+    from tables.news import layer_sends_held
 
     sends = layer_sends_held()
     if not sends:

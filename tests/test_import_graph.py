@@ -9,7 +9,10 @@ the services back into the Celery tasks are made inside a function, at call time
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("accounts", "config", "engine", "ledger", "tables")
@@ -41,6 +44,12 @@ def _resolve(name: str, modules: dict[str, Path]) -> str | None:
 
 
 def import_graph(*, top_level_only: bool) -> dict[str, set[str]]:
+    """A fresh copy of :func:`_import_graph` (read once per run: the source does not change)."""
+    return {name: set(targets) for name, targets in _import_graph(top_level_only).items()}
+
+
+@functools.cache
+def _import_graph(top_level_only: bool) -> dict[str, set[str]]:
     """Module -> the project modules it imports.
 
     ``top_level_only``: only imports run when the module is imported (not those inside
@@ -156,3 +165,138 @@ def test_the_engine_imports_no_django_app():
     graph = import_graph(top_level_only=False)
     for module in (m for m in graph if m == "engine" or m.startswith("engine.")):
         assert all(target.startswith("engine") for target in graph[module]), module
+
+
+# --- every rule of docs/architecture.md's "Who may import whom" ---------------------------------
+
+
+def _project_imports(graph: dict[str, set[str]], module: str) -> set[str]:
+    """What ``module`` imports of the project, less its own packages (initialised anyway)."""
+    return {target for target in graph[module] if not (module + ".").startswith(target + ".")}
+
+
+def _external_imports(module: str) -> set[str]:
+    """The top-level names of every library ``module`` imports (inside functions too)."""
+    path = _modules()[module]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.partition(".")[0])
+    return found
+
+
+def test_the_engine_imports_the_standard_library_only():
+    import sys
+
+    for module in (m for m in _modules() if m == "engine" or m.startswith("engine.")):
+        outside = _external_imports(module) - set(sys.stdlib_module_names) - {"engine"}
+        assert not outside, (module, sorted(outside))
+
+
+#: The bottom of tables/: what each may import of the project (lazy imports included).
+FOUNDATIONS = {
+    "tables.models": set(),
+    "tables.news": set(),
+    "tables.events": {"tables.models"},
+    "tables.state_cache": {"tables.models"},
+    "tables.guests": {"tables.models"},
+    "tables.sql": set(),
+    "tables.sql.write": {"tables.models", "tables.events"},
+    "tables.sql.read": {"tables.models", "tables.events", "tables.sql.write"},
+}
+
+
+@pytest.mark.parametrize("module", sorted(FOUNDATIONS))
+def test_the_foundations_import_only_what_is_below_them(module):
+    graph = import_graph(top_level_only=False)
+    # The engine may be imported by anyone; the apps' modules only as listed.
+    project = {m for m in _project_imports(graph, module) if m.partition(".")[0] in PACKAGES and m != "engine"}
+    project = {m for m in project if not m.startswith("engine.")}
+    assert project <= FOUNDATIONS[module] | {"tables"}, (module, sorted(project - FOUNDATIONS[module]))
+
+
+@pytest.mark.parametrize(
+    "reader", ["tables.screens", "tables.news_text", "tables.sql.read", "tables.news"]
+)
+def test_the_screens_and_other_reads_never_reach_writes(reader):
+    graph = import_graph(top_level_only=False)
+    assert _reaches(graph, reader, "tables.services") == [], reader
+
+
+#: tables/services, lowest first: each module imports only modules of a lower rank.
+SERVICE_RANKS = {
+    "errors": 0,
+    "refusals": 1,
+    "settings": 2,
+    "log": 3,
+    "clock_due": 4,
+    "write": 5,
+    "seat_state": 6,
+    "hand_end": 7,
+    "turns": 8,
+    "dealing": 9,
+    "between_hands": 10,
+    "acting": 11,
+    "seats": 11,
+    "tables": 11,
+    "away": 12,
+    "requests": 12,
+    "pass_and_play": 12,
+    "computers": 13,
+    "clock": 14,
+}
+
+
+def test_each_service_imports_only_the_services_below_it():
+    graph = import_graph(top_level_only=False)
+    services = sorted(m for m in graph if m.startswith("tables.services."))
+    unranked = [m for m in services if m.rpartition(".")[2] not in SERVICE_RANKS]
+    assert not unranked, f"give these a place in SERVICE_RANKS and docs/architecture.md: {unranked}"
+    for module in services:
+        rank = SERVICE_RANKS[module.rpartition(".")[2]]
+        for target in graph[module]:
+            if target.startswith("tables.services."):
+                assert SERVICE_RANKS[target.rpartition(".")[2]] < rank, (module, target)
+
+
+def test_only_the_write_path_builds_a_table_log():
+    for module, path in _modules().items():
+        if module == "tables.services.write":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+                assert called != "TableLog", module
+
+
+@pytest.mark.parametrize(
+    "thin", ["tables.consumers", "tables.views", "tables.views_history", "tables.admin", "tables.forms"]
+)
+def test_the_thin_layers_never_touch_the_log_or_the_sql(thin):
+    graph = import_graph(top_level_only=False)
+    touched = {target for target in graph[thin] if target in ("tables.services.log", "tables.sql.write")}
+    assert not touched, (thin, sorted(touched))
+
+
+def test_the_ledger_never_reaches_into_the_services_of_tables():
+    graph = import_graph(top_level_only=False)
+    for module in (m for m in graph if m == "ledger" or m.startswith("ledger.")):
+        assert not [t for t in graph[module] if t.startswith("tables.services")], module
+
+
+@pytest.mark.parametrize("module", ["ledger.services", "ledger.selectors", "ledger.settlement", "ledger.models"])
+def test_the_ledgers_core_imports_nothing_of_tables_at_run_time(module):
+    top_level = import_graph(top_level_only=True)
+    lazy = import_graph(top_level_only=False)
+    assert not [t for t in lazy[module] if t.startswith("tables")] or not [
+        t for t in top_level[module] if t.startswith("tables")
+    ], module
+    assert not [t for t in top_level[module] if t.startswith("tables")], module
+
+
+def test_the_checker_sees_a_broken_rule():
+    """The rules above fail when one is broken: a selector importing a service is caught."""
+    graph = {"tables.selectors": {"tables.x"}, "tables.x": {"tables.services.acting"}, "tables.services.acting": set()}
+    assert _reaches(graph, "tables.selectors", "tables.services") == ["tables.services.acting"]

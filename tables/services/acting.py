@@ -189,7 +189,7 @@ def _hand_act(
         # The live hand and its state: from the cache, with no query, when nothing was
         # written to the table since it was stored.
         hand, state, _seq = selectors.live_hand_and_state(table=table)
-        if hand is None:
+        if hand is None or state is None:
             raise ServiceError("no_hand", _("No hand is being played right now."))
         # The plan names the seats dealt in, so a seat found there is this table's.
         name = str(seat_id)

@@ -38,6 +38,8 @@ def away_act(log: TableLog, *, hand: Hand, by: str) -> int:
     table = log.table
     game = get_game(table.game)
     _hand, state, _seq = selectors.live_hand_and_state(table=table)
+    if state is None:
+        raise ServiceError("no_hand", _("No hand is being played right now."))
     name = game.to_act(state)
     if name is None or str(name) != hand.to_act:
         raise ServiceError("not_to_act", _("That player is not the one to act."))

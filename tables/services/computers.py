@@ -182,7 +182,7 @@ def computer_move(log: TableLog, *, hand: Hand) -> int | None:
     table = log.table
     game = get_game(table.game)
     live, state, _seq = selectors.live_hand_and_state(table=table)
-    if live is None or live.pk != hand.pk:
+    if live is None or live.pk != hand.pk or state is None:
         return None
     seq = None
     for step in range(MOVES_PER_TURN):

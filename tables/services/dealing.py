@@ -17,9 +17,9 @@ from tables.events import EventKind
 from tables.models import Hand, Seat, Table
 from tables.services.hand_end import game_end
 from tables.services.log import TableLog
-from tables.services.read_sql import player_seeds, rows_where
 from tables.services.turns import after_state_change
-from tables.services.write_sql import row_insert
+from tables.sql.read import player_seeds, rows_where
+from tables.sql.write import row_insert
 
 
 def deal_next_hand(log: TableLog) -> Hand | None:

@@ -12,14 +12,14 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from engine.games import get_game
+from ledger.services import ledger_check_invariant, ledger_record_cash_out
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Hand, Seat, Table
-from tables.services.ledger_link import ledger_cash_out, ledger_check
 from tables.services.log import TableLog
-from tables.services.read_sql import rows_where
 from tables.services.seat_state import buy_backs_left
-from tables.services.write_sql import row_save, rows_save
+from tables.sql.read import rows_where
+from tables.sql.write import row_save, rows_save
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState
@@ -44,7 +44,7 @@ def hand_finish(log: TableLog, *, hand: Hand, state: AnyHandState) -> None:
     }
     hand_close(log, hand=hand, result=summary)
     log.append(EventKind.HAND_ENDED, {"number": hand.number, **summary}, hand=hand)
-    ledger_check(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
+    ledger_check_invariant(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
     _send_out_the_broke(log, seats=list(seats.values()))
 
 
@@ -77,7 +77,7 @@ def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: EventKind) -> i
     ``kind`` (``seat_left``, ``seat_removed``, ``seat_out``) with what was cashed out."""
     chips = seat.stack
     if chips:
-        ledger_cash_out(table=log.table, seat=seat, chips=chips)
+        ledger_record_cash_out(table=log.table, seat=seat, chips=chips)
     seat.stack = 0
     seat.number = None
     seat.status = Seat.Status.WATCHING
@@ -102,7 +102,7 @@ def game_end(log: TableLog, *, reason: str) -> None:
     for seat in Seat.objects.filter(table=table).order_by("pk"):
         final[str(seat.pk)] = seat.stack
         if seat.stack:
-            ledger_cash_out(table=table, seat=seat, chips=seat.stack)
+            ledger_record_cash_out(table=table, seat=seat, chips=seat.stack)
         seat.stack = 0
         seat.save(update_fields=["stack"])
     table.status = Table.Status.ENDED

@@ -15,12 +15,12 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 
 from engine.games import get_game
+from ledger.services import ledger_record_buy_in
 from tables.events import EventKind
 from tables.models import Event, Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
 from tables.services.hand_end import seat_cash_out_and_unseat
-from tables.services.ledger_link import ledger_buy_in
 from tables.services.log import TableLog
 from tables.services.seat_state import buy_backs_left, in_live_hand
 from tables.services.write import seat_at, table_write
@@ -119,7 +119,7 @@ def seat_taken_record(log: TableLog, seat: Seat, *, chips: int, price: Decimal, 
     """Record the buy-in that put ``seat`` (saved, its stack counting ``chips``) in its seat:
     the ledger's entry, then ``seat_taken`` (with ``mark``: a computer's strength, a player
     on the host's phone). People, computers and players on the phone are seated this way."""
-    ledger_buy_in(table=log.table, seat=seat, chips=chips, price=price, is_buy_back=buy_back)
+    ledger_record_buy_in(table=log.table, seat=seat, chips=chips, price=price, is_buy_back=buy_back)
     log.append(
         EventKind.SEAT_TAKEN,
         {
@@ -210,7 +210,7 @@ def seat_buy_back_now(log: TableLog, seat: Seat) -> None:
     if seat.status == Seat.Status.WATCHING:
         seat.status = Seat.Status.PLAYING
     seat.save(update_fields=["stack", "buy_ins", "buy_backs_used", "status"])
-    ledger_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
+    ledger_record_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
     log.append(EventKind.SEAT_BOUGHT_BACK, {"seat": seat.pk, "chips": chips, "price": str(price), "stack": seat.stack})
     deal_when_ready(log)
 

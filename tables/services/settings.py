@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 from engine.api import SettingsError
 from engine.games import get_game
 from ledger.settlement import format_chip_value
-from tables.models import Seat, Table
+from tables.models import CURRENCIES, Seat, Table, table_currency
 from tables.services.errors import ServiceError
 from tables.services.refusals import settings_refusal_message
 
@@ -75,7 +75,6 @@ TABLE_KEYS = frozenset(
 )
 # The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
 # Kept with the host's choices (settings["host"]["currency"]); read it with table_currency().
-CURRENCIES = ("NPR", "INR", "EUR", "USD", "GBP")
 TEEN_PATTI_ENGINE_KEYS = frozenset({"boot", "blind_turns", "stake_limit", "pot_limit_boots", "sideshow", "best_run"})
 HOLDEM_ENGINE_KEYS = frozenset({"blind_speed"})
 
@@ -289,13 +288,6 @@ def chip_value_kept(*, table: Table, settings: Mapping[str, Any]) -> None:
             "a whole number of cents. To play at another value, start a new game."
         )
     raise ServiceError("chip_value_fixed", message % values, field="buy_in_price")
-
-
-def table_currency(table: Table) -> str:
-    """The ISO code of the currency the host chose for the buy-in price, or "" (none)."""
-    host = (table.settings or {}).get("host") or {}
-    currency = host.get("currency") or ""
-    return currency if currency in CURRENCIES else ""
 
 
 def _shown(number: int | Decimal) -> str:

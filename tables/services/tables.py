@@ -23,10 +23,10 @@ from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Seat, Table
+from tables.news import layer_send
 from tables.services.between_hands import hand_deal_now
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
-from tables.services.log import layer_send
 from tables.services.seat_state import in_live_hand
 from tables.services.settings import chip_value_kept, table_settings_build
 from tables.services.turns import TURN_CLOCK_FIELDS, computer_turn_clock, turn_clock_due, turn_clock_start

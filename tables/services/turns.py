@@ -17,7 +17,7 @@ from tables.services.clock_due import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 from tables.services.settings import DEFAULT_COMPUTER_PAUSE, table_seconds
-from tables.services.write_sql import row_save
+from tables.sql.write import row_save
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog, remember_loaded_values
-from tables.services.write_sql import row_by_pk
+from tables.sql.write import row_by_pk
 
 
 def lock_table(table_id: int) -> Table:

@@ -332,7 +332,8 @@ def scenario(workdir: Path, name: str) -> None:
     ``full:GAME:COUNT``: hostuser hosts a GAME table with every one of its COUNT seats
     taken (guests besides the host), the first hand dealt and played on until it is the
     host's turn. Used by the table-layout test for a crowded table. ``full:GAME:COUNT:long``:
-    the same, the guests with names of 40 characters.
+    the same, the guests with names of 40 characters. ``fulls:GAME:LOW:HIGH[:long]``: one
+    such table for each count from LOW to HIGH (prints ``{"codes": {count: code}}``).
     ``blind-limit``: hostuser and bikash at a Faras table, both blind until one of them has
     used up the blind turns and is to act (prints the code and that player's username).
     ``phone-between-hands``: Bina and Kiran on the host's phone at a Faras table, between
@@ -356,6 +357,16 @@ def scenario(workdir: Path, name: str) -> None:
         # A test that switched a user's language keeps it on the account: start from English.
         get_user_model().objects.filter(username__in=TEST_USERS).update(language="")
         print(json.dumps({"reset": sorted(TEST_USERS)}))
+        return
+    if name.startswith("fulls:"):
+        # ``fulls:GAME:LOW:HIGH[:long]``: one ``full`` table for each seat count from LOW to
+        # HIGH, made in one process (a process's start is most of a table's cost).
+        _, game, low, high, *names = name.split(":")
+        codes = {
+            count: _full_table(host, game, count, long_names=names == ["long"])
+            for count in range(int(low), int(high) + 1)
+        }
+        print(json.dumps({"codes": codes}))
         return
     if name.startswith("full:"):
         _, game, count, *names = name.split(":")

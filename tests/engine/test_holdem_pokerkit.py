@@ -34,6 +34,7 @@ The driver functions are shared with benchmarks/engine_holdem.py.
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass, field
 
@@ -48,7 +49,8 @@ try:
 except ImportError:  # pragma: no cover - pokerkit is in requirements-dev.txt
     NoLimitTexasHoldem = None
 
-DIFFERENTIAL_HANDS = 10_000
+# The suite's count (a few seconds); DASHAIN_DIFFERENTIAL_HANDS sets another for a longer run.
+DIFFERENTIAL_HANDS = int(os.environ.get("DASHAIN_DIFFERENTIAL_HANDS", "2500"))
 
 _AUTOMATIONS = ()
 if NoLimitTexasHoldem is not None:
@@ -317,7 +319,7 @@ def pokerkit_replay(script: HandScript) -> list[int]:
 
 
 def test_differential_against_pokerkit_final_stacks_agree_hand_for_hand():
-    """10,000 random hands: the engine and PokerKit end every hand with the same stacks
+    """DIFFERENTIAL_HANDS random hands (2,500 in the suite): the engine and PokerKit end every hand with the same stacks
     (after the documented odd-chip accounting), and agree at every step on who acts and
     what a call costs."""
     assert NoLimitTexasHoldem is not None, "pokerkit (requirements-dev.txt) is needed for this test"
@@ -333,7 +335,7 @@ def test_differential_against_pokerkit_final_stacks_agree_hand_for_hand():
         seen["odd_chip"] += script.odd_chip_differences
     # The random hands must reach the rules under test, not only folds before the flop.
     assert seen["players"] == {2, 3, 4, 5, 6}
-    assert seen["showdown"] > 3000
-    assert seen["side_pots"] > 1000
-    assert seen["split"] > 50
+    assert seen["showdown"] > DIFFERENTIAL_HANDS * 3 // 10
+    assert seen["side_pots"] > DIFFERENTIAL_HANDS // 10
+    assert seen["split"] > DIFFERENTIAL_HANDS // 200
     assert seen["reopen_disagreements"] > 0  # the documented difference is really met, and handled

@@ -105,15 +105,15 @@ def check(workdir: Path, code: str) -> None:
     _django()
     from django.db import transaction
 
+    from ledger.services import ledger_check_invariant
     from tables.models import Event, Hand, Seat, Table
-    from tables.services.ledger_link import ledger_check
 
     with transaction.atomic():  # one consistent reading while the table plays on
         found = Table.objects.select_for_update().get(code=code)
         events = list(Event.objects.filter(table=found).order_by("seq"))
         chips = sum(Seat.objects.filter(table=found).values_list("stack", flat=True))
         try:
-            ledger_check(table=found, chips_at_table=chips)
+            ledger_check_invariant(table=found, chips_at_table=chips)
             chips_error = None
         except Exception as error:
             chips_error = repr(error)

@@ -1,4 +1,4 @@
-"""What delivering news costs a socket's event loop (docs/live-play.md, "Measured").
+"""What delivering news costs a socket's event loop (docs/measurements/live-play.md).
 
 Rule pinned: the consumer makes no hop to a database thread per message. Channels'
 ``AsyncConsumer.dispatch`` checks the database connections of its sync thread before

@@ -19,7 +19,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables import selectors
+from tables import screens, selectors
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.join_limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables.models import Event, Seat, Table
@@ -210,7 +210,7 @@ def test_who_asked_is_never_sent_to_the_table():
     for viewer in (seats[0].pk, seats[1].pk):
         sent = json.dumps(
             [
-                selectors.table_snapshot(table_id=table.pk, seat_id=viewer),
+                screens.table_snapshot(table_id=table.pk, seat_id=viewer),
                 selectors.events_after(table_id=table.pk, after=0, viewer=str(viewer)),
             ]
         )

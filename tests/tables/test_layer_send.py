@@ -1,4 +1,4 @@
-"""Layer sends from the server's threads (tables.services.log.layer_send): handed to the
+"""Layer sends from the server's threads (tables.news.layer_send): handed to the
 server's loop, which sends them in the order given, and the thread never waits for them."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 
 from channels.layers import get_channel_layer
 
-from tables.services import log
+from tables import news as log
 
 
 async def test_sends_from_threads_arrive_in_order_and_the_threads_do_not_wait(monkeypatch):

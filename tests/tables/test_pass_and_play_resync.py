@@ -89,7 +89,7 @@ async def test_news_whose_screen_could_not_be_built_still_ends_the_hold(monkeypa
     def broken(*args: Any, **kwargs: Any) -> None:
         raise RuntimeError("the screens could not be built")
 
-    monkeypatch.setattr(log_module, "_add_hand_screen", broken)
+    monkeypatch.setattr(log_module, "news_screen_add_hand", broken)
     count = len(phone.frames)
     verbs = [entry["verb"] for entry in phone.turn["legal"]]
     verb = next(v for v in ("check", "call") if v in verbs)

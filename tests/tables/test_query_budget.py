@@ -1,6 +1,6 @@
 """What one action costs the database, and the live-hand cache that keeps it lean.
 
-Rules pinned (docs/live-play.md, "Measured"; issue 5, "Speed"): a player's action on a
+Rules pinned (docs/measurements/live-play.md; issue 5, "Speed"): a player's action on a
 warm table is one short transaction of at most 6 queries (begin, lock the table, the
 hand's new turn, the events, the table's counter, commit); a look at one's cards that
 does not pass the turn does not write the hand row (5). The cache is only news: a write
@@ -67,7 +67,7 @@ def _statements(captured) -> list[str]:
 def test_an_action_that_passes_the_turn_is_three_statements_on_postgresql_four_on_sqlite(
     django_capture_on_commit_callbacks,
 ):
-    """docs/live-play.md, "Server CPU of the write path": lock the table, the hand's new turn,
+    """docs/measurements/live-play.md, "Server CPU of the write path": lock the table, the hand's new turn,
     the events in one insert and the table's counter (one statement on PostgreSQL, two on
     SQLite). Nothing else is read or written: the live hand comes from the cache, the
     screens are built from memory after the commit."""
@@ -122,7 +122,7 @@ def test_a_write_this_process_did_not_see_is_read_from_the_log(django_capture_on
 
 
 def test_an_action_that_ends_a_hand_and_deals_the_next_reads_each_thing_once(django_capture_on_commit_callbacks):
-    """docs/live-play.md, issue 13: the action that ends a hand pays the seats (one UPDATE),
+    """docs/measurements/live-play.md, issue 13: the action that ends a hand pays the seats (one UPDATE),
     closes the hand, checks the ledger (the entries and the running totals in one statement), deals the
     next hand (the seats dealt in, the players' seeds, the new hand) and shows the seats.
     No query asks whether a hand is live: this transaction has just ended the only one."""

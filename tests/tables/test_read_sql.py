@@ -1,4 +1,4 @@
-"""The hand-end and deal path's SQL (``tables.services.read_sql``, ``write_sql.row_insert``)
+"""The hand-end and deal path's SQL (``tables.sql.read``, ``write_sql.row_insert``)
 reads and writes exactly what the ORM would, and the log of many random hands is the same.
 
 Rules pinned: the log is the truth, so a hand dealt through the hand-written reads and
@@ -20,9 +20,11 @@ from django.test.utils import CaptureQueriesContext
 
 from ledger import invariant_sql
 from tables.models import Event, Hand, Seat, Table
-from tables.services import ServiceError, dealing, hand_act, read_sql, seat_seed_submit, seat_sit_out, write_sql
-from tables.services.read_sql import player_seeds, rows_where
-from tables.services.write_sql import row_insert
+from tables.services import ServiceError, dealing, hand_act, seat_seed_submit, seat_sit_out
+from tables.sql import read as read_sql
+from tables.sql import write as write_sql
+from tables.sql.read import player_seeds, rows_where
+from tables.sql.write import row_insert
 from tables.state_cache import state_cache_clear
 
 from .conftest import current_turn, open_table, random_action, repeatable_decks

@@ -1,4 +1,4 @@
-"""The write path's SQL (``tables.services.write_sql``) writes and reads exactly what the ORM would.
+"""The write path's SQL (``tables.sql.write``) writes and reads exactly what the ORM would.
 
 Rules pinned: the log is the truth, so an event inserted by the hand-written INSERT is
 the row ``Event.objects.bulk_create`` makes of it, column for column, on the database
@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tables.events import NewEvent
 from tables.models import Event, Hand, Seat, Table
-from tables.services.write_sql import events_insert, events_insert_and_save, row_by_pk, row_save, rows_save
+from tables.sql.write import events_insert, events_insert_and_save, row_by_pk, row_save, rows_save
 
 from .conftest import open_table
 

@@ -1,10 +1,10 @@
 """The reads of a hand's end and the next deal as SQL built once: rows of a table's seats and
 hands by simple conditions, and the players' seeds for a hand.
 
-The counterpart of ``tables.services.write_sql`` (see there why): a hand that ends in an
+The counterpart of ``tables.sql.write`` (see there why): a hand that ends in an
 action reads the seats to pay, deals the next hand (the seats dealt in, the players'
 seeds) and shows the seats on every screen, all in the action's transaction. Through the
-ORM each of those reads was compiled again every time (docs/live-play.md, issue 13). Each
+ORM each of those reads was compiled again every time (docs/measurements/live-play.md, issue 13). Each
 SELECT here is built once per database and shape from the models' metadata and loads the
 objects the ORM's query would load, in the same order (``tests/tables/test_read_sql.py``
 compares the two on every database the suite runs on). On a database other than
@@ -21,7 +21,7 @@ from django.db.models import Field, Model
 
 from tables.events import EventKind
 from tables.models import Event
-from tables.services.write_sql import (
+from tables.sql.write import (
     SUPPORTED_VENDORS,
     ModelT,
     Select,

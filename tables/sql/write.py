@@ -1,12 +1,12 @@
 """The statements of the write path as SQL built once: lock a table row, update a row's
 fields, insert a row (a new hand), append events. (The reads of the hand's end and the
-deal are their counterpart, ``tables.services.read_sql``.)
+deal are their counterpart, ``tables.sql.read``.)
 
 Every change to a table (``tables.services.write.table_write``) locks the table's row,
 may update its hand and seats, appends events and moves the table's ``last_seq`` on.
 Through the ORM each statement is compiled again on every call (a queryset cloned,
 its lookups resolved, its SQL assembled), and that was most of the CPU an action costs
-the server (docs/live-play.md, "Measured"). Here each statement's SQL is built once per
+the server (docs/measurements/live-play.md). Here each statement's SQL is built once per
 database and shape, from the models' own metadata: the table and column names, each
 field's ``get_db_prep_save`` for what is written and the database's and field's
 converters for what is read. So the models stay the schema, and the rows written and
