@@ -73,7 +73,7 @@ def _trace_install() -> None:
     _trace_service()
     news_handler = consumers.TableConsumer.table_events
 
-    async def table_events(self: Any, message: dict[str, Any]) -> None:
+    async def table_events(self: Any, message: Any) -> None:
         began = time.perf_counter()
         await news_handler(self, message)
         ended = time.perf_counter()

@@ -37,12 +37,13 @@ def _play(actions: int) -> tuple[list[dict[str, Any]], list[Any], int]:
     from benchmarks.seated import seated_table
     from engine.games import get_game
     from tables import selectors
+    from tables.messages import EventFrame, NewsScreen
     from tables.models import Table
     from tables.services import hand_act, log
 
     sent: list[dict[str, Any]] = []
 
-    def keep(group: str, frames: list[dict[str, Any]], screen: dict[str, Any] | None = None) -> None:
+    def keep(group: str, frames: list[EventFrame], screen: NewsScreen | None = None) -> None:
         message: dict[str, Any] = {"type": "table.events", "events": frames}
         if screen is not None:
             message["screen"] = screen

@@ -34,7 +34,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from channels.consumer import get_handler_name
@@ -48,6 +48,7 @@ from django.utils.translation import gettext_lazy
 from accounts.language import language_for_scope
 from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
+from tables.messages import NewsScreen, SeatPublic, TableEventsMessage
 from tables.news import layer_send, remember_server_loop
 from tables.news_text import news_text, text_with
 from tables.quiet_watch import TableWatch, watch_for_loop
@@ -154,7 +155,7 @@ def _identify(
     return table.pk, seat.pk, table.group_name, is_host, phone
 
 
-def _turn_player(hand: dict[str, Any] | None) -> str | None:
+def _turn_player(hand: Mapping[str, Any] | None) -> str | None:
     """Who is to act in a hand as a screen or snapshot carries it (``None``: nobody, or no hand)."""
     if not hand or hand.get("finished"):
         return None
@@ -162,7 +163,7 @@ def _turn_player(hand: dict[str, Any] | None) -> str | None:
     return None if not turn or not turn.get("player") else str(turn["player"])
 
 
-def _turn_leaves(frames: list[dict[str, Any]], holder: str) -> bool:
+def _turn_leaves(frames: Sequence[Mapping[str, Any]], holder: str) -> bool:
     """Whether news (the events as written, before any filter) passes the turn from
     ``holder`` to someone else, or ends the hand."""
     for frame in frames:
@@ -320,7 +321,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         seat = self.viewer_seat
         return None if seat is None else str(seat)
 
-    def _heard_turn(self, hand: dict[str, Any] | None) -> bool:
+    def _heard_turn(self, hand: Mapping[str, Any] | None) -> bool:
         """Note who is to act now; the phone's holder lets go the moment the turn leaves
         them (before anything of the news is filtered). Returns whether the viewer changed."""
         self.turn_player = _turn_player(hand)
@@ -329,7 +330,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return True
         return False
 
-    def _heard_seats(self, seats: list[dict[str, Any]]) -> bool:
+    def _heard_seats(self, seats: list[SeatPublic]) -> bool:
         """The seats changed: the host's phone starts or stops passing (local players added or
         all gone). Returns whether the viewer changed."""
         if not self.is_host or self.seat_id is None:
@@ -343,11 +344,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.holding = None
         return self.viewer != was
 
-    def _with_phone(self, reply: dict[str, Any]) -> dict[str, Any]:
-        """Add what the host's phone shows about passing (:meth:`_phone`)."""
+    def _with_phone(self, reply: Mapping[str, Any]) -> dict[str, Any]:
+        """The reply with what the host's phone shows about passing (:meth:`_phone`)."""
         if self.phone is not None:
-            reply["phone"] = self._phone()
-        return reply
+            return {**reply, "phone": self._phone()}
+        return dict(reply)
 
     def _phone(self) -> dict[str, Any]:
         """What the host's phone shows about passing: its seats, who holds it, and whom to
@@ -361,7 +362,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # --- out -------------------------------------------------------------------
 
-    def _heard_read(self, screen: dict[str, Any]) -> bool:
+    def _heard_read(self, screen: Mapping[str, Any]) -> bool:
         """A snapshot or catch-up read with the socket's eyes: note its seats and turn.
         Returns whether the eyes changed (the read must be made again with the new ones)."""
         if not self.is_host:
@@ -429,7 +430,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(self._with_phone({"type": "events", "events": events, "screen": screen}))
             await self._close_if_banned(events)
 
-    async def table_events(self, message: dict[str, Any]) -> None:
+    async def table_events(self, message: TableEventsMessage) -> None:
         """News from the channel layer: the events in seq order, with this viewer's screen
         after them (``tables.screens``). No query and no lock, unless news was lost on the
         way (a gap): then what was missed comes from the log."""
@@ -439,7 +440,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         async with self.sending:
             await self._send_news(message)
 
-    async def _send_news(self, message: dict[str, Any]) -> None:
+    async def _send_news(self, message: TableEventsMessage) -> None:
         frames = message["events"]
         if not frames or frames[-1]["seq"] <= self.last_seq:
             return  # old news: it came after a later message, or after a snapshot
@@ -448,7 +449,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         sent = message.get("screen")
         # The screen after this news (None: none came with it, or not at its last seq).
-        screen: dict[str, Any] | None = sent if sent is not None and sent["seq"] == frames[-1]["seq"] else None
+        screen: NewsScreen | None = sent if sent is not None and sent["seq"] == frames[-1]["seq"] else None
         viewer_changed = False
         if self.is_host:
             # Pass and play: whose eyes this news is filtered with is settled first, from
@@ -484,7 +485,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_snapshot()  # news without a screen (not sent by this version): read it
         await self._close_if_banned(banned)
 
-    async def _close_if_banned(self, events: list[dict[str, Any]]) -> None:
+    async def _close_if_banned(self, events: Sequence[Mapping[str, Any]]) -> None:
         """The log says this seat was banned (the layer's own word may have been lost): go."""
         if any(e.get("kind") == "seat_banned" and e.get("data", {}).get("seat") == self.seat_id for e in events):
             self.signed_out = True

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from tables.messages import EventFrame
 from tables.models import Event
 
 
@@ -117,7 +118,7 @@ class NewEvent:
 PRIVATE_KEYS = frozenset({"_hand", "who"})
 
 
-def event_frame(event: Event | NewEvent | dict[str, Any]) -> dict[str, Any]:
+def event_frame(event: Event | NewEvent | EventFrame) -> EventFrame:
     """The message sent through the channel layer for one event (visibility still attached):
     an event of the log, or one just appended and about to be written."""
     if isinstance(event, dict):

@@ -14,10 +14,13 @@ import asyncio
 import logging
 import threading
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+from tables.messages import EventFrame, NewsScreen, TableEventsMessage
 
 logger = logging.getLogger(__name__)
 
@@ -52,24 +55,24 @@ def layer_sends_hold() -> None:
     _holding = True
 
 
-def layer_sends_held() -> list[tuple[str, dict[str, Any]]]:
+def layer_sends_held() -> list[tuple[str, Mapping[str, Any]]]:
     """The layer sends this thread made since it last asked, in order (a service worker's)."""
-    sends: list[tuple[str, dict[str, Any]]] = getattr(_held, "sends", [])
+    sends: list[tuple[str, Mapping[str, Any]]] = getattr(_held, "sends", [])
     _held.sends = []
     return sends
 
 
-def broadcast(group: str, frames: list[dict[str, Any]], screen: dict[str, Any] | None = None) -> None:
+def broadcast(group: str, frames: list[EventFrame], screen: NewsScreen | None = None) -> None:
     """Send ``frames`` (and the ``screen`` after them, see ``tables.screens``) to every socket
     of the table; each keeps what its viewer may see."""
     if frames:
-        message: dict[str, Any] = {"type": "table.events", "events": frames}
+        message: TableEventsMessage = {"type": "table.events", "events": frames}
         if screen is not None:
             message["screen"] = screen
         layer_send(group, message)
 
 
-def layer_send(group: str, message: dict[str, Any]) -> None:
+def layer_send(group: str, message: Mapping[str, Any]) -> None:
     """Send ``message`` to a channel-layer group from any thread; a failure is logged, not raised.
 
     From a thread of the web server (a service run for a socket, the in-process worker)
@@ -108,10 +111,10 @@ class _Publisher:
     max_waiting = 10_000
 
     def __init__(self) -> None:
-        self.waiting: list[tuple[str, dict[str, Any]]] = []
+        self.waiting: list[tuple[str, Mapping[str, Any]]] = []
         self.task: asyncio.Task[None] | None = None
 
-    def send(self, group: str, message: dict[str, Any]) -> None:
+    def send(self, group: str, message: Mapping[str, Any]) -> None:
         if len(self.waiting) >= self.max_waiting:
             logger.warning("%d layer sends waiting: news to %s dropped", len(self.waiting), group)
             return
@@ -137,7 +140,7 @@ class _Publisher:
 _publishers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Publisher] = weakref.WeakKeyDictionary()
 
 
-def _publisher_send(loop: asyncio.AbstractEventLoop, group: str, message: dict[str, Any]) -> None:
+def _publisher_send(loop: asyncio.AbstractEventLoop, group: str, message: Mapping[str, Any]) -> None:
     """On ``loop``'s own thread: queue the send with the loop's publisher."""
     publisher = _publishers.get(loop)
     if publisher is None:

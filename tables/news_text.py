@@ -33,16 +33,17 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from tables.messages import EventFrame, HandScreen, NewsScreen, TableEventsMessage
 from tables.selectors import event_visible, frame_for_viewer, view_key
 
 # The sockets of one table take a message within a few turns of the event loop.
 KEPT = 256
 
-_kept: OrderedDict[int, tuple[dict[str, Any], dict[Any, str]]] = OrderedDict()
+_kept: OrderedDict[int, tuple[TableEventsMessage, dict[Any, str]]] = OrderedDict()
 _kept_lock = threading.Lock()
 
 
-def _parts(message: dict[str, Any]) -> dict[Any, str]:
+def _parts(message: TableEventsMessage) -> dict[Any, str]:
     """The texts already made for this message (a dict to add to), kept by its identity."""
     key = id(message)
     with _kept_lock:
@@ -56,7 +57,7 @@ def _parts(message: dict[str, Any]) -> dict[Any, str]:
         return parts
 
 
-def _events_text(parts: dict[Any, str], frames: list[dict[str, Any]], start: int, viewer: str | None) -> str:
+def _events_text(parts: dict[Any, str], frames: list[EventFrame], start: int, viewer: str | None) -> str:
     if "open" not in parts:
         # News that hides nothing (most of it) is the same for every viewer.
         parts["open"] = "" if any(frame.get("visible_to") is not None for frame in frames) else "yes"
@@ -68,7 +69,7 @@ def _events_text(parts: dict[Any, str], frames: list[dict[str, Any]], start: int
     return text
 
 
-def _hand_text(hand: dict[str, Any] | None, which: str | None) -> str:
+def _hand_text(hand: HandScreen | None, which: str | None) -> str:
     if hand is None:
         return "null"
     view = hand["public"] if which is None else hand["views"][which]
@@ -78,7 +79,7 @@ def _hand_text(hand: dict[str, Any] | None, which: str | None) -> str:
     return f'{head[:-1]}, "view": {view}, "turn": {json.dumps(hand["turn"])}}}'
 
 
-def _screen_text(parts: dict[Any, str], screen: dict[str, Any], viewer: str | None) -> str:
+def _screen_text(parts: dict[Any, str], screen: NewsScreen, viewer: str | None) -> str:
     hand = screen.get("hand")
     which = view_key(hand, viewer) if hand is not None else None
     key = ("screen", which)
@@ -91,11 +92,11 @@ def _screen_text(parts: dict[Any, str], screen: dict[str, Any], viewer: str | No
     return text
 
 
-def news_text(message: dict[str, Any], *, after: int, viewer: str | None) -> str:
+def news_text(message: TableEventsMessage, *, after: int, viewer: str | None) -> str:
     """The ``events`` frame one socket is sent of ``message``: the events after seq
     ``after`` as ``viewer`` may see them, and the screen after them with ``viewer``'s view
     when the message has one exact at its last event."""
-    frames: list[dict[str, Any]] = message["events"]
+    frames = message["events"]
     start = 0
     while start < len(frames) and frames[start]["seq"] <= after:
         start += 1

@@ -43,6 +43,7 @@ from django.db import transaction
 from engine.api import Action
 from engine.games import get_game
 from tables.events import REQUEST_KINDS, EventKind, NewEvent
+from tables.messages import CatchUpScreen, HandScreen, NewsScreen, Snapshot, TurnPublic, ViewerFrame
 from tables.models import Event, Hand, Seat, Table
 from tables.selectors import (
     events_after,
@@ -77,7 +78,7 @@ SEAT_KINDS = frozenset(
 )
 
 
-def hand_screen(*, table: Table, hand: Hand, state: Any, only: str | None = None) -> dict[str, Any]:
+def hand_screen(*, table: Table, hand: Hand, state: Any, only: str | None = None) -> HandScreen:
     """Every distinct view of one hand's state, each as JSON text, and its turn (see the
     module). With ``only`` (a snapshot for one viewer): that viewer's view if dealt in,
     else the public one, as data."""
@@ -103,7 +104,7 @@ def hand_screen(*, table: Table, hand: Hand, state: Any, only: str | None = None
     }
 
 
-def turn_public(*, game: Any, state: Any, player: str, hand: Hand) -> dict[str, Any]:
+def turn_public(*, game: Any, state: Any, player: str, hand: Hand) -> TurnPublic:
     """Whose turn it is, what they may do and until when: the ``turn`` event's data and
     the screen's (and snapshot's) ``turn``."""
     return {
@@ -132,7 +133,7 @@ def _consistent_read() -> Iterator[None]:
         yield
 
 
-def table_snapshot(*, table_id: int, seat_id: int | None) -> dict[str, Any]:
+def table_snapshot(*, table_id: int, seat_id: int | None) -> Snapshot:
     """What one viewer may see of the table now, with the seq it is exact at.
 
     Read without the table's row lock, in one consistent read: on PostgreSQL a
@@ -194,7 +195,7 @@ def _hand_final_state(*, table: Table, hand: Hand) -> AnyHandState:
 
 def table_catch_up(
     *, table_id: int, seat_id: int | None, after: int, limit: int = 500
-) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+) -> tuple[list[ViewerFrame], CatchUpScreen] | None:
     """The events after ``after`` as this seat may see them, and its screen at the last of
     them, read in one consistent read (see :func:`table_snapshot`); ``None`` when more than
     ``limit`` events were missed (a snapshot is the better answer then)."""
@@ -204,18 +205,25 @@ def table_catch_up(
         events = events_after(table_id=table_id, after=after, viewer=viewer, limit=limit + 1)
     if len(events) > limit:
         return None
-    screen = {key: value for key, value in snapshot.items() if key not in ("type", "you")}
+    screen: CatchUpScreen = {
+        "seq": snapshot["seq"],
+        "table": snapshot["table"],
+        "seats": snapshot["seats"],
+        "hand": snapshot["hand"],
+        "requests": snapshot["requests"],
+        "denied": snapshot["denied"],
+    }
     return [event for event in events if event["seq"] <= screen["seq"]], screen
 
 
 # --- the news: the screen that goes out with a write's events ---------------------------
 
 
-def news_screen_parts(*, table: Table, events: Sequence[NewEvent], table_changed: bool) -> dict[str, Any]:
+def news_screen_parts(*, table: Table, events: Sequence[NewEvent], table_changed: bool) -> NewsScreen:
     """What the screens need besides the hand, read by the writer inside its transaction
     (so exact at its last seq): the table when its row changed, the seats when an event
     moved them, the requests to the host when one was made or ended."""
-    screen: dict[str, Any] = {"seq": table.last_seq}
+    screen: NewsScreen = {"seq": table.last_seq}
     if table_changed:
         screen["table"] = table_public(table)
     if any(event.kind in SEAT_KINDS for event in events):
@@ -228,7 +236,7 @@ def news_screen_parts(*, table: Table, events: Sequence[NewEvent], table_changed
 
 
 def news_screen_add_hand(
-    screen: dict[str, Any], *, table: Table, live: Any, finished: tuple[Hand, AnyHandState] | None
+    screen: NewsScreen, *, table: Table, live: Any, finished: tuple[Hand, AnyHandState] | None
 ) -> None:
     """The hand part of the screen, after the commit: the live hand's views, else those of
     the hand the write finished, else none (``None``) when the live hand went, else left out

@@ -19,6 +19,15 @@ from engine.api import Action, TablePosition
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind, event_frame
+from tables.messages import (
+    EventFrame,
+    HandForViewer,
+    HandScreen,
+    RequestPublic,
+    SeatPublic,
+    TablePublic,
+    ViewerFrame,
+)
 from tables.models import Event, Hand, Seat, Table
 from tables.state_cache import state_cache_get
 
@@ -112,7 +121,7 @@ def seat_for_viewer(
     return None
 
 
-def requests_pending(*, table: Table, private: bool = False) -> list[dict[str, Any]]:
+def requests_pending(*, table: Table, private: bool = False) -> list[RequestPublic]:
     """The requests to the host not answered yet (``tables.services.requests``), oldest
     first: ``{"request": seq, "seat": id, "name": ..., "what": "seat" | "buy_back" | "join",
     "number": n | None, "chips": n | None, "price": "10.00" | None}`` (the buy-in asked
@@ -126,7 +135,7 @@ def requests_pending(*, table: Table, private: bool = False) -> list[dict[str, A
         EventKind.REQUEST_DENIED,
         EventKind.REQUEST_CANCELLED,
     )
-    pending: dict[int, dict[str, Any]] = {}
+    pending: dict[int, RequestPublic] = {}
     for seq, kind, payload in (
         Event.objects.filter(table=table, kind__in=made).order_by("seq").values_list("seq", "kind", "payload")
     ):
@@ -239,17 +248,17 @@ def phone_seat_ids(*, table: Table) -> list[int] | None:
     return ([host] if host is not None else []) + local
 
 
-def phone_seat_ids_from_public(seats: list[dict[str, Any]], host_seat_id: int) -> list[int] | None:
+def phone_seat_ids_from_public(seats: list[SeatPublic], host_seat_id: int) -> list[int] | None:
     """:func:`phone_seat_ids` from a list of :func:`seat_public` rows (a pushed screen's seats)."""
     local = sorted(seat["id"] for seat in seats if seat.get("local"))
     return [host_seat_id, *local] if local else None
 
 
-def seats_public(table: Table) -> list[dict[str, Any]]:
+def seats_public(table: Table) -> list[SeatPublic]:
     return [seat_public(seat) for seat in Seat.objects.filter(table=table).order_by("pk")]
 
 
-def seat_public(seat: Seat) -> dict[str, Any]:
+def seat_public(seat: Seat) -> SeatPublic:
     return {
         "id": seat.pk,
         "name": seat.display_name,
@@ -264,7 +273,7 @@ def seat_public(seat: Seat) -> dict[str, Any]:
     }
 
 
-def table_public(table: Table) -> dict[str, Any]:
+def table_public(table: Table) -> TablePublic:
     settings = table.settings
     return {
         "id": table.pk,
@@ -285,7 +294,7 @@ def table_public(table: Table) -> dict[str, Any]:
     }
 
 
-def view_key(hand: dict[str, Any], viewer: str | None) -> str | None:
+def view_key(hand: HandScreen, viewer: str | None) -> str | None:
     """Which of a hand screen's views (``tables.screens``) a viewer is sent: their own if
     dealt in (its key), else the public one (``None``).
 
@@ -296,7 +305,7 @@ def view_key(hand: dict[str, Any], viewer: str | None) -> str | None:
     return viewer if viewer is not None and viewer in hand["views"] else None
 
 
-def hand_for_viewer(hand: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def hand_for_viewer(hand: HandScreen, viewer: str | None) -> HandForViewer:
     """One viewer's part of a hand's screen: their own view if dealt in, else the public one."""
     key = view_key(hand, viewer)
     return {
@@ -308,19 +317,20 @@ def hand_for_viewer(hand: dict[str, Any], viewer: str | None) -> dict[str, Any]:
     }
 
 
-def event_visible(frame: dict[str, Any], viewer: str | None) -> bool:
+def event_visible(frame: EventFrame, viewer: str | None) -> bool:
     """Whether ``viewer`` (a seat id or None) may see this event (else only its seq)."""
     visible_to = frame.get("visible_to")
     return visible_to is None or (viewer is not None and viewer in visible_to)
 
 
-def frame_for_viewer(frame: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+def frame_for_viewer(frame: EventFrame, viewer: str | None) -> ViewerFrame:
     """The one place visibility is applied: an event as ``viewer`` (a seat id or None) receives it."""
     if not event_visible(frame, viewer):
         return {"seq": frame["seq"]}
-    out = {"seq": frame["seq"], "kind": frame["kind"], "data": frame["data"]}
-    if frame.get("hand") is not None:
-        out["hand"] = frame["hand"]
+    out: ViewerFrame = {"seq": frame["seq"], "kind": frame["kind"], "data": frame["data"]}
+    hand = frame.get("hand")
+    if hand is not None:
+        out["hand"] = hand
     return out
 
 
@@ -334,7 +344,7 @@ def tables_last_seq(*, table_ids: list[int]) -> dict[int, int]:
     return dict(Table.objects.filter(pk__in=table_ids).values_list("pk", "last_seq"))
 
 
-def events_after(*, table_id: int, after: int, viewer: str | None, limit: int = 500) -> list[dict[str, Any]]:
+def events_after(*, table_id: int, after: int, viewer: str | None, limit: int = 500) -> list[ViewerFrame]:
     """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first."""
     rows = Event.objects.filter(table_id=table_id, seq__gt=after).order_by("seq")[:limit]
     return [frame_for_viewer(event_frame(event), viewer) for event in rows]

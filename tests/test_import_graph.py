@@ -198,8 +198,9 @@ def test_the_engine_imports_the_standard_library_only():
 #: The bottom of tables/: what each may import of the project (lazy imports included).
 FOUNDATIONS = {
     "tables.models": set(),
-    "tables.news": set(),
-    "tables.events": {"tables.models"},
+    "tables.messages": set(),
+    "tables.news": {"tables.messages"},
+    "tables.events": {"tables.models", "tables.messages"},
     "tables.state_cache": {"tables.models"},
     "tables.guests": {"tables.models"},
     "tables.sql": set(),

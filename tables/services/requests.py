@@ -39,13 +39,14 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tables import selectors
 from tables.events import EventKind, NewEvent
+from tables.messages import RequestPublic
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
@@ -127,7 +128,7 @@ def _require_may_ask(table: Table, seat: Seat) -> None:
         raise ServiceError("too_many_requests", _("The host has just said no; wait a minute before asking again."))
 
 
-def _pending(table: Table, request: object) -> dict[str, Any]:
+def _pending(table: Table, request: object) -> RequestPublic:
     if isinstance(request, bool) or not isinstance(request, int):
         raise ServiceError("bad_request", _("Say which request (its number)."))
     for pending in selectors.requests_pending(table=table, private=True):
@@ -187,7 +188,7 @@ def request_approve(*, table_id: int, seat_id: int, request: object) -> int:
     return approval.seq
 
 
-def _require_as_asked(table: Table, player: Seat, pending: dict[str, Any]) -> None:
+def _require_as_asked(table: Table, player: Seat, pending: RequestPublic) -> None:
     """The request still says what the player wants: the buy-in they asked to pay (the host
     may have changed it since, at the same chip value: 1,000 chips for 10.00 is not 100,000
     for 1,000.00), and no buy-in of theirs since (the host turned approval off and they sat
@@ -236,7 +237,7 @@ def request_cancel(*, table_id: int, seat_id: int) -> int:
     return event.seq
 
 
-def _cancel(log: TableLog, pending: dict[str, Any], *, by: str) -> NewEvent:
+def _cancel(log: TableLog, pending: RequestPublic, *, by: str) -> NewEvent:
     return log.append(
         EventKind.REQUEST_CANCELLED,
         {"request": pending["request"], "seat": pending["seat"], "what": pending["what"], "by": by},
