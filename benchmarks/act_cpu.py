@@ -1,7 +1,7 @@
 """Benchmark: the server CPU and the SQL statements of one player's action (``hand_act``).
 
     DATABASE_URL=postgres://dashain:dashain@127.0.0.1:5432/dashain_bench \\
-    .venv/bin/python benchmarks/act_cpu.py [--actions 2000] [--tables 20] [--game faras holdem] [--profile N]
+    .venv/bin/python benchmarks/act_cpu.py [--actions 2000] [--tables 20] [--game faras holdem] [--profile N] [--orm]
 
 In one process, with Django set up against the database ``DATABASE_URL`` names (created
 if missing; SQLite when unset), it opens tables of 4 through the services and then plays
@@ -27,6 +27,10 @@ code of the write path. Compare two versions of the code by their ratios (or the
 per action) measured in one sitting. Statements are counted with
 ``connection.execute_wrapper`` (BEGIN and COMMIT are not statements Django runs, so they
 are not counted).
+
+``--orm`` sends every statement through the ORM (the hand-written SQL of ``tables.sql`` and
+``ledger.invariant_sql`` falls back to it, as on a database it does not know): run it and a
+plain run in one sitting to see what the hand-written SQL saves.
 
 ``--profile N`` runs cProfile (timed by ``process_time``) over the actions and prints the N
 functions with the most time of their own and the N with the most cumulative time;
@@ -241,11 +245,27 @@ def main() -> None:
     parser.add_argument(
         "--profile-file", default="", metavar="PATH", help="with --profile: also keep the stats in PATH.GAME"
     )
+    parser.add_argument(
+        "--orm",
+        action="store_true",
+        help="every statement through the ORM (tables.sql and ledger.invariant_sql as on an unknown database)",
+    )
     args = parser.parse_args()
     _setup_django()
     from django.db import connection
 
-    print(f"{connection.vendor}, {args.actions} actions a game over {args.tables} tables of 4, seed {args.seed}")
+    if args.orm:
+        from ledger import invariant_sql
+        from tables.sql import read, write
+
+        for module in (read, write, invariant_sql):
+            module.SUPPORTED_VENDORS = frozenset()  # type: ignore[attr-defined]
+
+    path = "the ORM" if args.orm else "tables.sql"
+    print(
+        f"{connection.vendor} through {path}, {args.actions} actions a game over {args.tables} tables of 4, "
+        f"seed {args.seed}"
+    )
     print(
         "game     CPU/action  reference  ratio  statements/action  refused"
         "  | hand ends  CPU/hand end  ratio  statements  | other actions' CPU"

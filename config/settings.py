@@ -236,6 +236,17 @@ if REDIS_URL:
             },
         }
     }
+    # Players' moves to Channels' workers (DASHAIN_MOVE_WORKERS, tables/move_workers.py): a
+    # core (list-backed) layer, so each move goes to one worker, not to every subscriber.
+    CHANNEL_LAYERS["moves"] = {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [REDIS_URL],
+            "prefix": f"{DASHAIN_REDIS_PREFIX}moves.",
+            "capacity": 10_000,  # moves waiting on the channel for a worker
+            "expiry": 30,  # a move nobody took in 30 s is dropped (its consumer gave up at 10 s)
+        },
+    }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = None
     # Shared by every process: the join pages' guess limits (tables/join_limits.py).
@@ -279,6 +290,16 @@ if DASHAIN_SERVICE_PROCESSES and not (REDIS_URL and DATABASES["default"]["ENGINE
         "DASHAIN_SERVICE_PROCESSES needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL): a worker "
         "process writes to the database and its news reaches the sockets through Redis."
     )
+# Players' moves played by Channels' workers (`manage.py runworker --layer moves table-moves`),
+# on this machine or others: tables/move_workers.py, docs/deployment.md.
+DASHAIN_MOVE_WORKERS = env.bool("DASHAIN_MOVE_WORKERS", default=False)
+if DASHAIN_MOVE_WORKERS and not (REDIS_URL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"):
+    raise ImproperlyConfigured(
+        "DASHAIN_MOVE_WORKERS needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL): the workers "
+        "take the moves from Redis and write them to the database."
+    )
+if DASHAIN_MOVE_WORKERS and DASHAIN_SERVICE_PROCESSES:
+    raise ImproperlyConfigured("Choose one: DASHAIN_MOVE_WORKERS or DASHAIN_SERVICE_PROCESSES.")
 # "module:function" each service worker calls once set up (the load benchmark counts there).
 DASHAIN_SERVICE_WORKER_SETUP = env.str("DASHAIN_SERVICE_WORKER_SETUP", default="")
 # The pause between hands is the host's setting (hand_pause); this, when set, overrides it

@@ -49,6 +49,7 @@ from accounts.language import language_for_scope
 from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.messages import NewsScreen, SeatPublic, TableEventsMessage
+from tables.move_workers import MoveClient, move_workers_enabled
 from tables.news import layer_send, remember_server_loop
 from tables.news_text import news_text, text_with
 from tables.quiet_watch import TableWatch, watch_for_loop
@@ -568,6 +569,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         when the site runs them (``tables.service_processes``; a move with a client action id
         is made again in a fresh worker if its worker dies, as a resend is a no-op), else in a
         thread here."""
+        if move_workers_enabled():  # Channels' workers (runworker), on this machine or others
+            if getattr(self, "move_client", None) is None:
+                self.move_client = MoveClient()
+            return await self.move_client.play(service, kwargs, repeatable=kwargs.get("client_action_id") is not None)
         workers = service_processes()
         if workers is not None and self.table_id is not None:  # (a socket plays only once it has its table)
             repeatable = kwargs.get("client_action_id") is not None
