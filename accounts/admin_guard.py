@@ -124,11 +124,10 @@ def path_allowed(model: type[models.Model], lookup: str) -> bool:
 def order_allowed(model: type[models.Model], term: Any) -> bool:
     """Whether one ordering term (a name, ``-name``, or an expression) names no secret."""
     if isinstance(term, str):
-        name = term.lstrip("-+")
-        return name in ("?", "pk") or path_allowed(model, name)
-    name = getattr(term, "name", None)  # F("...")
-    if isinstance(name, str):
-        return path_allowed(model, name)
+        return term.lstrip("-+") in ("?", "pk") or path_allowed(model, term.lstrip("-+"))
+    expression_name = getattr(term, "name", None)  # F("...")
+    if isinstance(expression_name, str):
+        return path_allowed(model, expression_name)
     return all(order_allowed(model, source) for source in getattr(term, "get_source_expressions", list)())
 
 
@@ -161,9 +160,9 @@ class GuardedLookups:
         ordering = super().get_ordering(request) or ()  # type: ignore[misc]
         return [term for term in ordering if order_allowed(self.model, term)]
 
-    def get_sortable_by(self, request: HttpRequest) -> list[str]:
+    def get_sortable_by(self, request: HttpRequest) -> Any:
         sortable = super().get_sortable_by(request)  # type: ignore[misc]
-        return [name for name in sortable if _display_sort_allowed(self, name)]
+        return [name for name in sortable if not isinstance(name, str) or _display_sort_allowed(self, name)]
 
     def get_changelist_instance(self, request: HttpRequest) -> Any:
         """The list, its rows fetched here: a lookup the database cannot run is an invalid

@@ -68,7 +68,7 @@ def _prototypes() -> dict[str, str]:
     """Each confusable character -> one string standing for every character it can be
     taken for (its class in TR39's confusables data; a class with a prototype of several
     characters, "rn" for "m", stands as that string)."""
-    from confusable_homoglyphs.confusables import confusables_data
+    from confusable_homoglyphs.confusables import confusables_data  # type: ignore[import-untyped]
 
     def plain(text: str) -> str:  # the data wraps right-to-left letters in LRM marks
         return text.replace("\u200e", "").replace("\u200f", "")
