@@ -10,6 +10,7 @@ import random
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -75,3 +76,13 @@ def test_the_lockout_page_is_in_the_players_language(players, wifi):
     page = _log_in(wifi, "asha", PASSWORD, HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert "Too many tries" not in page
     assert "15 Minuten" in page
+
+
+def test_the_operator_lifts_a_lock_with_axes_reset(players, wifi):
+    _typos(wifi, "asha", LIMIT)
+    assert _log_in(wifi, "asha", PASSWORD).status_code == 429
+    call_command("axes_reset_username", "asha")
+    assert _log_in(wifi, "asha", PASSWORD).status_code == 302
+    _typos(wifi, "asha", LIMIT)
+    call_command("axes_reset")
+    assert _log_in(wifi, "asha", PASSWORD).status_code == 302

@@ -275,3 +275,33 @@ def test_every_secret_looking_column_of_the_site_is_a_secret_to_the_admin():
         for field in model._meta.get_fields():
             if field.concrete and looks_secret.search(field.name) and field.name != "seed_commitment":
                 assert field_is_secret(field), (model, field.name)
+
+
+def test_every_binary_and_json_column_is_refused_to_lookups(operator):
+    for model, _url in _changelists():
+        for path, field in _paths(model, depth=2):
+            if isinstance(field, (models.BinaryField, models.JSONField)):
+                assert not path_allowed(model, path) and not path_allowed(model, path + "__isnull"), (model, path)
+    hand_list = reverse("admin:tables_hand_changelist")
+    assert operator.get(hand_list, {"plan__players__icontains": "1"}).status_code == 400
+
+
+def test_no_admin_page_shows_the_seed_or_a_token(operator):
+    world = _world()
+    table, guest = world["table"], world["guest"]
+    assert isinstance(table, Table) and isinstance(guest, Seat)
+    secrets_shown = [bytes(table.secret_seed).hex(), table.invite_token, guest.guest_token]
+    pages = [url for _model, url in _changelists()] + [
+        reverse("admin:tables_table_change", args=[table.pk]),
+        reverse("admin:tables_seat_change", args=[guest.pk]),
+        *(
+            reverse("admin:tables_event_change", args=[pk])
+            for pk in Event.objects.filter(table=table).values_list("pk", flat=True)[:10]
+        ),
+    ]
+    for url in pages:
+        response = operator.get(url)
+        assert response.status_code == 200, url
+        body = response.content.decode()
+        for secret in secrets_shown:
+            assert secret not in body, url
