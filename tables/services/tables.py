@@ -17,7 +17,7 @@ from django.db import IntegrityError
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from accounts.names import name_clean, name_key
+from accounts.names import name_clean, name_key, name_normal
 from engine.fairness import commitment
 from engine.games import get_game
 from tables import selectors
@@ -204,7 +204,7 @@ def table_join(
         if account is not None:
             _refuse_computer_name(account.table_name)
             _require_free_name(table, account.table_name)
-            seat = Seat.objects.create(table=table, user=account, display_name=" ".join(account.table_name.split()))
+            seat = Seat.objects.create(table=table, user=account, display_name=name_normal(account.table_name))
         else:
             _require_free_name(table, name)
             seat = Seat.objects.create(table=table, guest_token=token, display_name=name)

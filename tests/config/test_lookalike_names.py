@@ -73,6 +73,10 @@ def test_an_account_whose_name_looks_like_a_seated_one_is_refused_at_the_table()
     with pytest.raises(ServiceError) as refused:
         table_join(code=table.code, invite_token=table.invite_token, user=lookalike)
     assert refused.value.code == "name_taken"
+    # At another table, the name stored before is seated as people read it.
+    elsewhere = table_create(host=make_user("host2"), game="faras")
+    seat = table_join(code=elsewhere.code, invite_token=elsewhere.invite_token, user=lookalike)
+    assert seat.display_name == "Asha"
 
 
 def test_pass_and_play_names_are_compared_the_same_way():
