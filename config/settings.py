@@ -149,6 +149,7 @@ AXES_FAILURE_LIMIT = 10
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # no record of who logged in from where: only failures count
 AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"  # the page that explains it, 429
 # The address is REMOTE_ADDR, which daphne's --proxy-headers sets (docs/deployment.md), as
 # for the join limits (tables/join_limits.py); axes reads it when django-ipware is absent,

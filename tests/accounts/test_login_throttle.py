@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from axes.models import AccessAttempt
+from axes.models import AccessAttempt, AccessLog
 from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
@@ -56,6 +56,10 @@ def test_the_count_lives_in_the_database_so_every_process_sees_it(players, wifi)
     attempt = AccessAttempt.objects.get(username="asha", ip_address=wifi)
     assert attempt.failures_since_start == 3
     assert settings.AXES_HANDLER == "axes.handlers.database.AxesDatabaseHandler"
+    # A success clears the count, and no record is kept of who logged in from where.
+    assert _log_in(wifi, "asha", PASSWORD).status_code == 302
+    assert not AccessAttempt.objects.filter(username="asha").exists()
+    assert not AccessLog.objects.exists()
 
 
 def test_one_players_typos_never_lock_out_the_house(players, wifi):
