@@ -20,6 +20,7 @@ import pytest
 from axes.models import AccessAttempt, AccessLog
 from django.contrib import admin
 from django.contrib.auth.hashers import make_password
+from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.test import Client
 from django.urls import reverse
@@ -267,6 +268,15 @@ def test_every_admin_is_guarded_and_names_no_secret_in_its_own_lists(rf):
             assert path_allowed(model, name.lstrip("^=@")), (model, name)
         for term in model_admin.get_ordering(request):
             assert not isinstance(term, str) or path_allowed(model, term.lstrip("-")), (model, term)
+        for item in model_admin.get_list_filter(request):
+            name = item[0] if isinstance(item, (list, tuple)) else item
+            assert not isinstance(name, str) or path_allowed(model, name), (model, name)
+        for column in model_admin.get_sortable_by(request):
+            try:
+                field = model._meta.get_field(column)
+            except FieldDoesNotExist:  # a method column: its admin_order_field is checked by the guard
+                continue
+            assert not field_is_secret(field), (model, column)
         fields = model_admin.get_fields(request) if not model_admin.fieldsets else []
         for name in fields:
             try:
