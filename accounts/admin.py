@@ -1,14 +1,21 @@
-"""The admin for players: Django's UserAdmin with the display name."""
+"""The admin for players: Django's UserAdmin with the display name.
+
+Every admin of the site filters, searches and orders through no secret
+(``accounts.admin_guard``): the player admin here, and Django's groups and django-axes'
+login records, registered again below with the same guard.
+"""
 
 from django.contrib import admin
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin_guard import GuardedLookups
 from accounts.models import User
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):
+class PlayerAdmin(GuardedLookups, UserAdmin):
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
     fieldsets = (
@@ -19,3 +26,20 @@ class PlayerAdmin(UserAdmin):
         *UserAdmin.add_fieldsets,
         (_("At the table"), {"fields": ("display_name",)}),
     )
+
+
+def guard_registered(site: admin.AdminSite = admin.site) -> None:
+    """Register again, with :class:`GuardedLookups`, every admin registered before this
+    module by another app (Django's groups, django-axes' records)."""
+    for model, model_admin in list(site._registry.items()):
+        if isinstance(model_admin, GuardedLookups):
+            continue
+        base = type(model_admin)
+        guarded = type(f"Guarded{base.__name__}", (GuardedLookups, base), {"__module__": __name__})
+        site.unregister(model)
+        site.register(model, guarded)
+
+
+if not admin.site.is_registered(Group):  # pragma: no cover - auth always registers it
+    admin.site.register(Group, GroupAdmin)
+guard_registered()

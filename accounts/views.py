@@ -1,15 +1,17 @@
 """Accounts' pages beyond Django's own auth views: sign up and the profile.
 
 Log in, log out (POST only), password change and reset are Django's views, wired in
-accounts/urls.py with templates under templates/registration/.
+accounts/urls.py with templates under templates/registration/. Logging in is throttled by
+django-axes (``AXES_*`` in config/settings.py); its lockout page is :func:`login_locked_out`.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import QuerySet
-from django.http import HttpRequest
-from django.shortcuts import redirect, resolve_url
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -73,3 +75,13 @@ class ProfileView(LoginRequiredMixin, UpdateView):
     def form_valid(self, form: ProfileForm):
         messages.success(self.request, _("Your profile is saved."))
         return super().form_valid(form)
+
+
+def login_locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: object) -> HttpResponse:
+    """django-axes' answer to a login locked out (``AXES_LOCKOUT_CALLABLE``): a page saying
+    why and for how long, status 429."""
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }
+    return render(request, "registration/locked_out.html", context, status=429)

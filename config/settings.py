@@ -13,6 +13,7 @@ import os
 import re
 import secrets
 import warnings
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -65,6 +66,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    # Before accounts: accounts.admin registers axes' admins again with its lookup guard.
+    "axes",
     "accounts",
     "tables",
     "ledger",
@@ -84,6 +87,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -130,6 +135,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttled by django-axes (docs/fairness.md, "Logging in"): failures are counted per
+# username *and* address, in the database (every process sees the same counts), so one
+# player's typos lock out only that player on that address, never a whole house on one
+# Wi-Fi; a correct password clears the count; the lock ends by itself after the cool-off.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = 10
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # no record of who logged in from where: only failures count
+AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"  # the page that explains it, 429
+# The address is REMOTE_ADDR, which daphne's --proxy-headers sets (docs/deployment.md), as
+# for the join limits (tables/join_limits.py); axes reads it when django-ipware is absent,
+# and this keeps it so were ipware ever installed.
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+AXES_VERBOSE = False
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

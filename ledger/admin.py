@@ -1,7 +1,9 @@
-"""The ledger in Django's admin: entries can be read, never changed or deleted there."""
+"""The ledger in Django's admin: entries can be read, never changed or deleted there;
+no list is filtered, searched or ordered through a secret (``accounts.admin_guard``)."""
 
 from django.contrib import admin
 
+from accounts.admin_guard import GuardedLookups
 from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
 from tables.admin import ReadOnlyAdmin
 
@@ -27,7 +29,7 @@ class HomeGameNightInline(admin.TabularInline):
 
 
 @admin.register(HomeGame)
-class HomeGameAdmin(admin.ModelAdmin):
+class HomeGameAdmin(GuardedLookups, admin.ModelAdmin):
     list_display = ("name", "host", "created_at")
     search_fields = ("name",)
     filter_horizontal = ("members",)
@@ -35,5 +37,5 @@ class HomeGameAdmin(admin.ModelAdmin):
 
 
 @admin.register(TransferPaid)
-class TransferPaidAdmin(admin.ModelAdmin):
+class TransferPaidAdmin(GuardedLookups, admin.ModelAdmin):
     list_display = ("table", "payer_name", "payee_name", "amount", "marked_by", "at")

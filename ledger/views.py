@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
+from accounts.names import name_visible
 from ledger.forms import AddTableForm, HomeGameForm, TransferPaidForm
 from ledger.models import HomeGame, HomeGameNight
 from ledger.selectors import (
@@ -76,8 +77,13 @@ def _home_game_for(request: HttpRequest, home_game_id: int) -> HomeGame:
 
 
 def _safe_cell(value: object) -> object:
-    """Keep a spreadsheet from running a name as a formula (CSV injection)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    """Keep a spreadsheet from running a name as a formula (CSV injection): judged by its
+    first character as a spreadsheet sees it, after NFKC and without invisible characters
+    or leading spaces (a zero-width space before "=" hides nothing)."""
+    if not isinstance(value, str):
+        return value
+    formula_start = ("=", "+", "-", "@", "\t", "\r")
+    if value[:1] in formula_start or name_visible(value).lstrip(" \u00a0")[:1] in formula_start:
         return "'" + value
     return value
 

@@ -9,7 +9,10 @@
   log (``settings_changed``) like any other. Tables are opened in the lobby (which draws the
   secret seed), never here, and never deleted here: their event log is the record.
 - Seats, hands and the event log are read-only: chips, deals and events come from play
-  alone. The secret seed is never shown.
+  alone. The secret seed, the invite token and a guest's token are never shown.
+- No list is filtered, searched or ordered through a secret (the seed, the invite token, a
+  guest's token, an event's payload): every admin here mixes in
+  ``accounts.admin_guard.GuardedLookups``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from django.http import HttpRequest
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin_guard import GuardedLookups
 from tables.models import Event, Hand, Seat, Table
 from tables.services import ServiceError, table_update_settings
 
@@ -41,7 +45,7 @@ class ReadOnlyPermissions:
         return False
 
 
-class ReadOnlyAdmin(ReadOnlyPermissions, admin.ModelAdmin):
+class ReadOnlyAdmin(GuardedLookups, ReadOnlyPermissions, admin.ModelAdmin):
     pass
 
 
@@ -96,7 +100,7 @@ class TableAdminForm(forms.ModelForm):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(GuardedLookups, admin.ModelAdmin):
     form = TableAdminForm
     list_display = ("code", "game", "status", "host", "hands_played", "buy_in_chips", "buy_in_price", "created_at")
     list_filter = ("game", "status", "created_at")

@@ -59,6 +59,17 @@ def _table_or_404(code: str) -> Table:
     return table
 
 
+def _table_of_member(request: HttpRequest, code: str) -> tuple[Table, Seat]:
+    """The table and the visitor's own seat there. A visitor without one (or banned) is
+    answered as for a code no table has: the same 404, the same words, so a table's page
+    tells a stranger nothing, not even that it exists."""
+    table = selectors.table_by_code(code=code)
+    seat = viewer_seat(request, table) if table is not None else None
+    if table is None or seat is None or seat.banned:
+        raise Http404(_("There is no table with that code."))
+    return table, seat
+
+
 def _service_error_on_form(form: forms.BaseForm, error: ServiceError) -> None:
     form.add_error(error.field if error.field in form.fields else None, force_str(error.message))
 
@@ -213,12 +224,32 @@ def _too_many_guesses(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/join_code.html", {"code_form": JoinByCodeForm(), "too_many": True}, status=429)
 
 
+def _admitted_anyway(request: HttpRequest, code: str | None, invite_token: str | None) -> bool:
+    """Whether a request from an address past its failed-guess limit is still answered: the
+    table's real invite link, or someone already at the table coming back by its code. At a
+    home game everyone shares one address, so one person's typos must not lock the others
+    out; a stranger's wrong guess, real code or not, still gets the 429 (the token has 128
+    random bits: no guess finds it)."""
+    if code is None:
+        code = request.GET.get("code") if request.method == "GET" else None
+    if not isinstance(code, str) or not code:
+        return False
+    table = selectors.table_by_code(code=code)
+    if table is None:
+        return False
+    if invite_token is not None:
+        return services.invite_token_matches(table, invite_token)
+    seat = viewer_seat(request, table)
+    return seat is not None and not seat.banned
+
+
 @require_http_methods(["GET", "POST"])
 def table_join(request: HttpRequest, code: str | None = None, invite_token: str | None = None) -> HttpResponse:
     """The invite link (``/t/<code>/<invite token>/``) lets a newcomer join. The code alone (the
     short link, the lobby's code form) only takes someone already at the table back to it;
-    anyone else is asked for the invite link. Failed guesses are rate-limited per address."""
-    if join_attempts_exceeded(request):
+    anyone else is asked for the invite link. Failed guesses are rate-limited per address,
+    and the limit never refuses the real invite link nor someone already at the table."""
+    if join_attempts_exceeded(request) and not _admitted_anyway(request, code, invite_token):
         return _too_many_guesses(request)
     if code is None:
         if request.method == "POST":
@@ -280,10 +311,12 @@ def _seat_take_or_ask(request: HttpRequest, table: Table, seat: Seat) -> None:
 
 
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
-    table = _table_or_404(code)
-    seat = viewer_seat(request, table)
-    if seat is None or seat.banned:
-        return redirect("table_join", code=table.code)
+    """The table's page, for the people at it. Anyone else goes to the join page, as from a
+    code no table has (the same redirect either way: it tells a stranger nothing)."""
+    table = selectors.table_by_code(code=code)
+    seat = viewer_seat(request, table) if table is not None else None
+    if table is None or seat is None or seat.banned:
+        return redirect("table_join", code=code)
     is_host = request.user.is_authenticated and table.host_id == request.user.pk
     # The invite link is the host's to give: only their page shows it.
     join_url = (
@@ -342,9 +375,8 @@ def table_computers(request: HttpRequest, code: str) -> HttpResponse:
     """The host adds a computer to the first empty seat, or fills every empty seat (issue 15)."""
     from tables.services.computers import computer_add, computer_fill
 
-    table = _table_or_404(code)
-    seat = viewer_seat(request, table)
-    if seat is None or table.host_id != request.user.pk:
+    table, seat = _table_of_member(request, code)
+    if table.host_id != request.user.pk:
         raise Http404(_("Only the host can seat computers."))
     strength = request.POST.get("strength", "")
     try:
@@ -361,9 +393,8 @@ def table_computers(request: HttpRequest, code: str) -> HttpResponse:
 @require_http_methods(["POST"])
 def table_local_players(request: HttpRequest, code: str) -> HttpResponse:
     """The host adds a player who plays on the host's phone (pass and play, issue 15)."""
-    table = _table_or_404(code)
-    seat = viewer_seat(request, table)
-    if seat is None or table.host_id != request.user.pk:
+    table, seat = _table_of_member(request, code)
+    if table.host_id != request.user.pk:
         raise Http404(_("Only the host can add players on their phone."))
     try:
         services.local_player_add(table_id=table.pk, seat_id=seat.pk, name=request.POST.get("name", ""))
@@ -375,9 +406,8 @@ def table_local_players(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_settings(request: HttpRequest, code: str) -> HttpResponse:
-    table = _table_or_404(code)
-    seat = viewer_seat(request, table)
-    if seat is None or table.host_id != request.user.pk:
+    table, seat = _table_of_member(request, code)
+    if table.host_id != request.user.pk:
         raise Http404(_("Only the host can change the settings."))
     current = dict(table.settings.get("host", {}))
     form = OpenTableForm(request.POST or None, game=table.game, initial=current)
@@ -397,9 +427,8 @@ def table_settings(request: HttpRequest, code: str) -> HttpResponse:
 def table_remove(request: HttpRequest, code: str) -> HttpResponse:
     """The host removes a player from the settings page, with or without a ban (a plain form:
     it works without the table page's script)."""
-    table = _table_or_404(code)
-    seat = viewer_seat(request, table)
-    if seat is None or table.host_id != request.user.pk:
+    table, seat = _table_of_member(request, code)
+    if table.host_id != request.user.pk:
         raise Http404(_("Only the host can change the settings."))
     try:
         remove_id = int(request.POST.get("seat", ""))

@@ -2,14 +2,14 @@
 
 Thin views: find the table and who is asking, check they may look
 (``tables.history.history_may_view``), call a selector of ``tables.history``, render.
-Someone not at the table gets a 403 and learns nothing, not even the hands' numbers.
+Someone not at the table gets the 404 of a code no table has and learns nothing, not even
+that the table exists.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -22,10 +22,12 @@ from tables.views import card_strings, viewer_seat
 
 
 def _table_for_viewer(request: HttpRequest, code: str) -> tuple[Table, Seat | None]:
-    table = get_object_or_404(Table, code__iexact=code)
-    seat = viewer_seat(request, table)  # found as the table page finds it
-    if not history.history_may_view(table=table, user=request.user, seat=seat):
-        raise PermissionDenied(_("Only the people at this table may see its hands."))
+    """The table and the viewer's seat; someone who may not look is answered as for a code
+    no table has (the same 404, the same words), so the page tells them nothing."""
+    table = Table.objects.filter(code__iexact=code).first()
+    seat = viewer_seat(request, table) if table is not None else None  # found as the table page finds it
+    if table is None or not history.history_may_view(table=table, user=request.user, seat=seat):
+        raise Http404(_("There is no table with that code."))
     return table, seat
 
 

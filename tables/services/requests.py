@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import name_key
 from tables import selectors
 from tables.events import EventKind, NewEvent
 from tables.messages import RequestPublic
@@ -390,9 +391,9 @@ def join_approved_take(*, table_id: int, user: User | AnonymousUser | None, gues
 
 def _require_free_name_for(table: Table, name: str, *, asker: bool = False) -> None:
     """The name asked with is still free at the table (names are unique there)."""
-    wanted = " ".join(name.split()).casefold()
+    wanted = name_key(name)
     taken = Seat.objects.filter(table=table).values_list("display_name", flat=True)
-    if any(" ".join(other.split()).casefold() == wanted for other in taken):
+    if any(name_key(other) == wanted for other in taken):
         if asker:
             message = _("Someone at this table is already called %(name)s; ask again with another name.")
         else:

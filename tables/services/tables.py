@@ -17,7 +17,7 @@ from django.db import IntegrityError
 from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy as _
 
-from accounts.names import name_clean
+from accounts.names import name_clean, name_key, name_normal
 from engine.fairness import commitment
 from engine.games import get_game
 from tables import selectors
@@ -112,10 +112,11 @@ def invite_token_matches(table: Table, token: object) -> bool:
 
 
 def _require_free_name(table: Table, name: str) -> None:
-    """Display names are unique at a table, ignoring case and spaces (no "Asha pays Asha")."""
-    wanted = " ".join(name.split()).casefold()
+    """Display names are unique at a table as people read them (no "Asha pays Asha"):
+    ignoring case, spaces, invisible characters and look-alike letters (``name_key``)."""
+    wanted = name_key(name)
     taken = Seat.objects.filter(table=table).values_list("display_name", flat=True)
-    if any(" ".join(other.split()).casefold() == wanted for other in taken):
+    if any(name_key(other) == wanted for other in taken):
         raise ServiceError(
             "name_taken",
             _("Someone at this table is already called %(name)s; choose another name.") % {"name": name},
@@ -203,7 +204,7 @@ def table_join(
         if account is not None:
             _refuse_computer_name(account.table_name)
             _require_free_name(table, account.table_name)
-            seat = Seat.objects.create(table=table, user=account, display_name=" ".join(account.table_name.split()))
+            seat = Seat.objects.create(table=table, user=account, display_name=name_normal(account.table_name))
         else:
             _require_free_name(table, name)
             seat = Seat.objects.create(table=table, guest_token=token, display_name=name)

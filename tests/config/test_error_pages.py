@@ -56,10 +56,10 @@ def test_a_missing_object_does_not_name_the_model(client):
 
 @override_settings(DEBUG=False)
 def test_forbidden_gets_the_sites_page_with_the_reason(client):
-    table, _seats = open_table("faras", players=2, start=False)
-    client.force_login(make_user("stranger"))
-    response = client.get(f"/tables/{table.code}/history/")
-    assert_site_page(response, 403, "Only the people at this table may see its hands.", "This page is not open to you")
+    table, seats = open_table("faras", players=2, start=False)
+    client.force_login(seats[1].user)  # at the table, not its host (a stranger gets a 404: issue 24)
+    response = client.post(f"/ledger/tables/{table.code}/paid/", {"payer": seats[0].pk, "payee": seats[1].pk})
+    assert_site_page(response, 403, "Only the host can mark a transfer paid.", "This page is not open to you")
 
 
 @override_settings(DEBUG=False)
