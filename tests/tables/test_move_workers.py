@@ -229,6 +229,10 @@ async def test_with_no_worker_a_move_is_sent_again_and_played_once_or_answered_l
             "hand_act", {"table_id": table.pk, "seat_id": int(turn["player"]), "verb": verb}, repeatable=False
         )
     assert lost.value.code == "lost"
+    # With an id too, when no worker answers either time.
+    with pytest.raises(tables.services.ServiceError) as lost:
+        await client.play("hand_act", {**move, "client_action_id": "nobody"}, repeatable=True)
+    assert lost.value.code == "lost"
     assert await database_sync_to_async(table_state)(table.pk) == before
     await _flush_moves()
     for client_socket in everyone:
