@@ -224,10 +224,9 @@ async def test_with_no_worker_a_move_is_sent_again_and_played_once_or_answered_l
     before = await database_sync_to_async(table_state)(table.pk)
     turn = await turn_now(table.pk, everyone)
     client = move_workers.MoveClient()
+    move = {"table_id": table.pk, "seat_id": int(turn["player"]), "verb": verb}
     with pytest.raises(tables.services.ServiceError) as lost:
-        await client.play(
-            "hand_act", {"table_id": table.pk, "seat_id": int(turn["player"]), "verb": verb}, repeatable=False
-        )
+        await client.play("hand_act", move, repeatable=False)
     assert lost.value.code == "lost"
     # With an id too, when no worker answers either time.
     with pytest.raises(tables.services.ServiceError) as lost:
