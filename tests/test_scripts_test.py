@@ -47,7 +47,8 @@ def fake_venv(tmp_path: Path) -> Path:
 def run_scripts_test(venv: Path, tmp_path: Path, **statuses: int) -> tuple[int, list[str], str]:
     calls = tmp_path / "calls.txt"
     calls.write_text("")
-    env = {**os.environ, "VENV": str(venv), "CALLS": str(calls)}
+    env = {name: value for name, value in os.environ.items() if name != "DASHAIN_CHECKS"}
+    env.update({"VENV": str(venv), "CALLS": str(calls)})
     env.update({name.upper(): str(status) for name, status in statuses.items()})
     done = subprocess.run(
         ["bash", "scripts/test", "tests/some_test.py", "-q"],
@@ -98,3 +99,24 @@ def test_failing_tests_and_a_failed_check_still_fail(fake_venv: Path, tmp_path: 
     status, _calls, stderr = run_scripts_test(fake_venv, tmp_path, pytest_status=1, mypy_status=1)
     assert status == 1
     assert "failed: mypy" in stderr
+
+
+def test_checks_skipped_on_request_run_pytest_alone(fake_venv: Path, tmp_path: Path) -> None:
+    env_calls = _run_with_checks_skipped(fake_venv, tmp_path)
+    assert env_calls == ["python -m pytest tests/some_test.py -q"]
+
+
+def _run_with_checks_skipped(venv: Path, tmp_path: Path) -> list[str]:
+    calls = tmp_path / "calls-skipped.txt"
+    calls.write_text("")
+    env = {**os.environ, "VENV": str(venv), "CALLS": str(calls), "DASHAIN_CHECKS": "skip"}
+    subprocess.run(
+        ["bash", "scripts/test", "tests/some_test.py", "-q"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return calls.read_text().splitlines()

@@ -14,6 +14,8 @@ from django.db import connection
 from tests.conftest import chromium_executable, running_in_ci
 
 
+@pytest.mark.postgres
+@pytest.mark.redis
 @pytest.mark.skipif(not running_in_ci(), reason="CI is not set")
 def test_ci_runs_on_postgresql_and_the_redis_channel_layer():
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
