@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import admin
 from django.contrib.admin import SimpleListFilter
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.core.exceptions import FieldDoesNotExist
 from django.db import DatabaseError, models, router, transaction
+from django.db.models import Model
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
@@ -202,3 +204,29 @@ def _display_sort_allowed(admin: Any, name: str) -> bool:
         ordering = getattr(attribute, "admin_order_field", None)
         return ordering is None or order_allowed(admin.model, ordering)
     return not field_is_secret(field)
+
+
+# --- the read-only admin every app's admin builds on ---------------------------------------
+
+
+class ReadOnlyPermissions:
+    """Shown, searched and filtered; never added, changed or deleted from the admin."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(GuardedLookups, ReadOnlyPermissions, admin.ModelAdmin):
+    pass
+
+
+class ReadOnlyInline(ReadOnlyPermissions, admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True

@@ -68,10 +68,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _env(hand_pause: int | None, service_processes: int = 0) -> dict[str, str]:
+def _env(hand_pause: int | None, service_processes: int = 0, move_workers: int = 0) -> dict[str, str]:
     env = dict(os.environ)
-    # Each action in a worker process of the server (tables.service_processes), or in its threads.
+    # Each action in a worker process of the server (tables.service_processes), in Channels'
+    # move workers (tables.move_workers), or in the server's threads.
     env["DASHAIN_SERVICE_PROCESSES"] = str(service_processes)
+    env["DASHAIN_MOVE_WORKERS"] = "true" if move_workers else "false"
     env["DASHAIN_SERVICE_WORKER_SETUP"] = "benchmarks.daphne_counted:worker_setup"
     env.setdefault("DATABASE_URL", "postgres://dashain:dashain@127.0.0.1:5432/dashain_bench")
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -622,6 +624,7 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
     ports = [args.port + i for i in range(args.processes)]
     servers = []
     worker = _worker_start(env) if args.hand_pause is not None else None
+    move_workers = [_move_worker_start(env, number) for number in range(args.move_workers)]
     counts_files = [ROOT / "var" / f"live_load_counts_{port}.json" for port in ports]
     for port, counts_file in zip(ports, counts_files, strict=True):
         counts_file.unlink(missing_ok=True)
@@ -703,8 +706,9 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 lambda: (
                     *map(sum, zip(*(_cpu_seconds(server.pid) for server in servers), strict=True)),
                     0.0 if worker is None else _tree_cpu_seconds(worker.pid),
-                    # the servers' service workers (their child processes)
-                    sum(_tree_cpu_seconds(server.pid) - _cpu_seconds(server.pid)[0] for server in servers),
+                    # the servers' service workers (their child processes), or Channels' move workers
+                    sum(_tree_cpu_seconds(server.pid) - _cpu_seconds(server.pid)[0] for server in servers)
+                    + sum(_cpu_seconds(move_worker.pid)[0] for move_worker in move_workers),
                 ),
                 sample,
                 args.trace,
@@ -723,6 +727,14 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
         if args.server_cpus:
             for port in ports:
                 _cpu_cap_remove(port)
+        for move_worker in move_workers:
+            move_worker.terminate()
+        for move_worker in move_workers:
+            try:
+                move_worker.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                move_worker.kill()
+                move_worker.wait()
         if worker is not None:
             worker.terminate()  # Celery's warm shutdown
             try:
@@ -746,6 +758,22 @@ def _worker_start(env: dict[str, str]) -> subprocess.Popen:
     while "ready." not in log_path.read_text():
         if worker.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"the Celery worker did not start (see {log_path})")
+        time.sleep(0.2)
+    return worker
+
+
+def _move_worker_start(env: dict[str, str], number: int) -> subprocess.Popen:
+    """One of Channels' move workers as docs/deployment.md runs it
+    (``manage.py runworker --layer moves table-moves``). Returns once it listens."""
+    log_path = ROOT / "var" / f"live_load_move_worker_{number}.log"
+    log = open(log_path, "w")
+    command = [sys.executable, "manage.py", "runworker", "--layer", "moves", "table-moves"]
+    worker_env = {**env, "LOG_LEVEL": "INFO"}  # its "Running worker" line says it listens
+    worker = subprocess.Popen(command, cwd=ROOT, env=worker_env, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while "Running worker" not in log_path.read_text():
+        if worker.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the move worker did not start (see {log_path})")
         time.sleep(0.2)
     return worker
 
@@ -823,8 +851,9 @@ def _report(args: argparse.Namespace, result: dict) -> None:
             if args.service_processes
             else ""
         )
+        + (f"the move workers {1000 * result['service_workers_cpu'] / delivered:5.2f} ms; " if args.move_workers else "")
         + f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process"
-        + (" (its workers apart)" if args.service_processes else ""),
+        + (" (its workers apart)" if args.service_processes or args.move_workers else ""),
         flush=True,
     )
     # The tail's suspects: how late the event loop ran (a frame arriving then waited that
@@ -912,6 +941,14 @@ def main() -> None:
         "0: in its threads",
     )
     parser.add_argument(
+        "--move-workers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the players' moves played by N of Channels' workers (DASHAIN_MOVE_WORKERS, "
+        "manage.py runworker --layer moves table-moves); 0: in the servers",
+    )
+    parser.add_argument(
         "--warm-up",
         type=float,
         default=3.0,
@@ -928,7 +965,9 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    env = _env(args.hand_pause, args.service_processes)
+    if args.move_workers and args.service_processes:
+        parser.error("choose --move-workers or --service-processes")
+    env = _env(args.hand_pause, args.service_processes, args.move_workers)
     _ensure_database(env["DATABASE_URL"])
     _setup_django(env)
     print(

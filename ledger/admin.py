@@ -3,9 +3,8 @@ no list is filtered, searched or ordered through a secret (``accounts.admin_guar
 
 from django.contrib import admin
 
-from accounts.admin_guard import GuardedLookups
+from accounts.admin_guard import GuardedLookups, ReadOnlyAdmin
 from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
-from tables.admin import ReadOnlyAdmin
 
 
 @admin.register(LedgerEntry)

@@ -22,38 +22,13 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.db.models import Model
 from django.http import HttpRequest
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
-from accounts.admin_guard import GuardedLookups
+from accounts.admin_guard import GuardedLookups, ReadOnlyAdmin, ReadOnlyInline
 from tables.models import Event, Hand, Seat, Table
 from tables.services import ServiceError, table_update_settings
-
-
-class ReadOnlyPermissions:
-    """Shown, searched and filtered; never added, changed or deleted from the admin."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
-        return False
-
-
-class ReadOnlyAdmin(GuardedLookups, ReadOnlyPermissions, admin.ModelAdmin):
-    pass
-
-
-class ReadOnlyInline(ReadOnlyPermissions, admin.TabularInline):
-    extra = 0
-    can_delete = False
-    show_change_link = True
-
 
 # --- tables --------------------------------------------------------------------------------
 

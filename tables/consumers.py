@@ -48,13 +48,14 @@ from django.utils.translation import gettext_lazy
 from accounts.language import language_for_scope
 from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
-from tables.messages import NewsScreen, SeatPublic, TableEventsMessage
+from tables.messages import NewsScreen, TableEventsMessage
 from tables.move_workers import MoveClient, move_workers_enabled
 from tables.news import layer_send, remember_server_loop
 from tables.news_text import news_text, text_with
 from tables.quiet_watch import TableWatch, watch_for_loop
 from tables.service_processes import service_processes
 from tables.services import ServiceError
+from tables.viewer import Viewer
 
 if TYPE_CHECKING:
     from asgiref.typing import Scope
@@ -156,26 +157,6 @@ def _identify(
     return table.pk, seat.pk, table.group_name, is_host, phone
 
 
-def _turn_player(hand: Mapping[str, Any] | None) -> str | None:
-    """Who is to act in a hand as a screen or snapshot carries it (``None``: nobody, or no hand)."""
-    if not hand or hand.get("finished"):
-        return None
-    turn = hand.get("turn")
-    return None if not turn or not turn.get("player") else str(turn["player"])
-
-
-def _turn_leaves(frames: Sequence[Mapping[str, Any]], holder: str) -> bool:
-    """Whether news (the events as written, before any filter) passes the turn from
-    ``holder`` to someone else, or ends the hand."""
-    for frame in frames:
-        kind = frame.get("kind")
-        if kind in ("hand_ended", "hand_void", "game_ended"):
-            return True
-        if kind == "turn" and str((frame.get("data") or {}).get("player")) != holder:
-            return True
-    return False
-
-
 async def _tables_last_seq(table_ids: list[int]) -> dict[int, int]:
     return await database_sync_to_async(selectors.tables_last_seq)(table_ids=table_ids)
 
@@ -254,11 +235,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if found is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.table_id, self.seat_id, self.group, self.is_host, self.phone = found
-        # Pass and play (tables.services.pass_and_play): the phone's seat that holds it now,
-        # and who is to act as this socket last heard; see ``viewer``.
-        self.holding: int | None = None
-        self.turn_player: str | None = None
+        self.table_id, self.seat_id, self.group, self.is_host, phone = found
+        # Whose eyes this socket sees with (its seat's; pass and play: the phone's holder's).
+        self.viewer = Viewer(seat_id=self.seat_id, is_host=self.is_host, phone=phone)
         self.signed_out = False
         session_key = getattr(session, "session_key", None) if session is not None else None
         self.session_group = session_group(session_key) if session_key else None
@@ -309,82 +288,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.signed_out = True
         await self.close(code=CLOSE_SIGNED_OUT)
 
-    # --- pass and play -----------------------------------------------------------
-
-    @property
-    def viewer_seat(self) -> int | None:
-        """Whose eyes this socket sees with: its own seat; on the host's phone when pass and
-        play is on, the seat holding the phone, or nobody's (the public view) between holders."""
-        return self.seat_id if self.phone is None else self.holding
-
-    @property
-    def viewer(self) -> str | None:
-        seat = self.viewer_seat
-        return None if seat is None else str(seat)
-
-    def _heard_turn(self, hand: Mapping[str, Any] | None) -> bool:
-        """Note who is to act now; the phone's holder lets go the moment the turn leaves
-        them (before anything of the news is filtered). Returns whether the viewer changed."""
-        self.turn_player = _turn_player(hand)
-        if self.holding is not None and self.turn_player != str(self.holding):
-            self.holding = None
-            return True
-        return False
-
-    def _heard_seats(self, seats: list[SeatPublic]) -> bool:
-        """The seats changed: the host's phone starts or stops passing (local players added or
-        all gone). Returns whether the viewer changed."""
-        if not self.is_host or self.seat_id is None:
-            return False
-        phone = selectors.phone_seat_ids_from_public(seats, self.seat_id)
-        if phone == self.phone:
-            return False
-        was = self.viewer
-        self.phone = phone
-        if phone is None or self.holding not in phone:
-            self.holding = None
-        return self.viewer != was
-
-    def _with_phone(self, reply: Mapping[str, Any]) -> dict[str, Any]:
-        """The reply with what the host's phone shows about passing (:meth:`_phone`)."""
-        if self.phone is not None:
-            return {**reply, "phone": self._phone()}
-        return dict(reply)
-
-    def _phone(self) -> dict[str, Any]:
-        """What the host's phone shows about passing: its seats, who holds it, and whom to
-        pass it to (a seat of this phone to act while nobody holds it)."""
-        phone = self.phone or []
-        turn = self.turn_player
-        pass_to = (
-            int(turn) if self.holding is None and turn is not None and turn.isdigit() and int(turn) in phone else None
-        )
-        return {"seats": self.phone, "holding": self.holding, "pass_to": pass_to}
-
-    # --- out -------------------------------------------------------------------
-
-    def _heard_read(self, screen: Mapping[str, Any]) -> bool:
-        """A snapshot or catch-up read with the socket's eyes: note its seats and turn.
-        Returns whether the eyes changed (the read must be made again with the new ones)."""
-        if not self.is_host:
-            return False
-        changed = self._heard_seats(screen["seats"])
-        if self.phone is not None:
-            changed = self._heard_turn(screen.get("hand")) or changed
-        return changed
-
     async def _send_snapshot(self) -> None:
         read = database_sync_to_async(screens.table_snapshot)
-        snapshot = await read(table_id=self.table_id, seat_id=self.viewer_seat)
+        snapshot = await read(table_id=self.table_id, seat_id=self.viewer.seat)
         # Pass and play: the holder let go (the turn moved on after the tap) or the phone
         # started or stopped passing: read again with the eyes it has now (it settles as
         # soon as the seats and the turn stop moving between two reads).
-        while self._heard_read(snapshot):
-            snapshot = await read(table_id=self.table_id, seat_id=self.viewer_seat)
-        if self.phone is not None:
+        while self.viewer.heard_read(snapshot):
+            snapshot = await read(table_id=self.table_id, seat_id=self.viewer.seat)
+        if self.viewer.passing:
             snapshot["you"] = self.seat_id
         self.last_seq = snapshot["seq"]
-        await self.send_json(self._with_phone(snapshot))
+        await self.send_json(self.viewer.with_phone(snapshot))
 
     def behind(self, latest: int) -> None:
         """The watcher read that the table's log is ahead of this socket: catch up (once at a time)."""
@@ -412,15 +327,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """The events after this socket's seq from the log, with its screen read at the same
         seq (news was lost on the way); a snapshot instead when too much was missed."""
         read = database_sync_to_async(screens.table_catch_up)
-        caught = await read(table_id=self.table_id, seat_id=self.viewer_seat, after=self.last_seq, limit=RESYNC_LIMIT)
+        caught = await read(table_id=self.table_id, seat_id=self.viewer.seat, after=self.last_seq, limit=RESYNC_LIMIT)
         if caught is None:
             await self._send_snapshot()
             return
         events, screen = caught
-        while self._heard_read(screen):
+        while self.viewer.heard_read(screen):
             # Read again with the eyes the socket has now (see _send_snapshot).
             caught = await read(
-                table_id=self.table_id, seat_id=self.viewer_seat, after=self.last_seq, limit=RESYNC_LIMIT
+                table_id=self.table_id, seat_id=self.viewer.seat, after=self.last_seq, limit=RESYNC_LIMIT
             )
             if caught is None:
                 await self._send_snapshot()
@@ -428,7 +343,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             events, screen = caught
         if events:
             self.last_seq = screen["seq"]
-            await self.send_json(self._with_phone({"type": "events", "events": events, "screen": screen}))
+            await self.send_json(self.viewer.with_phone({"type": "events", "events": events, "screen": screen}))
             await self._close_if_banned(events)
 
     async def table_events(self, message: TableEventsMessage) -> None:
@@ -451,20 +366,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         sent = message.get("screen")
         # The screen after this news (None: none came with it, or not at its last seq).
         screen: NewsScreen | None = sent if sent is not None and sent["seq"] == frames[-1]["seq"] else None
-        viewer_changed = False
-        if self.is_host:
-            # Pass and play: whose eyes this news is filtered with is settled first, from
-            # the screen after it; a holder whose turn ended sees none of it.
-            if screen is not None and "seats" in screen:
-                viewer_changed = self._heard_seats(screen["seats"])
-            if self.phone is not None:
-                if screen is not None and "hand" in screen:
-                    viewer_changed = self._heard_turn(screen["hand"]) or viewer_changed
-                elif self.holding is not None and (screen is None or _turn_leaves(frames, str(self.holding))):
-                    # Not known whose turn it is, or the news itself says the turn left the
-                    # holder (its screen lacks the hand: the writer could not build it): hide.
-                    self.holding, viewer_changed = None, True
-        after, viewer = self.last_seq, self.viewer
+        # Pass and play: whose eyes this news is filtered with is settled first.
+        viewer_changed = self.viewer.heard_news(frames, screen)
+        after, viewer = self.last_seq, self.viewer.name
         self.last_seq = frames[-1]["seq"]
         # Only news of a ban needs the events as this viewer sees them here.
         banned = [
@@ -479,8 +383,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         # The frame's text, its parts encoded once for every socket of the table (tables.news_text).
         text = news_text(message, after=after, viewer=viewer)
-        if self.phone is not None:
-            text = text_with(text, "phone", self._phone())
+        phone = self.viewer.phone_public()
+        if phone is not None:
+            text = text_with(text, "phone", phone)
         await self.send(text_data=text)
         if screen is None:
             await self._send_snapshot()  # news without a screen (not sent by this version): read it
@@ -554,16 +459,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Scoped to the seat, so one player's ids can never collide with another's.
         return None if request_id is None else f"{seat_id or self.seat_id}:{request_id}"
 
-    def _acting_seat(self) -> int | None:
-        """The seat a move from this socket is for: its own; on a passed phone, the holder's."""
-        if self.phone is None:
-            return self.seat_id
-        if self.holding is None:
-            raise ServiceError(
-                "not_holding", _("Pass the phone to the player whose turn it is; they tap their name first.")
-            )
-        return self.holding
-
     async def _play(self, service: str, kwargs: dict[str, Any]) -> int:
         """A move in the hand (``tables.services.<service>``): in the table's worker process
         when the site runs them (``tables.service_processes``; a move with a client action id
@@ -583,24 +478,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _on_action(self, message: dict[str, Any]) -> dict[str, Any]:
         if message.get("id") is None:
             raise ServiceError("bad_id", _("An action needs an id."))
-        seat_id = self._acting_seat()
+        seat_id = self.viewer.acting_seat()
         kwargs = {
             "table_id": self.table_id,
             "seat_id": seat_id,
             "verb": message.get("verb"),
             "amount": message.get("amount"),
             "client_action_id": self._client_action_id(message, seat_id),
-            "only_on_turn": self.phone is not None,
+            "only_on_turn": self.viewer.passing,
         }
         return {"type": "ack", "seq": await self._play("hand_act", kwargs)}
 
     async def _on_see(self, message: dict[str, Any]) -> dict[str, Any]:
-        seat_id = self._acting_seat()
+        seat_id = self.viewer.acting_seat()
         kwargs = {
             "table_id": self.table_id,
             "seat_id": seat_id,
             "client_action_id": self._client_action_id(message, seat_id),
-            "only_on_turn": self.phone is not None,
+            "only_on_turn": self.viewer.passing,
         }
         return {"type": "ack", "seq": await self._play("hand_see", kwargs)}
 
@@ -609,19 +504,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         ``seat: null`` to hide every card again. The new view follows as a snapshot."""
         seat = message.get("seat")
         if seat is None:
-            if self.phone is None:
+            if not self.viewer.passing:
                 raise ServiceError("not_pass_and_play", _("Nobody plays on this phone: the host adds players first."))
             async with self.sending:
-                self.holding = None
+                self.viewer.let_go()
                 await self._send_snapshot()
             return {"type": "ack", "holding": None}
         held, phone = await database_sync_to_async(services.phone_hold_check)(
             table_id=self.table_id, seat_id=self.seat_id, hold_seat_id=seat
         )
         async with self.sending:
-            self.phone, self.holding = phone, held.pk
+            self.viewer.hold(seat_id=held.pk, phone=phone)
             await self._send_snapshot()
-        return {"type": "ack", "holding": self.holding}
+        return {"type": "ack", "holding": self.viewer.holding}
 
     async def _on_resync(self, message: dict[str, Any]) -> None:
         after = message.get("after")
@@ -636,7 +531,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 # turn leaving them old news, dropped, and the hold would outlive the turn.
                 await self._send_missed()
             events = await database_sync_to_async(selectors.events_after)(
-                table_id=self.table_id, after=after, viewer=self.viewer, limit=RESYNC_LIMIT + 1
+                table_id=self.table_id, after=after, viewer=self.viewer.name, limit=RESYNC_LIMIT + 1
             )
             if len(events) > RESYNC_LIMIT:
                 await self._send_snapshot()
@@ -648,7 +543,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             reply: dict[str, Any] = {"type": "events", "events": events}
             if message.get("id") is not None:
                 reply["id"] = message["id"]
-            await self.send_json(self._with_phone(reply))
+            await self.send_json(self.viewer.with_phone(reply))
         return None
 
     async def _on_snapshot(self, message: dict[str, Any]) -> None:

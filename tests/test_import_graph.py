@@ -271,7 +271,8 @@ def test_only_the_write_path_builds_a_table_log():
 
 
 @pytest.mark.parametrize(
-    "thin", ["tables.consumers", "tables.views", "tables.views_history", "tables.admin", "tables.forms"]
+    "thin",
+    ["tables.consumers", "tables.viewer", "tables.views", "tables.views_history", "tables.admin", "tables.forms"],
 )
 def test_the_thin_layers_never_touch_the_log_or_the_sql(thin):
     graph = import_graph(top_level_only=False)
@@ -283,6 +284,15 @@ def test_the_ledger_never_reaches_into_the_services_of_tables():
     graph = import_graph(top_level_only=False)
     for module in (m for m in graph if m == "ledger" or m.startswith("ledger.")):
         assert not [t for t in graph[module] if t.startswith("tables.services")], module
+
+
+def test_the_ledger_uses_of_tables_only_its_models_and_guests():
+    """The ledger's pages, forms and admin read tables' models and the guest's session key,
+    nothing else of tables (its admin builds on ``accounts.admin_guard``, as tables' does)."""
+    graph = import_graph(top_level_only=False)
+    for module in (m for m in graph if m == "ledger" or m.startswith("ledger.")):
+        used = {t for t in graph[module] if t == "tables" or t.startswith("tables.")}
+        assert used <= {"tables", "tables.models", "tables.guests"}, (module, sorted(used))
 
 
 @pytest.mark.parametrize("module", ["ledger.services", "ledger.selectors", "ledger.settlement", "ledger.models"])
