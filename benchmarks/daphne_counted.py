@@ -26,13 +26,6 @@ CPU that thread spent (``tables.services.hand_act``), and when each socket's new
 began and ended for each event seq (``TableConsumer.table_events``): ``[stage, table id,
 seq, time]`` in ``trace``. The times are ``time.perf_counter()`` (CLOCK_MONOTONIC, shared
 by every process of the machine), so the load generator can put them beside its own.
-
-With service workers (``DASHAIN_SERVICE_PROCESSES``, ``tables.service_processes``) the
-actions' statements and the service's times are those of the worker processes: each
-worker runs :func:`worker_setup` (``DASHAIN_SERVICE_WORKER_SETUP``), counts and traces
-there, and on ``SIGUSR1`` (which the server passes on to its workers) writes its own
-``COUNTS_FILE.worker<pid>``; the server's file lists the workers' pids, so the load
-generator knows which files to add.
 """
 
 from __future__ import annotations
@@ -154,24 +147,8 @@ def _dump(counts_file: Path) -> None:
     counts_file.write_text(text)
 
 
-def worker_setup() -> None:
-    """In each service worker of the server (``DASHAIN_SERVICE_WORKER_SETUP``): count its
-    statements, trace its services when the server does, write on ``SIGUSR1``."""
-    from django.db import connection
-    from django.db.backends.signals import connection_created
-
-    connection_created.connect(_on_connection, weak=False)
-    if connection.connection is not None:  # opened before this ran
-        _on_connection(None, connection)
-    if os.environ.get("DASHAIN_BENCH_TRACE"):
-        _trace_service()
-    counts_file = Path(os.environ["DASHAIN_BENCH_COUNTS_FILE"] + f".worker{os.getpid()}")
-    signal.signal(signal.SIGUSR1, lambda signum, frame: _dump(counts_file))
-
-
 def main() -> None:
     counts_file = Path(sys.argv[1])
-    os.environ["DASHAIN_BENCH_COUNTS_FILE"] = str(counts_file)  # for the service workers (worker_setup)
     arguments = sys.argv[2:]
     if arguments[:1] == ["--trace"]:
         arguments = arguments[1:]
@@ -187,15 +164,7 @@ def main() -> None:
     gc.callbacks.append(gc_recorder(_gc))
 
     def dump(signum: int, frame: Any) -> None:
-        from tables.service_processes import service_processes
-
-        workers = service_processes()
-        pids = workers.pids() if workers is not None else []
-        for pid in pids:  # each writes its own file
-            os.kill(pid, signal.SIGUSR1)
-        with _lock:
-            text = json.dumps({**_counts, "gc": list(_gc), "lags": list(_lags), "trace": list(_trace), "workers": pids})
-        counts_file.write_text(text)
+        _dump(counts_file)
 
     signal.signal(signal.SIGUSR1, dump)
     from daphne.cli import CommandLineInterface

@@ -39,9 +39,10 @@ PostgreSQL and Redis share the cores with the servers, so without a cap a second
 process has no core to scale into; with one, the servers are what saturates, and one
 process can be compared with two at the same cap (``--processes 1`` then ``2``).
 
-``--service-processes N`` runs each daphne with ``DASHAIN_SERVICE_PROCESSES=N``: the players'
-moves are written in N worker processes of the server (``tables.service_processes``); their
-statements, service times and CPU are counted with the server's (``daphne_counted.worker_setup``).
+``--move-workers N`` runs the site with ``DASHAIN_MOVE_WORKERS`` on and N of Channels'
+workers (``manage.py runworker --layer moves table-moves``, ``tables.move_workers``) that
+play the players' moves; their CPU is counted apart from the servers' (their statements
+are not counted: queries and locks per action are then the servers' alone).
 
 ``--warm-up SECONDS`` (3 by default) lets the players play that long before the measured
 window opens: a server's first action at each table reads the hand from the log and its
@@ -68,13 +69,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _env(hand_pause: int | None, service_processes: int = 0, move_workers: int = 0) -> dict[str, str]:
+def _env(hand_pause: int | None, move_workers: int = 0) -> dict[str, str]:
     env = dict(os.environ)
-    # Each action in a worker process of the server (tables.service_processes), in Channels'
-    # move workers (tables.move_workers), or in the server's threads.
-    env["DASHAIN_SERVICE_PROCESSES"] = str(service_processes)
+    # Each action in Channels' move workers (tables.move_workers), or in the server's threads.
     env["DASHAIN_MOVE_WORKERS"] = "true" if move_workers else "false"
-    env["DASHAIN_SERVICE_WORKER_SETUP"] = "benchmarks.daphne_counted:worker_setup"
     env.setdefault("DATABASE_URL", "postgres://dashain:dashain@127.0.0.1:5432/dashain_bench")
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
     if hand_pause is None:
@@ -561,7 +559,7 @@ async def _drive(
         "server_system_cpu": cpu_after[2] - cpu_before[2],
         "client_cpu": own_after - own_before,
         "worker_cpu": cpu_after[3] - cpu_before[3],
-        "service_workers_cpu": cpu_after[4] - cpu_before[4],
+        "move_workers_cpu": cpu_after[4] - cpu_before[4],
     }
 
 
@@ -670,18 +668,6 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                     break
                 await asyncio.sleep(0.05)
             written = json.loads(counts_file.read_text())
-            for pid in written.pop("workers", []):  # the server's service workers: their counts and trace
-                worker_file = Path(f"{counts_file}.worker{pid}")
-                for _ in range(100):
-                    if worker_file.exists() and worker_file.read_text():
-                        break
-                    await asyncio.sleep(0.05)
-                if worker_file.exists():
-                    theirs = json.loads(worker_file.read_text())
-                    worker_file.unlink()
-                    total["queries"] += theirs["queries"]
-                    total["locks"] += theirs["locks"]
-                    total["trace"] += theirs["trace"]
             for key, value in written.items():
                 if key == "trace":
                     total[key] += value
@@ -706,9 +692,7 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 lambda: (
                     *map(sum, zip(*(_cpu_seconds(server.pid) for server in servers), strict=True)),
                     0.0 if worker is None else _tree_cpu_seconds(worker.pid),
-                    # the servers' service workers (their child processes), or Channels' move workers
-                    sum(_tree_cpu_seconds(server.pid) - _cpu_seconds(server.pid)[0] for server in servers)
-                    + sum(_cpu_seconds(move_worker.pid)[0] for move_worker in move_workers),
+                    sum(_cpu_seconds(move_worker.pid)[0] for move_worker in move_workers),
                 ),
                 sample,
                 args.trace,
@@ -846,14 +830,8 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"system {1000 * result['server_system_cpu'] / delivered:5.2f} ms), "
         f"load generator {1000 * result['client_cpu'] / delivered:5.2f} ms; "
         + (f"Celery worker {1000 * result['worker_cpu'] / delivered:5.2f} ms; " if args.hand_pause is not None else "")
-        + (
-            f"the server's service workers {1000 * result['service_workers_cpu'] / delivered:5.2f} ms; "
-            if args.service_processes
-            else ""
-        )
-        + (f"the move workers {1000 * result['service_workers_cpu'] / delivered:5.2f} ms; " if args.move_workers else "")
-        + f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process"
-        + (" (its workers apart)" if args.service_processes or args.move_workers else ""),
+        + (f"the move workers {1000 * result['move_workers_cpu'] / delivered:5.2f} ms; " if args.move_workers else "")
+        + f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process",
         flush=True,
     )
     # The tail's suspects: how late the event loop ran (a frame arriving then waited that
@@ -933,14 +911,6 @@ def main() -> None:
         help="cap each daphne process at CORES cores (a cgroup CPU quota; Linux, as root)",
     )
     parser.add_argument(
-        "--service-processes",
-        type=int,
-        default=0,
-        metavar="N",
-        help="each daphne runs the players' actions in N worker processes (DASHAIN_SERVICE_PROCESSES); "
-        "0: in its threads",
-    )
-    parser.add_argument(
         "--move-workers",
         type=int,
         default=0,
@@ -965,9 +935,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    if args.move_workers and args.service_processes:
-        parser.error("choose --move-workers or --service-processes")
-    env = _env(args.hand_pause, args.service_processes, args.move_workers)
+    env = _env(args.hand_pause, args.move_workers)
     _ensure_database(env["DATABASE_URL"])
     _setup_django(env)
     print(

@@ -33,7 +33,6 @@ application = ProtocolTypeRouter(
 from django.conf import settings  # noqa: E402
 
 from config.collector import collector_settle  # noqa: E402
-from tables.service_processes import service_processes_start  # noqa: E402
 from tables.worker import clock_sweeper_start, inprocess_worker_start  # noqa: E402
 
 if settings.DASHAIN_INPROCESS_WORKER:
@@ -41,8 +40,6 @@ if settings.DASHAIN_INPROCESS_WORKER:
 # The table clock's sweep, in every web process: at start-up and every few seconds it does
 # whatever is overdue (a deal or reminder whose queued task was lost with a process).
 clock_sweeper_start()
-# Players' actions in worker processes, when DASHAIN_SERVICE_PROCESSES asks for them: started now.
-service_processes_start()
 
 # The collector kept off what start-up loaded, and run less often (config/collector.py).
 collector_settle()

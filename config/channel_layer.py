@@ -14,7 +14,7 @@ replies from it and never change it (``tables.consumers.TableConsumer`` does not
 It also sends many group messages in one round trip (:meth:`PubSubLayer.group_send_many`):
 channels-redis publishes one message at a time under a lock per Redis connection and
 waits for each reply, so a busy process could publish no more messages per second than
-its event loop made turns. ``tables.services.log`` hands it all the news waiting to go out.
+its event loop made turns. ``tables.news`` hands it all the news waiting to go out.
 
 And a group message reaches this process's own sockets of the group at the send, not
 after a round trip through Redis: :meth:`PubSubLayer.group_send` and
@@ -37,7 +37,6 @@ from collections import OrderedDict
 from typing import Any
 
 from channels_redis.pubsub import RedisPubSubChannelLayer  # type: ignore[import-untyped]  # no type hints
-from channels_redis.utils import _consistent_hash, decode_hosts  # type: ignore[import-untyped]
 
 #: The first byte of a group message this layer published: 0xc1 is never the first byte of
 #: msgpack (channels-redis' encoding) nor of an encrypted message (base64 text).
@@ -56,34 +55,6 @@ class PubSubLayer(RedisPubSubChannelLayer):
         super().__init__(*args, **kwargs)
         self._decoded: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
         self._decoded_lock = threading.Lock()
-        self._blocking_clients: dict[int, Any] = {}
-
-    def group_send_many_blocking(self, sends: list[tuple[str, dict[str, Any]]]) -> None:
-        """Send each ``(group, message)`` from a thread with no event loop (a service worker
-        process, ``tables.service_worker``): with redis-py's blocking client, in one pipelined
-        round trip to each shard, to the channel and shard the loop's layer would use
-        (channels-redis 4.3: ``{prefix}__group__{group}``, its consistent hash). No socket
-        lives in such a process, so nothing is delivered here and nothing is marked."""
-        import redis
-
-        hosts = decode_hosts(self._kwargs.get("hosts"))
-        prefix = self._kwargs.get("prefix", "asgi")
-        batches: dict[int, list[tuple[str, bytes]]] = {}
-        for group, message in sends:
-            channel = f"{prefix}__group__{group}"
-            batches.setdefault(_consistent_hash(channel, len(hosts)), []).append((channel, self.serialize(message)))
-        for index, items in batches.items():
-            client = self._blocking_clients.get(index)
-            if client is None:
-                options = dict(hosts[index])
-                # Short waits and no retry: the move waits for this publish before its ack, and
-                # lost news is filled in from the log (tables.quiet_watch).
-                options.update(socket_timeout=1.0, socket_connect_timeout=1.0, retry_on_timeout=False)
-                client = self._blocking_clients[index] = redis.Redis.from_url(options.pop("address"), **options)
-            with client.pipeline(transaction=False) as pipeline:
-                for channel, data in items:
-                    pipeline.publish(channel, data)
-                pipeline.execute()
 
     def deserialize(self, message: bytes) -> dict[str, Any]:
         if message[:1] == ORIGIN_MARK:

@@ -305,17 +305,6 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 1800, "socket_connect_t
 CELERY_TASK_PUBLISH_RETRY = False
 # Start a Celery worker thread in the web process (default setup without Redis).
 DASHAIN_INPROCESS_WORKER = env.bool("DASHAIN_INPROCESS_WORKER", default=not REDIS_URL)
-# Players' actions written in this many worker processes per web process, off the web
-# server's interpreter lock (tables.service_processes; docs/deployment.md). 0: in the web
-# process's threads. Needs PostgreSQL and Redis: a worker's news reaches the sockets through Redis.
-DASHAIN_SERVICE_PROCESSES = env.int("DASHAIN_SERVICE_PROCESSES", default=0)
-if DASHAIN_SERVICE_PROCESSES < 0 or DASHAIN_SERVICE_PROCESSES > 64:
-    raise ImproperlyConfigured("DASHAIN_SERVICE_PROCESSES is a number of processes from 0 to 64.")
-if DASHAIN_SERVICE_PROCESSES and not (REDIS_URL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"):
-    raise ImproperlyConfigured(
-        "DASHAIN_SERVICE_PROCESSES needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL): a worker "
-        "process writes to the database and its news reaches the sockets through Redis."
-    )
 # Players' moves played by Channels' workers (`manage.py runworker --layer moves table-moves`),
 # on this machine or others: tables/move_workers.py, docs/deployment.md.
 DASHAIN_MOVE_WORKERS = env.bool("DASHAIN_MOVE_WORKERS", default=False)
@@ -324,10 +313,6 @@ if DASHAIN_MOVE_WORKERS and not (REDIS_URL and DATABASES["default"]["ENGINE"] ==
         "DASHAIN_MOVE_WORKERS needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL): the workers "
         "take the moves from Redis and write them to the database."
     )
-if DASHAIN_MOVE_WORKERS and DASHAIN_SERVICE_PROCESSES:
-    raise ImproperlyConfigured("Choose one: DASHAIN_MOVE_WORKERS or DASHAIN_SERVICE_PROCESSES.")
-# "module:function" each service worker calls once set up (the load benchmark counts there).
-DASHAIN_SERVICE_WORKER_SETUP = env.str("DASHAIN_SERVICE_WORKER_SETUP", default="")
 # The pause between hands is the host's setting (hand_pause); this, when set, overrides it
 # for every table (tests use 0, which deals at once in the same transaction).
 DASHAIN_NEXT_HAND_DELAY = env.float("DASHAIN_NEXT_HAND_DELAY", default=None)

@@ -53,7 +53,6 @@ from tables.move_workers import MoveClient, move_workers_enabled
 from tables.news import layer_send, remember_server_loop
 from tables.news_text import news_text, text_with
 from tables.quiet_watch import TableWatch, watch_for_loop
-from tables.service_processes import service_processes
 from tables.services import ServiceError
 from tables.viewer import Viewer
 
@@ -459,21 +458,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Scoped to the seat, so one player's ids can never collide with another's.
         return None if request_id is None else f"{seat_id or self.seat_id}:{request_id}"
 
-    async def _play(self, service: str, kwargs: dict[str, Any]) -> int:
-        """A move in the hand (``tables.services.<service>``): in the table's worker process
-        when the site runs them (``tables.service_processes``; a move with a client action id
-        is made again in a fresh worker if its worker dies, as a resend is a no-op), else in a
-        thread here."""
+    async def _play(self, move: Callable[..., int], kwargs: dict[str, Any]) -> int:
+        """A move in the hand (``services.hand_act`` or ``services.hand_see``): by one of
+        Channels' move workers when the site runs them (``tables.move_workers``; a move with a
+        client action id is sent again if no worker answers, as a resend is a no-op), else in
+        a thread here."""
         if move_workers_enabled():  # Channels' workers (runworker), on this machine or others
             if getattr(self, "move_client", None) is None:
                 self.move_client = MoveClient()
-            return await self.move_client.play(service, kwargs, repeatable=kwargs.get("client_action_id") is not None)
-        workers = service_processes()
-        if workers is not None and self.table_id is not None:  # (a socket plays only once it has its table)
-            repeatable = kwargs.get("client_action_id") is not None
-            seq: int = await workers.call(self.table_id, f"tables.services:{service}", kwargs, repeatable=repeatable)
-            return seq
-        return await database_sync_to_async(getattr(services, service))(**kwargs)
+            return await self.move_client.play(move, kwargs, repeatable=kwargs.get("client_action_id") is not None)
+        return await database_sync_to_async(move)(**kwargs)
 
     async def _on_action(self, message: dict[str, Any]) -> dict[str, Any]:
         if message.get("id") is None:
@@ -487,7 +481,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             "client_action_id": self._client_action_id(message, seat_id),
             "only_on_turn": self.viewer.passing,
         }
-        return {"type": "ack", "seq": await self._play("hand_act", kwargs)}
+        return {"type": "ack", "seq": await self._play(services.hand_act, kwargs)}
 
     async def _on_see(self, message: dict[str, Any]) -> dict[str, Any]:
         seat_id = self.viewer.acting_seat()
@@ -497,7 +491,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             "client_action_id": self._client_action_id(message, seat_id),
             "only_on_turn": self.viewer.passing,
         }
-        return {"type": "ack", "seq": await self._play("hand_see", kwargs)}
+        return {"type": "ack", "seq": await self._play(services.hand_see, kwargs)}
 
     async def _on_hold(self, message: dict[str, Any]) -> dict[str, Any]:
         """Pass and play: "I am <name>" (``seat``: the phone's seat whose turn it is), or

@@ -55,8 +55,10 @@ WORKER_THREADS = 4
 NOT_AN_ACTION = gettext_lazy("That is not an action.")
 LOST = gettext_lazy("The server lost your move on the way. Look at the table, then try again if it is not there.")
 
-#: The moves a worker plays, by the name a consumer sends (never a name from the client).
+#: The moves a worker plays, by the name a consumer sends for the function it was given
+#: (never a name from the client).
 MOVES: dict[str, Callable[..., int]] = {"hand_act": services.hand_act, "hand_see": services.hand_see}
+_MOVE_NAMES = {move: name for name, move in MOVES.items()}
 
 
 def move_workers_enabled() -> bool:
@@ -75,8 +77,9 @@ class MoveClient:
         self.reply_channel: str | None = None
         self._numbers = itertools.count(1)
 
-    async def play(self, move: str, kwargs: dict[str, Any], *, repeatable: bool) -> int:
-        """The seq of the move played by a worker, or its :class:`ServiceError`."""
+    async def play(self, move: Callable[..., int], kwargs: dict[str, Any], *, repeatable: bool) -> int:
+        """The seq of ``move`` (one of :data:`MOVES`) played by a worker, or its :class:`ServiceError`."""
+        name = _MOVE_NAMES[move]
         layer = get_channel_layer(MOVES_LAYER)
         if layer is None:
             raise RuntimeError("DASHAIN_MOVE_WORKERS is on but the 'moves' channel layer is not configured")
@@ -89,7 +92,7 @@ class MoveClient:
                     MOVES_CHANNEL,
                     {
                         "type": "move.play",
-                        "move": move,
+                        "move": name,
                         "kwargs": kwargs,
                         "reply_to": self.reply_channel,
                         "request": request,

@@ -43,25 +43,6 @@ def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
         _server_loop_thread = threading.get_ident()
 
 
-# In a service worker process: each thread's layer sends of the call it is making, in
-# order, which the worker publishes before it answers (``tables.service_worker.run``).
-_holding = False
-_held = threading.local()
-
-
-def layer_sends_hold() -> None:
-    """From now on, this process's layer sends wait, per thread, for :func:`layer_sends_held`."""
-    global _holding
-    _holding = True
-
-
-def layer_sends_held() -> list[tuple[str, Mapping[str, Any]]]:
-    """The layer sends this thread made since it last asked, in order (a service worker's)."""
-    sends: list[tuple[str, Mapping[str, Any]]] = getattr(_held, "sends", [])
-    _held.sends = []
-    return sends
-
-
 def broadcast(group: str, frames: list[EventFrame], screen: NewsScreen | None = None) -> None:
     """Send ``frames`` (and the ``screen`` after them, see ``tables.screens``) to every socket
     of the table; each keeps what its viewer may see."""
@@ -84,11 +65,6 @@ def layer_send(group: str, message: Mapping[str, Any]) -> None:
     for every action (docs/live-play.md). Elsewhere (a management command, a Celery
     worker process) the send is made before returning.
     """
-    if _holding:  # a service worker: sent when its call ends (tables.service_worker)
-        if not hasattr(_held, "sends"):
-            _held.sends = []
-        _held.sends.append((group, message))
-        return
     layer = get_channel_layer()
     if layer is None:
         return

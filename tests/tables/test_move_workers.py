@@ -7,7 +7,7 @@ Rules pinned: a move played by a worker is acked with its seq, applied once, and
 as without workers (in the player's language) and changes nothing; a resend is a no-op;
 with no worker to answer, a move with an id is sent again and played once when a worker
 comes (the first answer, late, is dropped), one without an id is answered ``lost``; the
-setting is refused without PostgreSQL and Redis, and beside DASHAIN_SERVICE_PROCESSES.
+setting is refused without PostgreSQL and Redis.
 """
 
 from __future__ import annotations
@@ -32,8 +32,7 @@ from tables import move_workers
 from tables.models import Event
 from tests.config.test_settings import ROOT, clean_environment
 from tests.tables.conftest import repeatable_decks
-from tests.tables.test_consumer_play import buy_back_the_broke, check_no_leaks, open_ws_table
-from tests.tables.test_service_processes import (
+from tests.tables.move_checks import (
     WAIT,
     _not_here,
     chips_kept,
@@ -44,6 +43,7 @@ from tests.tables.test_service_processes import (
     turn_now,
     whole_log,
 )
+from tests.tables.test_consumer_play import buy_back_the_broke, check_no_leaks, open_ws_table
 from tests.tables.ws import play_random_hands, users_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
@@ -110,6 +110,8 @@ async def test_players_play_through_channels_workers_and_every_socket_hears_it(m
         with override_settings(DASHAIN_MOVE_WORKERS=False):
             here = await refusals(clients, watchers, nepali, turn, "here")
         monkeypatch.setattr(tables.services, "hand_act", _not_here)  # from now on only a worker may play
+        # (the consumer hands the client whatever tables.services.hand_act is: send it by its name)
+        monkeypatch.setitem(move_workers._MOVE_NAMES, _not_here, "hand_act")
         there = await refusals(clients, watchers, nepali, turn, "there")
         assert there == here
         assert {frame["code"] for frame in there} >= {"not_your_turn", "bad_amount", "not_in_hand"}, there
@@ -226,11 +228,11 @@ async def test_with_no_worker_a_move_is_sent_again_and_played_once_or_answered_l
     client = move_workers.MoveClient()
     move = {"table_id": table.pk, "seat_id": int(turn["player"]), "verb": verb}
     with pytest.raises(tables.services.ServiceError) as lost:
-        await client.play("hand_act", move, repeatable=False)
+        await client.play(tables.services.hand_act, move, repeatable=False)
     assert lost.value.code == "lost"
     # With an id too, when no worker answers either time.
     with pytest.raises(tables.services.ServiceError) as lost:
-        await client.play("hand_act", {**move, "client_action_id": "nobody"}, repeatable=True)
+        await client.play(tables.services.hand_act, {**move, "client_action_id": "nobody"}, repeatable=True)
     assert lost.value.code == "lost"
     assert await database_sync_to_async(table_state)(table.pk) == before
     await _flush_moves()
@@ -243,7 +245,9 @@ async def test_a_move_too_deep_to_send_is_refused_before_it_leaves(moves_on):
     for _ in range(5000):
         deep = [deep]
     with pytest.raises(tables.services.ServiceError) as refused:
-        await move_workers.MoveClient().play("hand_act", {"table_id": 1, "seat_id": 1, "verb": deep}, repeatable=True)
+        await move_workers.MoveClient().play(
+            tables.services.hand_act, {"table_id": 1, "seat_id": 1, "verb": deep}, repeatable=True
+        )
     assert refused.value.code == "bad_verb"
 
 
@@ -271,14 +275,8 @@ def _settings_check(**variables: str) -> subprocess.CompletedProcess:
     [
         {"DASHAIN_MOVE_WORKERS": "true"},
         {"DASHAIN_MOVE_WORKERS": "true", "REDIS_URL": "redis://127.0.0.1:6379/0"},
-        {
-            "DASHAIN_MOVE_WORKERS": "true",
-            "DASHAIN_SERVICE_PROCESSES": "2",
-            "REDIS_URL": "redis://127.0.0.1:6379/0",
-            "DATABASE_URL": "postgres://dashain:dashain@127.0.0.1:5432/dashain",
-        },
     ],
 )
-def test_the_setting_is_refused_without_postgresql_and_redis_or_beside_the_pool(variables):
+def test_the_setting_is_refused_without_postgresql_and_redis(variables):
     done = _settings_check(**variables)
     assert done.returncode != 0 and "DASHAIN_MOVE_WORKERS" in done.stderr, done.stderr[-500:]
