@@ -49,7 +49,7 @@ def _play(actions: int) -> tuple[list[dict[str, Any]], list[Any], int]:
             message["screen"] = screen
         sent.append(message)
 
-    log.broadcast = keep  # this process only sends to the list
+    log.broadcast = keep  # type: ignore[attr-defined]  # the log's own name for tables.news.broadcast: kept here
     user_model = get_user_model()
     stamp = f"{time.time()}-{random.randrange(10**6)}"
     users = [user_model.objects.create_user(username=f"fanout-{stamp}-{i}") for i in range(4)]
@@ -76,6 +76,7 @@ def _play(actions: int) -> tuple[list[dict[str, Any]], list[Any], int]:
 async def _deliver(messages: list[dict[str, Any]], seats: list[Any], table_id: int, repeats: int) -> tuple[float, int]:
     """Best CPU seconds of ``repeats`` rounds of every message to every seat's consumer; frames sent."""
     from tables.consumers import TableConsumer
+    from tables.viewer import Viewer
 
     frames: list[dict[str, Any]] = []
 
@@ -87,8 +88,8 @@ async def _deliver(messages: list[dict[str, Any]], seats: list[Any], table_id: i
         consumer = TableConsumer()
         consumer.scope = {"type": "websocket"}
         consumer.language = "en"
-        consumer.table_id, consumer.seat_id, consumer.is_host, consumer.phone = table_id, seat.pk, False, None
-        consumer.holding, consumer.turn_player, consumer.signed_out = None, None, False
+        consumer.table_id, consumer.seat_id, consumer.is_host, consumer.signed_out = table_id, seat.pk, False, False
+        consumer.viewer = Viewer(seat_id=seat.pk, is_host=False, phone=None)
         consumer.sending = asyncio.Lock()
         consumer.watch = None  # type: ignore[assignment]  # no quiet-table watcher here
         consumer.base_send = send

@@ -23,6 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard, TypeVar
 
+from engine.views import HandView, LegalEntry, PotResultView
+
 
 def is_whole_number(value: object) -> TypeGuard[int]:
     """An ``int`` that is not a ``bool``: JSON's ``true`` is not a number of chips or a seat."""
@@ -78,6 +80,17 @@ class LegalAction:
         return out
 
 
+def legal_entry(action: LegalAction) -> LegalEntry:
+    """``action`` as a view lists it: its verb, bounds and cost now (each game adds what its
+    page needs: the raise box's step, a sideshow's partner)."""
+    entry: LegalEntry = {"verb": action.verb, "cost": action.cost}
+    if action.min is not None:
+        entry["min"] = action.min
+    if action.max is not None:
+        entry["max"] = action.max
+    return entry
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened in a hand.
@@ -107,7 +120,7 @@ class PotResult:
     eligible: tuple[str, ...]
     winners: tuple[str, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PotResultView:
         return {"amount": self.amount, "eligible": list(self.eligible), "winners": list(self.winners)}
 
 
@@ -290,5 +303,5 @@ class Game(Protocol[State]):
     def result(self, state: State) -> HandResult:
         """Stacks and pots of a finished hand."""
 
-    def view(self, state: State, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: State, viewer: str | None) -> HandView:
         """A JSON-ready picture of the hand as ``viewer`` may see it (``None``: a spectator)."""

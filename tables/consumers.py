@@ -104,7 +104,8 @@ def _closing_old_connections(function: Callable[..., Result]) -> Callable[..., R
 def _parallel_database() -> bool:
     from django.conf import settings
 
-    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    engine: str = settings.DATABASES["default"]["ENGINE"]
+    return engine == "django.db.backends.postgresql"
 
 
 MAX_FRAME_BYTES = 4096

@@ -173,7 +173,7 @@ def _action_of(event: Event) -> Action:
 
 def _picture(game: Game[Any], state: AnyHandState, viewer: str | None) -> dict[str, Any]:
     """The engine's view for ``viewer``, and each hand the viewer could see named (``hand_name``)."""
-    view = dict(game.view(state, viewer))
+    view: dict[str, Any] = dict(game.view(state, viewer))
     view.pop("legal", None)  # what the viewer could do then is not part of the picture
     board = [str(card) for card in view.get("board") or []]
     players = []

@@ -49,7 +49,8 @@ def hand_start_state(*, table: Table, hand: Hand) -> AnyHandState:
         dealer=int(plan["dealer"]),
         deck=deck,
     )
-    return state
+    started: AnyHandState = state
+    return started
 
 
 def hand_state(*, table: Table, hand: Hand) -> tuple[AnyHandState, int]:

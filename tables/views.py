@@ -34,9 +34,8 @@ from tables.events import event_kinds_for_page
 from tables.forms import GAME_CHOICES, JoinAskForm, JoinByCodeForm, JoinForm, OpenTableForm
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.join_limits import join_attempt_failed, join_attempts_exceeded
-from tables.models import Seat, Table
+from tables.models import Seat, Table, table_currency
 from tables.services.errors import ServiceError
-from tables.services.settings import table_currency
 
 
 def _guest_token(request: HttpRequest, *, create: bool = False) -> str | None:

@@ -39,11 +39,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.api import Action, Event, HandPlan, HandResult, LegalAction, SettingsError, TablePosition, TableRules
+from engine.api import (
+    Action,
+    Event,
+    HandPlan,
+    HandResult,
+    LegalAction,
+    SettingsError,
+    TablePosition,
+    TableRules,
+    legal_entry,
+)
 from engine.cards import card_text, deck_with
 from engine.holdem import hand as holdem_hand
 from engine.holdem.hand import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions, pots_of
 from engine.holdem.table import holdem_settings, plan_hand
+from engine.views import HoldemPlayer, HoldemResult, HoldemView, LegalEntry, PotView
 
 # Rule book 001: everyone starts with 1,000 play chips; seats are taken before the game
 # starts; no rebuys; the settings are fixed from the first deal; the game ends when one
@@ -161,10 +172,10 @@ class HoldemRules:
             return HandResult(stacks=dict(zip(state.names, state.stacks, strict=True)), pots=())
         return state.result
 
-    def view(self, state: HandState, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: HandState, viewer: str | None) -> HoldemView:
         names = state.names
         viewer_seat = state.seat_of.get(viewer) if viewer is not None else None
-        players = []
+        players: list[HoldemPlayer] = []
         for seat, name in enumerate(names):
             visible = seat == viewer_seat or seat in state.revealed
             players.append(
@@ -180,7 +191,7 @@ class HoldemRules:
                 }
             )
         collected = [put - bet for put, bet in zip(state.committed, state.bets, strict=True)]
-        pots = [
+        pots: list[PotView] = [
             {"amount": amount, "eligible": [names[seat] for seat in eligible]}
             for amount, eligible in pots_of(collected, state.folded)
             if amount
@@ -191,7 +202,7 @@ class HoldemRules:
             min_raise_to = state.big_blind
         to_act = self.to_act(state)
         legal = self.legal_actions(state, viewer) if viewer is not None and viewer == to_act else []
-        result = None
+        result: HoldemResult | None = None
         if state.result is not None:
             awards = state.awards or {"payouts": {}, "best": {}}
             result = {
@@ -222,12 +233,12 @@ class HoldemRules:
         }
 
 
-def _legal_entry(action: LegalAction, big_blind: int) -> dict[str, Any]:
+def _legal_entry(action: LegalAction, big_blind: int) -> LegalEntry:
     """A legal action as the view gives it: with its cost now, and for a bet or raise the
     amount box's cost per chip above ``min``, step (a big blind) and starting amount."""
-    entry = {**action.to_json(), "cost": action.cost}
-    if action.verb in ("bet", "raise"):
-        entry.update(per_chip=1, step=big_blind, start=action.min)
+    entry = legal_entry(action)
+    if action.verb in ("bet", "raise") and action.min is not None:
+        entry["per_chip"], entry["step"], entry["start"] = 1, big_blind, action.min
     return entry
 
 

@@ -32,6 +32,7 @@ from engine.teenpatti import hand, table
 from engine.teenpatti.hand import HandState, actions_from_events
 from engine.teenpatti.settings import PLAYER_COUNTS, PRESETS, merge_settings, parse_settings
 from engine.teenpatti.view import hand_view
+from engine.views import TeenPattiView
 
 __all__ = ["PRESET_NAMES", "TEEN_PATTI_TABLE_RULES", "HandState", "TeenPattiGame", "actions_from_events", "preset_game"]
 
@@ -140,7 +141,7 @@ class TeenPattiGame:
         pots = () if state.outcome is None else state.outcome.pots
         return HandResult(stacks=stacks, pots=pots)
 
-    def view(self, state: HandState, viewer: str | None) -> dict[str, Any]:
+    def view(self, state: HandState, viewer: str | None) -> TeenPattiView:
         return hand_view(state, viewer)
 
 

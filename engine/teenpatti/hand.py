@@ -63,6 +63,7 @@ from engine.api import Action, Event, LegalAction, PotResult, RuleError, Setting
 from engine.cards import DECK_SIZE, card_text
 from engine.teenpatti.ranking import hand_label, score_table
 from engine.teenpatti.settings import Settings
+from engine.views import HandLabel
 
 VERBS = ("see", "chaal", "raise", "pack", "show", "sideshow", "accept", "refuse")
 
@@ -483,7 +484,7 @@ def _cards(state: HandState, seat: int) -> list[str]:
     return [card_text(card) for card in state.cards[seat]]
 
 
-def _label(state: HandState, seat: int) -> dict[str, Any]:
+def _label(state: HandState, seat: int) -> HandLabel:
     return hand_label(state.scores[seat], state.settings.ranking)
 
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from engine.cards import ACE, Card, card_text
+from engine.views import HandLabel
 
 HIGH_CARD, PAIR, COLOUR, SEQUENCE, PURE_SEQUENCE, TRAIL = range(6)
 CATEGORY_NAMES = ("high_card", "pair", "colour", "sequence", "pure_sequence", "trail")
@@ -110,7 +110,7 @@ def compare_hands(
     return (left > right) - (left < right)
 
 
-def hand_label(score: int, ranking: str) -> dict[str, Any]:
+def hand_label(score: int, ranking: str) -> HandLabel:
     """What a revealed hand is, for people: ``{"category": "pair"}`` or, in 999,
     ``{"category": "digits", "value": 910}``."""
     if ranking == "digits":

@@ -36,11 +36,11 @@ A blind player's own cards are hidden from them too: looking is the ``see`` acti
 
 from __future__ import annotations
 
-from typing import Any
-
+from engine.api import legal_entry
 from engine.cards import card_text
 from engine.teenpatti.hand import HandState, legal_actions, must_see, sideshow_partner
 from engine.teenpatti.ranking import hand_label
+from engine.views import LegalEntry, TeenPattiPlayer, TeenPattiResult, TeenPattiView
 
 
 def may_see_cards(state: HandState, viewer_seat: int, seat: int) -> bool:
@@ -54,12 +54,12 @@ def may_see_cards(state: HandState, viewer_seat: int, seat: int) -> bool:
     return bool(state.known_by[seat] >> viewer_seat & 1)
 
 
-def hand_view(state: HandState, viewer: str | None) -> dict[str, Any]:
+def hand_view(state: HandState, viewer: str | None) -> TeenPattiView:
     """The hand as ``viewer`` may see it (an unknown name or ``None`` sees what a spectator sees)."""
     viewer_seat = -1 if viewer is None else state.index.get(viewer, -1)
     settings = state.settings
     limit = settings.blind_turns
-    players = []
+    players: list[TeenPattiPlayer] = []
     for seat, name in enumerate(state.names):
         visible = may_see_cards(state, viewer_seat, seat)
         players.append(
@@ -77,11 +77,10 @@ def hand_view(state: HandState, viewer: str | None) -> dict[str, Any]:
                 "hand": hand_label(state.scores[seat], settings.ranking) if visible else None,
             }
         )
-    legal = []
+    legal: list[LegalEntry] = []
     if viewer_seat >= 0:
         for action in legal_actions(state, viewer_seat):
-            entry = action.to_json()
-            entry["cost"] = action.cost
+            entry = legal_entry(action)
             if action.verb == "raise" and action.min is not None and action.max is not None:
                 # The raise box: each chip the stake goes up costs one (blind) or two (seen);
                 # it steps a boot at a time and starts at the classic double.
@@ -94,7 +93,7 @@ def hand_view(state: HandState, viewer: str | None) -> dict[str, Any]:
                 entry["partner"] = state.names[sideshow_partner(state, viewer_seat)]
             legal.append(entry)
     outcome = state.outcome
-    result = None
+    result: TeenPattiResult | None = None
     if outcome is not None:
         result = {
             "reason": outcome.reason,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError
 from django.utils.translation import gettext_lazy as _
@@ -64,7 +64,7 @@ def action_record(
     return recorded.seq
 
 
-def least_move(game: Game, state: AnyHandState, name: str) -> Action | None:
+def least_move(game: Game[Any], state: AnyHandState, name: str) -> Action | None:
     """The least ``name`` can do now (the first of ``AWAY_VERBS`` the rules allow): Teen
     Patti refuses a sideshow asked of them, else packs; hold'em checks when free, else
     folds. ``None`` when none of them is allowed."""
