@@ -201,6 +201,7 @@ FOUNDATIONS = {
     "tables.messages": set(),
     "tables.news": {"tables.messages"},
     "tables.events": {"tables.models", "tables.messages"},
+    "tables.payloads": {"tables.events"},
     "tables.state_cache": {"tables.models"},
     "tables.guests": {"tables.models"},
     "tables.sql": set(),
