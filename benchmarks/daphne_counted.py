@@ -51,7 +51,7 @@ _trace: list[list[Any]] = []
 
 def _trace_install() -> None:
     """Wrap the action handler, the action service and the news handler to note their times."""
-    from tables import consumers
+    from tables.live import consumers
 
     act_handler = consumers.TableConsumer.HANDLERS["action"]
 

@@ -40,7 +40,7 @@ process has no core to scale into; with one, the servers are what saturates, and
 process can be compared with two at the same cap (``--processes 1`` then ``2``).
 
 ``--move-workers N`` runs the site with ``DASHAIN_MOVE_WORKERS`` on and N of Channels'
-workers (``manage.py runworker --layer moves table-moves``, ``tables.move_workers``) that
+workers (``manage.py runworker --layer moves table-moves``, ``tables.live.move_workers``) that
 play the players' moves; their CPU is counted apart from the servers' (their statements
 are not counted: queries and locks per action are then the servers' alone).
 
@@ -71,7 +71,7 @@ sys.path.insert(0, str(ROOT))
 
 def _env(hand_pause: int | None, move_workers: int = 0) -> dict[str, str]:
     env = dict(os.environ)
-    # Each action in Channels' move workers (tables.move_workers), or in the server's threads.
+    # Each action in Channels' move workers (tables.live.move_workers), or in the server's threads.
     env["DASHAIN_MOVE_WORKERS"] = "true" if move_workers else "false"
     env.setdefault("DATABASE_URL", "postgres://dashain:dashain@127.0.0.1:5432/dashain_bench")
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")

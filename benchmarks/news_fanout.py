@@ -75,8 +75,8 @@ def _play(actions: int) -> tuple[list[dict[str, Any]], list[Any], int]:
 
 async def _deliver(messages: list[dict[str, Any]], seats: list[Any], table_id: int, repeats: int) -> tuple[float, int]:
     """Best CPU seconds of ``repeats`` rounds of every message to every seat's consumer; frames sent."""
-    from tables.consumers import TableConsumer
-    from tables.viewer import Viewer
+    from tables.live.consumers import TableConsumer
+    from tables.live.viewer import Viewer
 
     frames: list[dict[str, Any]] = []
 

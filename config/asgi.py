@@ -17,8 +17,8 @@ from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  #
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.socket_sessions import socket_auth_stack  # noqa: E402
-from tables.move_workers import MOVES_CHANNEL, MoveWorker  # noqa: E402
-from tables.routing import websocket_urlpatterns  # noqa: E402
+from tables.live.move_workers import MOVES_CHANNEL, MoveWorker  # noqa: E402
+from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

@@ -9,7 +9,7 @@ table of 4 that was 4 decodings of the same few kilobytes per action: measured w
 
 :class:`PubSubLayer` decodes each distinct message once and hands every socket the same
 decoded message. A received message is therefore read-only: handlers build their own
-replies from it and never change it (``tables.consumers.TableConsumer`` does not).
+replies from it and never change it (``tables.live.consumers.TableConsumer`` does not).
 
 It also sends many group messages in one round trip (:meth:`PubSubLayer.group_send_many`):
 channels-redis publishes one message at a time under a lock per Redis connection and
@@ -26,7 +26,7 @@ from Redis, leaves it (its sockets have it). Measured with ``benchmarks/live_loa
 largest part of the slowest actions on a busy machine, waiting its turn in Redis and in
 the loop twice. Messages of one sender keep their order; another process's messages
 arrive through Redis as before, and a socket that sees a gap in the seqs fills it from the
-log (``tables.consumers``), as with any news the layer loses.
+log (``tables.live.consumers``), as with any news the layer loses.
 """
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # no record of who logged in from where: only failures count
 AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"  # the page that explains it, 429
 # The address is REMOTE_ADDR, which daphne's --proxy-headers sets (docs/deployment.md), as
-# for the join limits (tables/join_limits.py); axes reads it when django-ipware is absent,
+# for the join limits (tables/pages/join_limits.py); axes reads it when django-ipware is absent,
 # and this keeps it so were ipware ever installed.
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 AXES_VERBOSE = False
@@ -262,7 +262,7 @@ if REDIS_URL:
             },
         }
     }
-    # Players' moves to Channels' workers (DASHAIN_MOVE_WORKERS, tables/move_workers.py): a
+    # Players' moves to Channels' workers (DASHAIN_MOVE_WORKERS, tables/live/move_workers.py): a
     # core (list-backed) layer, so each move goes to one worker, not to every subscriber.
     CHANNEL_LAYERS["moves"] = {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
@@ -275,7 +275,7 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = None
-    # Shared by every process: the join pages' guess limits (tables/join_limits.py).
+    # Shared by every process: the join pages' guess limits (tables/pages/join_limits.py).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -306,7 +306,7 @@ CELERY_TASK_PUBLISH_RETRY = False
 # Start a Celery worker thread in the web process (default setup without Redis).
 DASHAIN_INPROCESS_WORKER = env.bool("DASHAIN_INPROCESS_WORKER", default=not REDIS_URL)
 # Players' moves played by Channels' workers (`manage.py runworker --layer moves table-moves`),
-# on this machine or others: tables/move_workers.py, docs/deployment.md.
+# on this machine or others: tables/live/move_workers.py, docs/deployment.md.
 DASHAIN_MOVE_WORKERS = env.bool("DASHAIN_MOVE_WORKERS", default=False)
 if DASHAIN_MOVE_WORKERS and not (REDIS_URL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"):
     raise ImproperlyConfigured(

@@ -2,7 +2,7 @@
 the language switcher (``set_language``) and the JavaScript catalogue (``javascript-catalog``).
 
 The home page lives here (URL name ``home``); the lobby and tables own their paths in
-tables/urls.py (the lobby's URL name is ``lobby``).
+tables/pages/urls.py (the lobby's URL name is ``lobby``).
 """
 
 from django.contrib import admin
@@ -20,7 +20,7 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("ledger/", include("ledger.urls")),
-    path("", include("tables.urls")),
+    path("", include("tables.pages.urls")),
 ]
 
 # The site's own error pages (config/views.py), in place of Django's plain or technical ones.

@@ -7,4 +7,4 @@ class TablesConfig(AppConfig):
     verbose_name = _("Tables")
 
     def ready(self) -> None:
-        from tables import signals  # noqa: F401  (connects the receivers)
+        from tables.live import signals  # noqa: F401  (connects the receivers)

@@ -1,7 +1,7 @@
 """How a guest is known: a random token kept in their session, under one key.
 
-The join page puts it there (``tables.views``), the table's socket reads it to find the
-guest's seat (``tables.consumers``), and the ledger's pages read it to let a guest see
+The join page puts it there (``tables.pages.views``), the table's socket reads it to find the
+guest's seat (``tables.live.consumers``), and the ledger's pages read it to let a guest see
 their table's report (``ledger.views``). No other module names the key.
 """
 

@@ -1,7 +1,7 @@
 """The news of a table: what a write sends the sockets after its commit, from any thread.
 
 The news is not the record: the channel layer may drop it, and each socket fills a gap
-from the log (``tables.consumers``). This module sends it (:func:`broadcast`,
+from the log (``tables.live.consumers``). This module sends it (:func:`broadcast`,
 :func:`layer_send`) and knows the web server's event loop (:func:`remember_server_loop`,
 which a socket's ``connect`` calls), so the server's other threads hand their sends to it.
 It sits below both the services, which send after their commit (``tables.services.log``),

@@ -140,9 +140,9 @@ def _test_settings():
 
 @pytest.fixture(autouse=True)
 def _join_guesses_forgotten():
-    """The join pages count failed guesses per address (tables/join_limits.py); the test
+    """The join pages count failed guesses per address (tables/pages/join_limits.py); the test
     client's address starts each test with none."""
-    from tables.join_limits import join_attempts_forget
+    from tables.pages.join_limits import join_attempts_forget
 
     join_attempts_forget("127.0.0.1")
     yield

@@ -219,7 +219,7 @@ def test_the_foundations_import_only_what_is_below_them(module):
     assert project <= FOUNDATIONS[module] | {"tables"}, (module, sorted(project - FOUNDATIONS[module]))
 
 
-@pytest.mark.parametrize("reader", ["tables.screens", "tables.news_text", "tables.sql.read", "tables.news"])
+@pytest.mark.parametrize("reader", ["tables.screens", "tables.live.news_text", "tables.sql.read", "tables.news"])
 def test_the_screens_and_other_reads_never_reach_writes(reader):
     graph = import_graph(top_level_only=False)
     assert _reaches(graph, reader, "tables.services") == [], reader
@@ -273,7 +273,14 @@ def test_only_the_write_path_builds_a_table_log():
 
 @pytest.mark.parametrize(
     "thin",
-    ["tables.consumers", "tables.viewer", "tables.views", "tables.views_history", "tables.admin", "tables.forms"],
+    [
+        "tables.live.consumers",
+        "tables.live.viewer",
+        "tables.pages.views",
+        "tables.pages.views_history",
+        "tables.admin",
+        "tables.pages.forms",
+    ],
 )
 def test_the_thin_layers_never_touch_the_log_or_the_sql(thin):
     graph = import_graph(top_level_only=False)
@@ -310,3 +317,58 @@ def test_the_checker_sees_a_broken_rule():
     """The rules above fail when one is broken: a selector importing a service is caught."""
     graph = {"tables.selectors": {"tables.x"}, "tables.x": {"tables.services.acting"}, "tables.services.acting": set()}
     assert _reaches(graph, "tables.selectors", "tables.services") == ["tables.services.acting"]
+
+
+# --- tables' rooms: the live socket transport and the pages --------------------------------------
+
+#: What each room of tables/ may use of tables outside itself (lazy imports included).
+ROOMS = {
+    "tables.live": {
+        "tables.services",
+        "tables.services.errors",
+        "tables.selectors",
+        "tables.screens",
+        "tables.news",
+        "tables.messages",
+        "tables.events",
+        "tables.guests",
+        "tables.models",
+    },
+    "tables.pages": {
+        "tables.services",
+        "tables.services.errors",
+        "tables.services.settings",
+        "tables.services.computers",
+        "tables.selectors",
+        "tables.history",
+        "tables.events",
+        "tables.guests",
+        "tables.messages",
+        "tables.models",
+    },
+}
+
+
+@pytest.mark.parametrize("room", sorted(ROOMS))
+def test_each_room_uses_only_what_it_may_of_tables(room):
+    graph = import_graph(top_level_only=False)
+    used = {
+        target
+        for module in graph
+        if module.startswith(room + ".")
+        for target in graph[module]
+        if target.startswith("tables.") and not target.startswith(room)
+    }
+    assert used <= ROOMS[room], (room, sorted(used - ROOMS[room]))
+
+
+def test_only_the_configuration_reaches_into_the_rooms():
+    """The services, reads, news and models never import the socket transport or the pages
+    (they live below both); of the rest, only the site's configuration and the app's start
+    do, and the two rooms never use each other."""
+    graph = import_graph(top_level_only=False)
+    allowed = {"config.asgi", "config.urls", "tables.apps"}
+    for module, targets in graph.items():
+        rooms = {room for room in ROOMS if any(t == room or t.startswith(room + ".") for t in targets)}
+        own = {room for room in ROOMS if module == room or module.startswith(room + ".")}
+        assert not (rooms - own) or module in allowed, (module, sorted(rooms - own))

@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from ledger.templatetags.ledger_numbers import in_currency
-from tables.forms import OpenTableForm
 from tables.models import Seat
+from tables.pages.forms import OpenTableForm
 from tables.services import (
     ServiceError,
     seat_take,

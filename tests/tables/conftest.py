@@ -86,7 +86,7 @@ def random_action(rng: random.Random, legal):
 @pytest.fixture(autouse=True)
 def _fast_scripted_clients(monkeypatch):
     """Scripted test players send faster than people; the rate limit has its own test."""
-    from tables.consumers import TableConsumer
+    from tables.live.consumers import TableConsumer
 
     monkeypatch.setattr(TableConsumer, "rate_burst", 10_000)
     monkeypatch.setattr(TableConsumer, "rate_per_second", 10_000.0)

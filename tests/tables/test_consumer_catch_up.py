@@ -15,7 +15,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from tables.consumers import CLOSE_UNAVAILABLE, TableConsumer
+from tables.live.consumers import CLOSE_UNAVAILABLE, TableConsumer
 from tables.models import Event
 from tables.services import hand_act
 from tests.tables.conftest import current_turn, open_table

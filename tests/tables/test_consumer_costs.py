@@ -3,7 +3,7 @@
 Rule pinned: the consumer makes no hop to a database thread per message. Channels'
 ``AsyncConsumer.dispatch`` checks the database connections of its sync thread before
 every message; ``TableConsumer.dispatch`` leaves that out, as each of its database calls
-checks its own connection inside the call (``tables.consumers.database_sync_to_async``).
+checks its own connection inside the call (``tables.live.consumers.database_sync_to_async``).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from tables.consumers import TableConsumer
+from tables.live.consumers import TableConsumer
 from tables.models import Event, Seat, Table
 from tables.services import guest_token_new, table_join
 from tests.tables.conftest import make_user, open_table

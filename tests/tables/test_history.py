@@ -1,4 +1,4 @@
-"""Hand histories (tables.history, tables.views_history): games played through the live-play
+"""Hand histories (tables.history, tables.pages.views_history): games played through the live-play
 services, then listed, replayed per viewer, exported, replayed by the engine and verified."""
 
 from __future__ import annotations
@@ -369,7 +369,7 @@ def test_cards_shown_at_a_show_are_seen_by_everyone_and_a_watcher_sees_nothing_e
 
 def test_the_replayer_names_its_cards_in_the_page_language(client):
     """Screen readers hear the replayer's cards in the page's words, as on the table page."""
-    from tables.views import card_strings
+    from tables.pages.views import card_strings
 
     table, seats = played_game("faras", hands=1, seed=3, end=False)
     hand = Hand.objects.filter(table=table).order_by("number").first()

@@ -21,8 +21,8 @@ from django.urls import reverse
 
 from tables import screens, selectors
 from tables.guests import GUEST_TOKEN_SESSION_KEY
-from tables.join_limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables.models import Event, Seat, Table
+from tables.pages.join_limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables.services import (
     ServiceError,
     join_approved_take,

@@ -1,4 +1,4 @@
-"""Players' moves played by Channels' workers (tables.move_workers, DASHAIN_MOVE_WORKERS),
+"""Players' moves played by Channels' workers (tables.live.move_workers, DASHAIN_MOVE_WORKERS),
 end to end: real sockets in this process, a real ``manage.py runworker --layer moves
 table-moves`` process, PostgreSQL and Redis.
 
@@ -28,7 +28,7 @@ from django.db import connection
 from django.test import override_settings
 
 import tables.services
-from tables import move_workers
+from tables.live import move_workers
 from tables.models import Event
 from tests.config.test_settings import ROOT, clean_environment
 from tests.tables.conftest import repeatable_decks

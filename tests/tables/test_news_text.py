@@ -1,4 +1,4 @@
-"""Each socket's news frame is assembled from parts encoded once (tables.news_text).
+"""Each socket's news frame is assembled from parts encoded once (tables.live.news_text).
 
 Rules pinned: the text a socket is sent is exactly the JSON of the reply it was sent
 before (the events as its viewer may see them, the screen with its own view only),
@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from engine.games import GAME_NAMES
-from tables import news_text as news_text_module
 from tables import selectors
-from tables.news_text import news_text, text_with
+from tables.live import news_text as news_text_module
+from tables.live.news_text import news_text, text_with
 from tables.services import hand_act
 from tests.tables.conftest import current_turn, open_table, random_action, repeatable_decks
 

@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from engine.api import Action
 from engine.games import get_game
 from tables import selectors
-from tables.consumers import TableConsumer
+from tables.live.consumers import TableConsumer
 from tables.models import Event, Hand, Table
 from tables.services import table_clock_run
 from tests.tables.conftest import repeatable_decks

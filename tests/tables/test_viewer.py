@@ -1,11 +1,11 @@
-"""A socket's eyes (tables.viewer.Viewer), without sockets: the pass-and-play rules the
+"""A socket's eyes (tables.live.viewer.Viewer), without sockets: the pass-and-play rules the
 consumer follows, each as a plain call. The same rules through real sockets are in
 test_pass_and_play_sockets.py and the browser's test_pass_and_play.py."""
 
 import pytest
 
+from tables.live.viewer import Viewer, turn_leaves, turn_player
 from tables.services import ServiceError
-from tables.viewer import Viewer, turn_leaves, turn_player
 
 HOST, DIPA, ESHA = 10, 11, 12
 

@@ -16,8 +16,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables.forms import OpenTableForm
 from tables.models import Seat, Table
+from tables.pages.forms import OpenTableForm
 
 pytestmark = pytest.mark.django_db
 

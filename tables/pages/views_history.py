@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET
 from engine.export import to_text
 from tables import history, selectors
 from tables.models import Hand, Seat, Table
-from tables.views import card_strings, viewer_seat
+from tables.pages.views import card_strings, viewer_seat
 
 
 def _table_for_viewer(request: HttpRequest, code: str) -> tuple[Table, Seat | None]:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tables import views_history
+from tables.pages import views_history
 
 urlpatterns = [
     path("tables/<str:code>/history/", views_history.table_history, name="table_history"),

@@ -1,7 +1,7 @@
 """Whose eyes a table socket sees with: its own seat's, or on the host's phone with pass and
 play on, the eyes of the player holding the phone (or nobody's, between holders).
 
-A plain object the consumer (``tables.consumers.TableConsumer``) holds, one per socket. It
+A plain object the consumer (``tables.live.consumers.TableConsumer``) holds, one per socket. It
 does no I/O: the consumer tells it what it read or heard (a snapshot, a catch-up, a piece
 of news) and asks it whose eyes to read the next thing with. Each ``heard_*`` method
 returns whether the eyes changed, in which case what was read with the old eyes must be

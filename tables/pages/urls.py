@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tables import views
+from tables.pages import views
 
 urlpatterns = [
     path("tables/", views.lobby, name="lobby"),
@@ -16,5 +16,5 @@ urlpatterns = [
     path("tables/<str:code>/remove/", views.table_remove, name="table_remove"),
     path("tables/<str:code>/computers/", views.table_computers, name="table_computers"),
     path("tables/<str:code>/local-players/", views.table_local_players, name="table_local_players"),
-    path("", include("tables.urls_history")),
+    path("", include("tables.pages.urls_history")),
 ]

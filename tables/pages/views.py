@@ -31,10 +31,10 @@ from django.views.decorators.http import require_http_methods
 from engine.games import get_game
 from tables import selectors, services
 from tables.events import event_kinds_for_page
-from tables.forms import GAME_CHOICES, JoinAskForm, JoinByCodeForm, JoinForm, OpenTableForm
 from tables.guests import GUEST_TOKEN_SESSION_KEY
-from tables.join_limits import join_attempt_failed, join_attempts_exceeded
 from tables.models import Seat, Table, table_currency
+from tables.pages.forms import GAME_CHOICES, JoinAskForm, JoinByCodeForm, JoinForm, OpenTableForm
+from tables.pages.join_limits import join_attempt_failed, join_attempts_exceeded
 from tables.services.errors import ServiceError
 
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def _close_sockets_at_sign_out(
     sender: type[User], request: HttpRequest | None, user: User | None, **kwargs: Any
 ) -> None:
-    from tables.consumers import sockets_close_for_session
+    from tables.live.consumers import sockets_close_for_session
 
     session = getattr(request, "session", None)
     sockets_close_for_session(getattr(session, "session_key", None))

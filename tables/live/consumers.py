@@ -16,7 +16,7 @@ What goes out (the protocol is written down in ``docs/live-play.md``):
 
 No news is lost for good: the channel layer may drop a broadcast, and a gap is seen only
 when a later one arrives. So when a table has had no news for ``quiet_seconds``, the
-process's one watcher (``tables.quiet_watch``) reads the latest seq of all its quiet
+process's one watcher (``tables.live.quiet_watch``) reads the latest seq of all its quiet
 tables in one query, and a socket that is behind sends what it missed from the log; a
 ``ping`` does the same at once for its socket, and its ``pong`` carries the table's latest seq.
 
@@ -48,13 +48,13 @@ from django.utils.translation import gettext_lazy
 from accounts.language import language_for_scope
 from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
+from tables.live.move_workers import MoveClient, move_workers_enabled
+from tables.live.news_text import news_text, text_with
+from tables.live.quiet_watch import TableWatch, watch_for_loop
+from tables.live.viewer import Viewer
 from tables.messages import NewsScreen, TableEventsMessage
-from tables.move_workers import MoveClient, move_workers_enabled
 from tables.news import layer_send, remember_server_loop
-from tables.news_text import news_text, text_with
-from tables.quiet_watch import TableWatch, watch_for_loop
 from tables.services import ServiceError
-from tables.viewer import Viewer
 
 if TYPE_CHECKING:
     from asgiref.typing import Scope
@@ -381,7 +381,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_snapshot()
             await self._close_if_banned(banned)
             return
-        # The frame's text, its parts encoded once for every socket of the table (tables.news_text).
+        # The frame's text, its parts encoded once for every socket of the table (tables.live.news_text).
         text = news_text(message, after=after, viewer=viewer)
         phone = self.viewer.phone_public()
         if phone is not None:
@@ -461,7 +461,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _play(self, move: Callable[..., int], kwargs: dict[str, Any]) -> int:
         """A move in the hand (``services.hand_act`` or ``services.hand_see``): by one of
-        Channels' move workers when the site runs them (``tables.move_workers``; a move with a
+        Channels' move workers when the site runs them (``tables.live.move_workers``; a move with a
         client action id is sent again if no worker answers, as a resend is a no-op), else in
         a thread here."""
         if move_workers_enabled():  # Channels' workers (runworker), on this machine or others
