@@ -28,7 +28,7 @@ from tables.services.between_hands import hand_deal_now
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.seat_state import in_live_hand
-from tables.services.settings import chip_value_kept, table_settings_build
+from tables.services.settings import chip_value_kept, prizes_kept, table_settings_build
 from tables.services.turns import TURN_CLOCK_FIELDS, computer_turn_clock, turn_clock_due, turn_clock_start
 from tables.services.write import seat_at, table_write, table_write_new
 
@@ -223,6 +223,13 @@ def table_start(*, table_id: int, seat_id: int) -> Table:
             raise ServiceError("too_few_players", _("More players must take a seat first."))
         if not seated.filter(computer="").exists():
             raise ServiceError("no_people", _("Computers play with people, not on their own: take a seat first."))
+        paid_places = len(table.settings.get("payouts") or ()) if table.settings.get("prizes") == "places" else 0
+        if seated.count() < paid_places:
+            raise ServiceError(
+                "too_few_players",
+                _("The payout table pays %(places)s places, so at least %(places)s players must take a seat.")
+                % {"places": paid_places},
+            )
         table.status = Table.Status.PLAYING
         table.started_at = timezone.now()
         log.append(EventKind.GAME_STARTED, {"seed_commitment": table.seed_commitment})
@@ -294,6 +301,7 @@ def table_update_settings(
         merged = dict(choices) if by_admin else {**table.settings.get("host", {}), **choices}
         built = table_settings_build(game=table.game, choices=merged)
         chip_value_kept(table=table, settings=built)
+        prizes_kept(table=table, settings=built)
         highest = selectors.seat_number_highest(table=table)
         if highest > built["seats"]:
             raise ServiceError(
