@@ -30,6 +30,7 @@ asks for (``tables.services.requests``).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
@@ -303,6 +304,8 @@ def _payouts(value: object, *, seats: int) -> tuple[int, ...]:
         raise _error(
             "payouts", _("The percentages add up to %(total)s; they must add up to 100.") % {"total": sum(percents)}
         )
+    if any(lower > higher for higher, lower in itertools.pairwise(percents)):
+        raise _error("payouts", _("A place never pays more than the place above it: first place first."))
     if len(percents) > seats:
         raise _error(
             "payouts",

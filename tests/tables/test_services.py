@@ -83,6 +83,7 @@ pytestmark = pytest.mark.django_db
         ("holdem", {"prizes": "places", "payouts": [50, 30, 20.0]}, "payouts"),
         ("holdem", {"prizes": "places", "payouts": {"1": 100}}, "payouts"),
         ("holdem", {"prizes": "places", "payouts": "fifty/fifty"}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": "35/65"}, "payouts"),
         ("faras", {"prizes": "places"}, "prizes"),
         ("holdem", {"boot": 10}, "boot"),
     ],
