@@ -57,8 +57,11 @@ export function renderGameOver() {
   $("#game-over-stacks").textContent = text ? fmt(S.final_stacks, { stacks: text }) : "";
 }
 
+/** An amount with the host's currency, placed as the ledger's pages place it (in_currency). */
 function inCurrency(amount) {
-  return CONFIG.currency ? money(amount) + " " + CONFIG.currency : money(amount);
+  if (!CONFIG.currency) return money(amount);
+  const german = (document.documentElement.lang || "").startsWith("de");
+  return german ? money(amount) + "\u00a0" + CONFIG.currency : CONFIG.currency + "\u00a0" + money(amount);
 }
 
 /*
