@@ -366,3 +366,68 @@ def test_prizes_are_recorded_once_and_the_game_ended_before_a_deal_pays_everyone
         ledger_record_prizes(table=table, places={seats[0].pk: 1}, payouts=[100])
     assert refused.value.code == "prizes_recorded"
     assert LedgerEntry.objects.filter(table=table, kind=LedgerEntry.Kind.PRIZE).count() == 3
+
+
+# --- the pages: report, CSV, home game ----------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_report_csv_and_home_game_show_places_and_prizes(monkeypatch):
+    import csv
+    import io
+
+    from django.test import Client
+    from django.urls import reverse
+
+    from ledger.selectors import home_game_results
+    from ledger.services import home_game_add_table, home_game_create
+
+    repeatable_decks(monkeypatch, random.Random(25))
+    table, seats = _money_table("50/30/20")
+    _play(table, _all_in)
+    places = _placings(table)
+    prizes = _prizes(table)
+    client = Client()
+    client.force_login(seats[0].user)
+    page = client.get(reverse("ledger:table_report", kwargs={"code": table.code})).content.decode()
+    assert "shared by places (50/30/20 percent)" in page
+    for seat in seats:
+        row = page[page.index(f'data-seat="{seat.pk}"') :]
+        row = row[: row.index("</tr>")]
+        assert f'class="number place" data-label="Place">{places[seat.pk]}<' in row
+        assert f"USD\u00a0{prizes[seat.pk][1]}" in row
+    assert "Who pays whom" in page and "ended this game" not in page
+    rows = list(
+        csv.reader(
+            io.StringIO(client.get(reverse("ledger:table_report_csv", kwargs={"code": table.code})).content.decode())
+        )
+    )
+    assert rows[0] == ["Player", "Buy-ins", "Chips bought", "Chips at the end", "Net chips", "Place", "Prize",
+                       "Bought for", "Net", "Currency"]  # fmt: skip
+    by_name = {row[0]: row for row in rows[1:4]}
+    for seat in seats:
+        row = by_name[seat.display_name]
+        assert (int(row[5]), Decimal(row[6])) == (places[seat.pk], prizes[seat.pk][1])
+        assert Decimal(row[8]) == prizes[seat.pk][1] - Decimal("20.00")
+    # The night counts in the home game's standings like any other: net = prize - paid.
+    home = home_game_create(name="Friday", host=seats[0].user)
+    home_game_add_table(home_game=home, table=table, by=seats[0].user)
+    _nights, standings = home_game_results(home_game=home)
+    assert {s.key: s.net_money for s in standings} == {
+        f"user:{seat.user_id}": prizes[seat.pk][1] - Decimal("20.00") for seat in seats
+    }
+
+
+@pytest.mark.django_db
+def test_the_report_says_the_host_ended_the_game(monkeypatch):
+    from django.test import Client
+    from django.urls import reverse
+
+    repeatable_decks(monkeypatch, random.Random(3))
+    table, seats = _money_table("65/35")
+    _play(table, _passive, hands=3)
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    client = Client()
+    client.force_login(seats[1].user)
+    page = client.get(reverse("ledger:table_report", kwargs={"code": table.code})).content.decode()
+    assert "The host ended this game" in page
