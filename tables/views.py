@@ -697,6 +697,7 @@ def table_page_strings() -> dict[str, Any]:
         "log_game_paused": _("The host pauses the game."),
         "log_game_resumed": _("The game goes on."),
         "log_game_ended": _("The game is over."),
+        "log_game_ended_by_host": _("The host ended the game."),
         "log_settings_changed": _("The host changed the settings; they apply from the next hand."),
         "street_flop": _("the flop"),
         "street_turn": _("the turn"),

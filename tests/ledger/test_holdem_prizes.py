@@ -431,3 +431,7 @@ def test_the_report_says_the_host_ended_the_game(monkeypatch):
     client.force_login(seats[1].user)
     page = client.get(reverse("ledger:table_report", kwargs={"code": table.code})).content.decode()
     assert "The host ended this game" in page
+    history = client.get(reverse("table_history", kwargs={"code": table.code})).content.decode()
+    assert "The host ended the game" in history
+    first = next(seat for seat, place in _placings(table).items() if place == 1)
+    assert f"prize {_prizes(table)[first][1]}" in history
