@@ -278,6 +278,16 @@ def ledger_record_prizes(
     return written
 
 
+def ledger_net_results(*, table: Table) -> dict[int, Decimal] | None:
+    """Each seat's money result at ``table`` as the report gives it (``ledger_report``, the one
+    place a table's money is read), or ``None`` when it has none to give (chips in a hand,
+    prizes not yet recorded). For the game's end to show what each player won."""
+    report = ledger_report(table=table)
+    if report.error:
+        return None
+    return {line.seat_id: line.net_money for line in report.players}
+
+
 def ledger_check_invariant(*, table: Table, chips_at_table: int) -> None:
     """Raise :class:`InvariantError` unless ``chips_at_table`` == chips bought - chips cashed out.
 

@@ -588,6 +588,7 @@ def table_page_strings() -> dict[str, Any]:
         "placings": _("Placings: %(placings)s"),
         "placing": _("%(place)s. %(name)s, %(chips)s chips"),
         "placing_prize": _("%(place)s. %(name)s, %(chips)s chips, wins %(prize)s"),
+        "placing_net": _("%(place)s. %(name)s, %(chips)s chips, %(net)s"),
         "stake_pool": _("The pool so far: %(pool)s from %(players)s buy-ins."),
         "turn_clock": _("%(name)s to act: %(time)s left"),
         "turn_time_up": _("%(name)s to act: the time is up"),

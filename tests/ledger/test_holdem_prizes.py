@@ -341,6 +341,11 @@ def test_by_chips_a_hold_em_night_settles_like_teen_patti(monkeypatch):
         assert line.net_money == Decimal(line.chips_end * 2 - 2000) / 100
         assert line.prize is None
     assert not LedgerEntry.objects.filter(table=table, kind=LedgerEntry.Kind.PRIZE).exists()
+    # The game-over screen's placings carry each player's result, as the settle-up has it.
+    placings = Event.objects.get(table=table, kind="game_ended").payload["placings"]
+    nets = {line.seat_id: line.net_money for line in report.players}
+    assert {p["seat"]: Decimal(p["net"]) for p in placings} == nets
+    assert all("prize" not in p for p in placings)
 
 
 @pytest.mark.django_db

@@ -46,8 +46,12 @@ export function renderGameOver() {
     // A pool shared by places (issue 25): each placing carries the prize the ledger recorded.
     const line = (p) => {
       const words = { place: p.place, name: nameOf(String(p.seat)), chips: number(p.chips) };
-      if (p.prize === undefined) return fmt(S.placing, words);
-      return fmt(S.placing_prize, { ...words, prize: inCurrency(p.prize) });
+      if (p.prize !== undefined) return fmt(S.placing_prize, { ...words, prize: inCurrency(p.prize) });
+      if (p.net !== undefined) {  // by chips, for money: what each won or lost
+        const net = Number(p.net);
+        return fmt(S.placing_net, { ...words, net: (net > 0 ? "+" : net < 0 ? "\u2212" : "") + inCurrency(Math.abs(net)) });
+      }
+      return fmt(S.placing, words);
     };
     $("#game-over-stacks").textContent = fmt(S.placings, { placings: placings.map(line).join(" · ") });
     return;
