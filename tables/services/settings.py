@@ -324,7 +324,7 @@ def prizes_kept(*, table: Table, settings: Mapping[str, Any]) -> None:
     """Refuse new ``settings`` that change how a hold'em table's pool is shared (by chips or
     by places, and the payout table) once anyone has bought in: the players bought in for
     the game the table showed them. The price is held by :func:`chip_value_kept`."""
-    if table.game != "holdem" or not Seat.objects.filter(table=table, buy_ins__gt=0).exists():
+    if not Seat.objects.filter(table=table, buy_ins__gt=0).exists():
         return
     before = (table.settings.get("prizes") or "chips", table.settings.get("payouts"))
     after = (settings.get("prizes") or "chips", settings.get("payouts"))
