@@ -9,24 +9,37 @@ from decimal import Decimal
 
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, act, action_verbs, join_table, screenshot, settle, to_act
+from tests.browser.driver import (
+    Player,
+    act,
+    action_verbs,
+    end_the_game,
+    join_table,
+    screenshot,
+    settle,
+    to_act,
+)
 
 PRIZES = {1: Decimal("30.00"), 2: Decimal("18.00"), 3: Decimal("12.00")}
+
+
+def _open_money_table(host: Player, *, code: str, seats: int, payouts: str, price: str = "20.00") -> None:
+    host.page.goto("/tables/open/?game=holdem")
+    host.page.locator('[name="seats"]').fill(str(seats))
+    host.page.locator('[name="buy_in_price"]').fill(price)
+    host.page.locator('[name="currency"]').select_option("USD")
+    host.page.locator('[name="prizes"]').select_option("places")
+    host.page.locator('[name="payouts"]').fill(payouts)
+    host.page.locator("form.settings-form button[type=submit]").click()
+    host.page.wait_for_url(f"**/tables/{code}/")
+    host.read_seat()
 
 
 def test_a_holdem_table_for_money_shared_by_places_to_the_settle_up(new_page, live_site, artifacts):
     host = Player("asha-host", new_page("hostuser"))
     host.listen()
     live_site.set_next_table_code("MONEY2")
-    host.page.goto("/tables/open/?game=holdem")
-    host.page.locator('[name="seats"]').fill("3")
-    host.page.locator('[name="buy_in_price"]').fill("20.00")
-    host.page.locator('[name="currency"]').select_option("USD")
-    host.page.locator('[name="prizes"]').select_option("places")
-    host.page.locator('[name="payouts"]').fill("50/30/20")
-    host.page.locator("form.settings-form button[type=submit]").click()
-    host.page.wait_for_url("**/tables/MONEY2/")
-    host.read_seat()
+    _open_money_table(host, code="MONEY2", seats=3, payouts="50/30/20")
     expect(host.page.locator("#stake-line")).to_contain_text("1st: 50%, 2nd: 30%, 3rd: 20%")
     host.page.locator('#between-hands [data-command="take"]').click()
     link = host.page.locator("#join-link").input_value()
@@ -97,3 +110,30 @@ def test_a_holdem_table_for_money_shared_by_places_to_the_settle_up(new_page, li
         expect(row.locator("td.place")).to_have_text(str(placing["place"]))
         expect(row.locator("td.prize")).to_have_text(f"USD\u00a0{expected[placing['seat']]}")
     screenshot(artifacts, 3, "settle-up", [host])
+
+
+def test_everyone_sees_the_host_ended_a_money_game_and_the_prizes_of_that_moment(new_page, live_site, artifacts):
+    host = Player("asha-host", new_page("hostuser"))
+    live_site.set_next_table_code("MONEY3")
+    _open_money_table(host, code="MONEY3", seats=2, payouts="65/35", price="10.00")
+    host.page.locator('#between-hands [data-command="take"]').click()
+    link = host.page.locator("#join-link").input_value()
+    bikash = Player("bikash", new_page("bikash"))
+    join_table(bikash.page, link)
+    bikash.read_seat()
+    players = [host, bikash]
+    by_seat = {player.seat: player for player in players}
+    expect(host.page.locator(".seat")).to_have_count(2)
+    live_site.set_next_hand_delay(3600)
+    host.page.locator('#host-controls [data-command="start"]').click()
+    host.page.wait_for_selector('.seat[data-to-act="true"]')
+    settle(players)
+    act(by_seat[to_act(host)], "fold")  # the big blind takes the blinds: the stacks differ
+    settle(players)
+    end_the_game(host.page)
+    for player in players:
+        expect(player.page.locator("#game-over-by-host")).to_be_visible()
+        text = player.page.locator("#game-over-stacks").inner_text()
+        assert "wins USD\u00a013.00" in text and "wins USD\u00a07.00" in text  # 65% and 35% of 2 x 10.00
+        expect(player.page.locator("#hand-log")).to_contain_text("The host ended the game.")
+    screenshot(artifacts, 1, "ended-by-the-host", players)
