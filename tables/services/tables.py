@@ -321,6 +321,10 @@ def table_update_settings(
     return table
 
 
+def _shared_by_places_and_started(table: Table) -> bool:
+    return table.settings.get("prizes") == "places" and table.status in (Table.Status.PLAYING, Table.Status.PAUSED)
+
+
 def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool = False) -> Seat:
     """The host sends a player from their seat between hands; their chips are cashed out.
 
@@ -337,6 +341,16 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool =
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
         if target.number is None and not ban:
             raise ServiceError("not_seated", _("That player has no seat."))
+        if target.number is not None and target.stack > 0 and _shared_by_places_and_started(table):
+            # Issue 25: a player sent out would be placed when they went, below everyone still
+            # in: the host could drop the chip leader out of the prizes. They may leave themselves.
+            raise ServiceError(
+                "keeps_place",
+                _(
+                    "The pool here is shared by places: a player with chips keeps their place until "
+                    "the game ends. They can leave their seat themselves."
+                ),
+            )
         if target.number is not None:
             seat_cash_out_and_unseat(log, seat=target, kind=EventKind.SEAT_REMOVED)
         if ban and not target.banned:

@@ -248,3 +248,27 @@ def test_no_prize_is_recorded_while_the_game_runs_and_the_report_says_why():
     assert "paid by places when the game ends" in report.error
     assert report.transfers == []
     assert not LedgerEntry.objects.filter(table=table, kind=LedgerEntry.Kind.PRIZE).exists()
+
+
+@pytest.mark.django_db
+def test_the_host_cannot_send_a_player_with_chips_out_of_the_prizes():
+    from tables.services import seat_remove
+
+    table, seats = open_table("holdem", players=3, choices={**MONEY, "payouts": "65/35"})
+    with override_settings(DASHAIN_NEXT_HAND_DELAY=3600):  # between hands after this one
+        from tables.services import hand_act
+        from tests.tables.conftest import current_turn
+
+        while current_turn(table)[0] is not None:
+            player, legal = current_turn(table)
+            verbs = [action.verb for action in legal]
+            hand_act(table_id=table.pk, seat_id=int(player), verb="check" if "check" in verbs else "call")
+    target = Seat.objects.get(pk=seats[1].pk)
+    assert target.stack > 0
+    before = _row(table)
+    for ban in (False, True):
+        with pytest.raises(ServiceError) as refused:
+            seat_remove(table_id=table.pk, seat_id=seats[0].pk, remove_seat_id=target.pk, ban=ban)
+        assert refused.value.code == "keeps_place"
+    assert _row(table) == before
+    assert Seat.objects.get(pk=target.pk).number is not None
