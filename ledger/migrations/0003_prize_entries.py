@@ -1,13 +1,12 @@
 """Prizes (hold'em shared by places, docs/ledger.md): a ``prize`` kind and the place it names.
 
 SQLite changes a table's constraints by building the table again, which drops its triggers:
-the last operation puts the append-only trigger of 0002 back there (PostgreSQL alters the
-table in place and keeps it).
+the last operation puts the append-only trigger of 0002 back there, and the first does the
+same when the migration is reversed (PostgreSQL alters the table in place and keeps it).
 """
 
 from django.conf import settings
 from django.db import migrations, models
-
 
 SQLITE_TRIGGER = [
     "DROP TRIGGER IF EXISTS ledger_entry_no_update;",
@@ -32,6 +31,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # Undone last when the migration is reversed: the trigger back after that rebuild too.
+        migrations.RunPython(migrations.RunPython.noop, sqlite_trigger_again),
         migrations.RemoveConstraint(
             model_name="ledgerentry",
             name="ledger_entry_kind_known",
@@ -79,5 +80,5 @@ class Migration(migrations.Migration):
                 name="ledger_entry_place_only_on_prize",
             ),
         ),
-        migrations.RunPython(sqlite_trigger_again, sqlite_trigger_again),
+        migrations.RunPython(sqlite_trigger_again, migrations.RunPython.noop),
     ]
