@@ -46,13 +46,14 @@ class LedgerEntryQuerySet(models.QuerySet):
 
 
 class LedgerEntry(models.Model):
-    """One line of a table's ledger: chips bought, chips cashed out, or a reversal."""
+    """One line of a table's ledger: chips bought, chips cashed out, a prize, or a reversal."""
 
     class Kind(models.TextChoices):
         BUY_IN = "buy_in", _("Buy-in")
         BUY_BACK = "buy_back", _("Buy-back")
         CASH_OUT = "cash_out", _("Chips at the end")
         REVERSAL = "reversal", _("Reversal")
+        PRIZE = "prize", _("Prize")
 
     table = models.ForeignKey(
         "tables.Table", on_delete=models.PROTECT, related_name="ledger_entries", verbose_name=_("table")
@@ -66,6 +67,9 @@ class LedgerEntry(models.Model):
     # A reversal repeats the chips and price of the entry it cancels; its kind gives the sign.
     chips = models.PositiveIntegerField(_("chips"))
     price = models.DecimalField(_("price"), max_digits=12, decimal_places=2, default=Decimal("0.00"))
+    # A prize (hold'em shared by places): the place it was won for (1 is first); else empty.
+    # A prize's ``price`` is the money won; its chips are 0.
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
     reverses = models.OneToOneField(
         "self",
         on_delete=models.PROTECT,
@@ -108,7 +112,15 @@ class LedgerEntry(models.Model):
                 condition=~Q(kind="cash_out") | Q(price=0), name="ledger_entry_cash_out_has_no_price"
             ),
             models.CheckConstraint(
-                condition=Q(kind__in=["buy_in", "buy_back", "cash_out", "reversal"]), name="ledger_entry_kind_known"
+                condition=Q(kind__in=["buy_in", "buy_back", "cash_out", "reversal", "prize"]),
+                name="ledger_entry_kind_known",
+            ),
+            # A prize is money alone (no chips); only a prize names a place (1 is first), and a
+            # player who never played a hand is paid back with a prize that names none.
+            models.CheckConstraint(condition=~Q(kind="prize") | Q(chips=0), name="ledger_entry_prize_is_money"),
+            models.CheckConstraint(
+                condition=Q(place__isnull=True) | (Q(kind="prize") & Q(place__gte=1)),
+                name="ledger_entry_place_only_on_prize",
             ),
         ]
 

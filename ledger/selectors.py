@@ -54,6 +54,10 @@ class PlayerLine:
     chips_end: int
     net_chips: int
     net_money: Decimal
+    # A table shared by places (hold'em): the place and prize the ledger recorded at the
+    # end (``None`` before then, and at every other table; a player paid back has no place).
+    place: int | None = None
+    prize: Decimal | None = None
 
 
 @dataclass
@@ -77,6 +81,8 @@ class SeatTotals:
     paid: Decimal = Decimal("0.00")
     cashed_out: int = 0
     chips_end: int = 0  # cashed out, plus the stack now while the game runs
+    prize: Decimal | None = None  # the prize recorded (tables shared by places), not reversed
+    place: int | None = None
 
 
 @dataclass
@@ -87,6 +93,8 @@ class TableReport:
     chip_value: Fraction = Fraction(0)
     is_final: bool = False  # every chip bought has been cashed out
     error: str = ""  # why balances cannot be shown yet
+    by_places: bool = False  # the pool is shared by places (hold'em): results are prize - paid
+    payouts: tuple[int, ...] = ()  # the payout table, percent per place, when by places
 
     @property
     def is_zero_value(self) -> bool:
@@ -119,7 +127,7 @@ def ledger_chip_totals(*, table: Table) -> ChipTotals:
             sign, kind = -1, cancelled_kind
         if kind == LedgerEntry.Kind.CASH_OUT:
             cashed_out += sign * chips
-        else:
+        elif kind != LedgerEntry.Kind.PRIZE:  # a prize is money won, never money paid in
             bought += sign * chips
             paid += sign * price
     return ChipTotals(bought=bought, cashed_out=cashed_out, paid=paid)
@@ -146,6 +154,11 @@ def ledger_settlement_input(*, table: Table) -> tuple[list[PlayerEntry], dict[in
         sign, kind = _signed_kind(entry)
         if kind == LedgerEntry.Kind.CASH_OUT:
             line.cashed_out += sign * entry.chips
+        elif kind == LedgerEntry.Kind.PRIZE:
+            if sign > 0:
+                line.prize, line.place = entry.price, entry.place
+            else:  # a reversed prize is no prize
+                line.prize = line.place = None
         else:
             line.buy_ins += sign
             line.bought += sign * entry.chips
@@ -155,12 +168,16 @@ def ledger_settlement_input(*, table: Table) -> tuple[list[PlayerEntry], dict[in
     is_final = bought == cashed_out
     for line in per_seat.values():
         line.chips_end = line.cashed_out + (0 if is_final else line.seat.stack)
+    # Prizes, once any is recorded, are every player's result (prize - paid); a player with
+    # none then gets 0, and the settlement refuses prizes that do not add up to the pool.
+    prizes = any(line.prize is not None for line in per_seat.values())
     entries_out = [
         PlayerEntry(
             name=seat_key(seat_id),
             chips_bought=line.bought,
             paid=int(line.paid * 100),
             chips_end=line.chips_end,
+            prize=int((line.prize or 0) * 100) if prizes else None,
         )
         for seat_id, line in sorted(per_seat.items())
     ]
@@ -171,6 +188,10 @@ def ledger_report(*, table: Table) -> TableReport:
     """The settlement report of ``table``: per player lines and the fewest transfers."""
     entries, per_seat, is_final = ledger_settlement_input(table=table)
     report = TableReport(table=table, is_final=is_final)
+    sharing = table_prize_sharing(table=table)
+    report.by_places = sharing is not None
+    report.payouts = sharing or ()
+    has_prizes = any(entry.prize is not None for entry in entries)
     try:
         result = settle(entries)
     except SettlementError as error:
@@ -178,8 +199,14 @@ def ledger_report(*, table: Table) -> TableReport:
         if error.code == "mixed_chip_values":
             # Only a ledger written before the chip value was fixed can hold this.
             report.error = _("Players bought chips at different values here, so there is no fair settlement.")
+        elif error.code in ("prizes_mismatch", "missing_prize"):
+            report.error = _("The prizes recorded here do not add up to the pool, so there is no fair settlement.")
         else:
             report.error = _("The chips at the table are in a hand; the balances show when it ends.")
+    if report.by_places and not has_prizes and any(entry.chips_bought for entry in entries):
+        # By places, chips are worth nothing in money: the prizes are recorded when the game ends.
+        result = None
+        report.error = report.error or _("The pool is paid by places when the game ends: no one owes anything yet.")
     if result is not None and any(entry.chips_bought for entry in entries):
         report.chip_value = result.chip_value  # the value every player bought at
     elif table.buy_in_chips:
@@ -200,6 +227,8 @@ def ledger_report(*, table: Table) -> TableReport:
                 chips_end=line.chips_end,
                 net_chips=line.chips_end - line.bought,
                 net_money=money,
+                place=line.place,
+                prize=line.prize,
             )
         )
     if result is not None:
@@ -221,6 +250,16 @@ def ledger_report(*, table: Table) -> TableReport:
                 )
             )
     return report
+
+
+def table_prize_sharing(*, table: Table) -> tuple[int, ...] | None:
+    """The payout table (percent per place, first place first) of a table whose pool is
+    shared by places (hold'em, ``tables.services.settings``); ``None`` when chips are the
+    result, as at every Teen Patti table. Read from the settings the table stores."""
+    settings = table.settings or {}
+    if settings.get("prizes") != "places":
+        return None
+    return tuple(int(percent) for percent in settings.get("payouts") or ())
 
 
 # --- Access --------------------------------------------------------------------------

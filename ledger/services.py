@@ -17,6 +17,10 @@ caller's transaction with the table row already locked (``select_for_update``):
     Cancels a mistaken entry with a reversing one (never an edit). The caller puts the
     seat's stack back as it was (a reversed buy-in takes its chips away again).
 
+``ledger_record_prizes(*, table, places, payouts, by=None) -> list[LedgerEntry]``
+    At the end of a hold'em game shared by places: every player's prize, one entry each
+    (0 for no prize), the buy-ins' pool split by the payout table (``docs/ledger.md``).
+
 ``ledger_check_invariant(*, table, chips_at_table) -> None``
     At the end of every hand: ``chips_at_table`` (every seat's stack, nothing left in a
     pot) must equal chips bought minus chips cashed out; raises :class:`InvariantError`.
@@ -27,6 +31,7 @@ writes nothing. The ledger never changes ``tables`` rows; the dependency runs on
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -38,7 +43,8 @@ from django.utils.translation import gettext_lazy as _
 
 from ledger.invariant_sql import ledger_chips_held
 from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
-from ledger.selectors import ledger_report
+from ledger.selectors import cents_to_decimal, ledger_report
+from ledger.settlement import SettlementError, split_prizes
 
 if TYPE_CHECKING:  # the ledger writes only its own rows; it imports nothing of tables at run time
     from django_stubs_ext import StrPromise
@@ -188,6 +194,8 @@ def ledger_reverse(*, entry: LedgerEntry, by: User, note: str = "") -> LedgerEnt
         raise LedgerError("already_reversed", _("That entry has already been reversed."))
     if entry.kind == LedgerEntry.Kind.CASH_OUT:
         _apply_to_totals(entry.table, cashed_out=-entry.chips)
+    elif entry.kind == LedgerEntry.Kind.PRIZE:
+        pass  # a prize moves no chips and was never part of the money paid in
     else:
         _apply_to_totals(entry.table, bought=-entry.chips, paid=-entry.price)
     try:
@@ -205,6 +213,79 @@ def ledger_reverse(*, entry: LedgerEntry, by: User, note: str = "") -> LedgerEnt
             )
     except IntegrityError as error:  # a concurrent reversal won the unique pointer
         raise LedgerError("already_reversed", _("That entry has already been reversed.")) from error
+
+
+@transaction.atomic
+def ledger_record_prizes(
+    *, table: Table, places: Mapping[int, int], payouts: Sequence[int], by: User | None = None
+) -> list[LedgerEntry]:
+    """Record every player's prize at a table whose pool is shared by places (hold'em).
+
+    ``places`` maps the seat id of each player placed (book 001) to their place, 1 first,
+    players level sharing one; ``payouts`` is the host's payout table (whole percents, 100 in
+    all). The pool is every placed player's buy-in; it is split by
+    :func:`ledger.settlement.split_prizes`, to the cent. A player who bought in but was never
+    dealt a hand (the game ended before it began, or they left before the first deal) is not
+    placed: their prize is what they paid, with no place. If fewer players are placed than the
+    table pays places (the start refuses that, so only an oddity of old data could), the
+    places nobody reached add their percent to first place. One entry per player, 0 for no
+    prize; the prizes add up to the money paid. Refused (``prizes_recorded``) once recorded.
+    """
+    _totals(table)  # the table's totals row, locked: one writer of the prizes at a time
+    live_prizes = LedgerEntry.objects.filter(table=table, kind=LedgerEntry.Kind.PRIZE, reversed_by__isnull=True)
+    if live_prizes.exists():
+        raise LedgerError("prizes_recorded", _("The prizes of this game have already been recorded."))
+    paid: dict[int, Decimal] = {}
+    seats: dict[int, Seat] = {}
+    for entry in LedgerEntry.objects.filter(table=table).select_related("reverses", "seat").order_by("id"):
+        if entry.kind == LedgerEntry.Kind.REVERSAL:
+            assert entry.reverses is not None  # the constraint ledger_entry_reversal_points_at_entry
+            if entry.reverses.kind in (LedgerEntry.Kind.BUY_IN, LedgerEntry.Kind.BUY_BACK):
+                paid[entry.seat_id] = paid.get(entry.seat_id, Decimal(0)) - entry.price
+        elif entry.kind in (LedgerEntry.Kind.BUY_IN, LedgerEntry.Kind.BUY_BACK):
+            paid[entry.seat_id] = paid.get(entry.seat_id, Decimal(0)) + entry.price
+            seats[entry.seat_id] = entry.seat
+    unknown = set(places) - set(seats)
+    if unknown:
+        raise LedgerError("wrong_table", _("That seat is not at this table."))
+    placed = {str(seat_id): place for seat_id, place in places.items()}
+    pool = sum(int(paid[seat_id] * 100) for seat_id in places)
+    table_pays = list(payouts)
+    if 0 < len(placed) < len(table_pays):
+        table_pays = [table_pays[0] + sum(table_pays[len(placed) :]), *table_pays[1 : len(placed)]]
+    try:
+        cents = split_prizes(pool=pool, payouts=table_pays, places=placed) if placed else {}
+    except SettlementError as error:
+        raise LedgerError(error.code, error.message) from error
+    written = []
+    for seat_id, seat in sorted(seats.items()):
+        if seat_id in places:
+            prize, place = cents_to_decimal(cents[str(seat_id)]), places[seat_id]
+        else:
+            prize, place = paid[seat_id].quantize(Decimal("0.01")), None
+        written.append(
+            LedgerEntry.objects.create(
+                table=table,
+                seat=seat,
+                player_name=seat.display_name[:40],
+                kind=LedgerEntry.Kind.PRIZE,
+                chips=0,
+                price=prize,
+                place=place,
+                recorded_by=by,
+            )
+        )
+    return written
+
+
+def ledger_net_results(*, table: Table) -> dict[int, Decimal] | None:
+    """Each seat's money result at ``table`` as the report gives it (``ledger_report``, the one
+    place a table's money is read), or ``None`` when it has none to give (chips in a hand,
+    prizes not yet recorded). For the game's end to show what each player won."""
+    report = ledger_report(table=table)
+    if report.error:
+        return None
+    return {line.seat_id: line.net_money for line in report.players}
 
 
 def ledger_check_invariant(*, table: Table, chips_at_table: int) -> None:

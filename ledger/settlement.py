@@ -66,6 +66,9 @@ class PlayerEntry:
     chips_bought: int
     paid: int
     chips_end: int
+    #: At a table that shares its pool by places (hold'em, docs/ledger.md): the player's prize in
+    #: minor units (0 for no prize). ``None`` everywhere else: the chips at the end are the result.
+    prize: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,9 +164,31 @@ def settle(entries: Sequence[PlayerEntry], *, chip_value: Fraction | None = None
                 "a table is played at one chip value.",
             )
     exact = {entry.name: entry.chips_end * chip_value - entry.paid for entry in entries}
+    if any(entry.prize is not None for entry in entries):
+        exact = _exact_by_prizes(entries)
     balances = round_largest_remainder(exact)
     transfers = minimum_transfers(balances)
     return Settlement(chip_value=chip_value, balances=balances, exact_balances=exact, transfers=tuple(transfers))
+
+
+def _exact_by_prizes(entries: Sequence[PlayerEntry]) -> dict[str, Fraction]:
+    """At a table shared by places, a player's result is *prize - paid*: the prizes are the
+    pool (every buy-in) handed out again, so they must add up to what was paid, to the cent."""
+    prizes: dict[str, int] = {}
+    for entry in entries:
+        if isinstance(entry.prize, bool) or not isinstance(entry.prize, int):
+            raise SettlementError("missing_prize", f"{entry.name} has no prize, though the others have one.")
+        if entry.prize < 0:
+            raise SettlementError("negative", f"{entry.name}: prize cannot be negative.")
+        prizes[entry.name] = entry.prize
+    pool = sum(entry.paid for entry in entries)
+    if sum(prizes.values()) != pool:
+        raise SettlementError(
+            "prizes_mismatch",
+            f"The prizes ({format_minor_units(sum(prizes.values()))}) do not add up to the pool "
+            f"({format_minor_units(pool)}).",
+        )
+    return {entry.name: Fraction(prizes[entry.name] - entry.paid) for entry in entries}
 
 
 def _common_chip_value(entries: Sequence[PlayerEntry]) -> Fraction:
@@ -200,15 +225,16 @@ def _check_entries(entries: Sequence[PlayerEntry]) -> None:
         )
 
 
-def round_largest_remainder(exact: dict[str, Fraction]) -> dict[str, int]:
-    """Round exact results (minor units, summing to zero) to whole units summing to zero.
+def round_largest_remainder(exact: dict[str, Fraction], *, total: int = 0) -> dict[str, int]:
+    """Round exact results (minor units, summing to ``total``, zero by default) to whole
+    units summing to ``total``.
 
     Floor everything, then hand the leftover units one each to the largest dropped
     fractions; ties go to the lower exact result, then to the smaller name.
     The returned dict keeps the input's order.
     """
     floors = {name: value.numerator // value.denominator for name, value in exact.items()}
-    leftover = -sum(floors.values())
+    leftover = total - sum(floors.values())
     remainders = {name: exact[name] - floors[name] for name in exact}
     if sum(remainders.values()) != leftover:
         raise SettlementError("not_zero_sum", "The exact results do not add up to zero.")
@@ -216,6 +242,65 @@ def round_largest_remainder(exact: dict[str, Fraction]) -> dict[str, int]:
     for name in order[: int(leftover)]:
         floors[name] += 1
     return floors
+
+
+#: The payout tables a host may pick by name (book 001 has none: docs/rules.md). Percent of the
+#: pool for first place, second, ... ; a host may also give their own.
+PAYOUT_PRESETS: dict[str, tuple[int, ...]] = {
+    "100": (100,),
+    "65/35": (65, 35),
+    "50/30/20": (50, 30, 20),
+}
+
+
+def check_payouts(payouts: Sequence[int]) -> tuple[int, ...]:
+    """A payout table: one whole percent (at least 1) per paid place, adding up to 100."""
+    if not payouts:
+        raise SettlementError("bad_payouts", "A payout table pays at least one place.")
+    for percent in payouts:
+        if isinstance(percent, bool) or not isinstance(percent, int):
+            raise SettlementError("bad_payouts", "Each place's share is a whole percent.")
+        if percent < 1:
+            raise SettlementError("bad_payouts", "Each paid place gets at least 1 percent.")
+    if sum(payouts) != 100:
+        raise SettlementError("bad_payouts", f"The percentages add up to {sum(payouts)}, not 100.")
+    return tuple(payouts)
+
+
+def split_prizes(*, pool: int, payouts: Sequence[int], places: dict[str, int]) -> dict[str, int]:
+    """The prizes of a game shared by places, in minor units, to the unit: they add up to ``pool``.
+
+    ``places`` gives each player's place (1 is first; players level share a place and the
+    next place skips, 1, 1, 3: ``engine.holdem.game.game_placings``). Place *p* is paid
+    ``payouts[p - 1]`` percent of the pool (nothing past the table). Players who share a
+    place share equally the prizes of the places they cover: two level for first with
+    50/30/20 cover first and second and get 40 percent each. The exact shares (fractions of
+    a unit) are rounded by :func:`round_largest_remainder` to add up to ``pool`` exactly.
+
+    :raises SettlementError: a bad payout table (:func:`check_payouts`), more paid places
+        than players placed, a negative pool or a place that is not a whole number from 1.
+    """
+    payouts = check_payouts(payouts)
+    if isinstance(pool, bool) or not isinstance(pool, int) or pool < 0:
+        raise SettlementError("negative", "The prize pool cannot be negative.")
+    if len(payouts) > len(places):
+        raise SettlementError(
+            "too_many_places", f"The payout table pays {len(payouts)} places but {len(places)} players were placed."
+        )
+    for name, place in places.items():
+        if isinstance(place, bool) or not isinstance(place, int) or place < 1:
+            raise SettlementError("bad_place", f"{name}: a place is a whole number from 1.")
+    ordered = sorted(places, key=lambda name: (places[name], name))
+    exact: dict[str, Fraction] = {}
+    start = 0
+    while start < len(ordered):
+        level = [name for name in ordered[start:] if places[name] == places[ordered[start]]]
+        covered = sum(payouts[start : start + len(level)])
+        for name in level:
+            exact[name] = Fraction(pool * covered, 100 * len(level))
+        start += len(level)
+    prizes = round_largest_remainder(exact, total=pool)
+    return {name: prizes[name] for name in places}
 
 
 def minimum_transfers(balances: dict[str, int]) -> list[Transfer]:

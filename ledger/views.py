@@ -39,7 +39,7 @@ from ledger.selectors import (
 )
 from ledger.services import LedgerError, home_game_add_table, home_game_create, transfer_mark_paid, transfer_unmark_paid
 from tables.guests import GUEST_TOKEN_SESSION_KEY
-from tables.models import Seat, Table, table_currency
+from tables.models import Event, Seat, Table, table_currency
 
 
 def _table_for(request: HttpRequest, code: str) -> Table:
@@ -97,6 +97,14 @@ def _csv_response(filename: str, rows: list[list[object]]) -> HttpResponse:
     return response
 
 
+def table_ended_by_host(table: Table) -> bool:
+    """Whether the host ended the game (the log's ``game_ended`` says so): the report tells
+    everyone, as the history does, since a host may end a game to lock in a lead (issue 25)."""
+    if table.status != Table.Status.ENDED:
+        return False
+    return Event.objects.filter(table=table, kind="game_ended", payload__reason="host").exists()
+
+
 @_guest_or_login
 def table_report(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
@@ -113,6 +121,8 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
             "night": night,
             "has_computers": table.seats.exclude(computer="").exists(),
+            "has_prizes": report.by_places and any(line.prize is not None for line in report.players),
+            "ended_by_host": table_ended_by_host(table),
         },
     )
 
@@ -126,11 +136,18 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
     # that adds up several nights never mixes rupees and dollars unseen.
     currency = table_currency(table)
     header: list[object] = [_("Player"), _("Buy-ins"), _("Chips bought"), _("Chips at the end"), _("Net chips")]
+    # A hold'em pool shared by places (issue 25): each place and prize beside the chips. Every
+    # other table's columns stay as they were.
+    places = report.by_places and any(line.prize is not None for line in report.players)
+    if places:
+        header += [_("Place"), _("Prize")]
     if money:
         header += [_("Bought for"), _("Net"), _("Currency")]
     rows: list[list[object]] = [header]
     for line in report.players:
         row: list[object] = [line.name, line.buy_ins, line.chips_bought, line.chips_end, line.net_chips]
+        if places:
+            row += [line.place or "", line.prize if line.prize is not None else ""]
         if money:
             row += [line.paid, line.net_money, currency]
         rows.append(row)

@@ -104,6 +104,13 @@ def revealed_secret_seed(*, table: Table) -> bytes | None:
     return bytes.fromhex(str(event.payload["secret_seed"]))
 
 
+def ended_by_host(*, table: Table) -> bool:
+    """Whether the ``game_ended`` event says the host ended the game (issue 25: a host who
+    ends a game early locks in the placings of that moment, and everyone is told)."""
+    event = Event.objects.filter(table=table, kind=EventKind.GAME_ENDED).order_by("-seq").first()
+    return event is not None and event.payload.get("reason") == "host"
+
+
 def recorded_placings(*, table: Table) -> list[dict[str, Any]]:
     """The placings the ``game_ended`` event kept (hold'em, book 001), first place first;
     empty before the game ends and for Teen Patti, which has no placings."""

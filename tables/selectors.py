@@ -357,25 +357,56 @@ def holdem_placings(*, table: Table) -> list[dict[str, Any]]:
 
     Players still at the table are placed by chips; those who went out in the order they
     went out (two in one hand: fewer chips at the start of it places lower); players level
-    share a place. Each entry: ``{"seat": id, "name": display name, "place": n, "chips": c}``.
-    A player who left with chips (cashed out between hands) is not placed.
+    share a place. A player who left with chips (or whom the host sent from their seat) went
+    out when they left: after the last hand that had ended, above those who went broke in it
+    (issue 25: leaving early keeps no place). Each entry: ``{"seat": id, "name": display
+    name, "place": n, "chips": c}``. Someone never dealt a hand is not placed.
     """
     from engine.holdem.game import GameProgress, KnockedOut, game_placings
 
     seats = {seat.engine_name: seat for seat in Seat.objects.filter(table=table)}
     order: list[str] = []
     knocked_out: list[KnockedOut] = []
+    # When each player left with chips: the seq of their leaving, and the hands whose end was
+    # logged before it. (Read from the rows: a game's last hand, ended in the same write as the
+    # game, has no logged end yet, and it ended after every leaving already recorded.)
+    ended_seq = dict(
+        Event.objects.filter(table=table, kind__in=[EventKind.HAND_ENDED, EventKind.HAND_VOID]).values_list(
+            "hand_id", "seq"
+        )
+    )
+    leaving = [
+        (event.seq, str(event.payload.get("seat")))
+        for event in Event.objects.filter(table=table, kind__in=[EventKind.SEAT_LEFT, EventKind.SEAT_REMOVED])
+        .order_by("seq")
+        .only("seq", "payload")
+        if int(event.payload.get("cashed_out") or 0) > 0
+    ]
+
+    def leave_before(seq: int | None) -> None:
+        """Place the players who left before the event ``seq`` (every one left, for None)."""
+        count = 0
+        while leaving and (seq is None or leaving[0][0] < seq):
+            _seq, name = leaving.pop(0)
+            if name in order and name not in {knocked.name for knocked in knocked_out}:
+                count += 1
+                knocked_out.append(KnockedOut(name, last_number, 0, left=count))
+
+    last_number = 0
     for hand in (
         Hand.objects.filter(table=table, ended_at__isnull=False).order_by("number").only("number", "plan", "result")
     ):
+        leave_before(ended_seq.get(hand.pk))
         players = [(str(name), int(stack)) for name, stack in hand.plan.get("players", [])]
         order += [name for name, _stack in players if name not in order]
+        last_number = hand.number
         result = hand.result or {}
         if result.get("void"):
             continue
         stacks = result.get("stacks", {})
         out = [KnockedOut(name, hand.number, started) for name, started in players if stacks.get(name, started) == 0]
         knocked_out += sorted(out, key=lambda knocked: knocked.chips_at_start_of_hand)
+    leave_before(None)
     gone = {knocked.name for knocked in knocked_out}
     names = tuple(name for name in order if name in seats)
     progress = GameProgress(

@@ -31,11 +31,18 @@ from engine.holdem.table import STARTING_STACK, holdem_settings
 
 @dataclass(frozen=True, slots=True)
 class KnockedOut:
-    """A player who went out: in which hand (1 = the first) and with how many chips they started it."""
+    """A player who went out: in which hand (1 = the first) and with how many chips they started it.
+
+    A player who left the table with chips (or was sent from it) went out too, in the order
+    they left (book 001: "placed in the order they went out"): ``left`` counts the leavers
+    after hand ``hand_number`` (1 for the first), so a player who left after a hand places
+    above those who went broke in it, and a later leaver above an earlier one.
+    """
 
     name: str
     hand_number: int
     chips_at_start_of_hand: int
+    left: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +117,13 @@ def game_record_hand(*, progress: GameProgress, plan: HandPlan, result: HandResu
 
 def game_placings(*, progress: GameProgress) -> list[Placing]:
     """Everyone's place, first place first (see the module's docstring)."""
-    ranked: list[tuple[tuple[int, int, int], str, int]] = []
+    ranked: list[tuple[tuple[int, int, int, int], str, int]] = []
     for name, stack in zip(progress.seats, progress.stacks, strict=True):
         if stack > 0:
-            ranked.append(((1, stack, 0), name, stack))
+            ranked.append(((1, stack, 0, 0), name, stack))
     for knocked in progress.knocked_out:
-        ranked.append(((0, knocked.hand_number, knocked.chips_at_start_of_hand), knocked.name, 0))
+        key = (0, knocked.hand_number, knocked.left, knocked.chips_at_start_of_hand)
+        ranked.append((key, knocked.name, 0))
     ranked.sort(key=lambda row: row[0], reverse=True)
     placings: list[Placing] = []
     for index, (key, name, chips) in enumerate(ranked):

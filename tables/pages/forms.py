@@ -51,6 +51,12 @@ TIMEOUT_ACTION_CHOICES = [
     ("remind", _("Remind the player (the rule book)")),
     ("act", _("Act for them: pack, or check / fold in hold'em; they sit out")),
 ]
+PRIZE_CHOICES = [
+    ("chips", _("By chips: each chip is worth the price / 1,000")),
+    ("places", _("By places: the pool is paid by the payout table")),
+]
+#: The payout tables offered by name (``ledger.settlement.PAYOUT_PRESETS``); any other is typed.
+PAYOUT_PRESETS = ["100", "65/35", "50/30/20"]
 GAME_LENGTH_CHOICES = [
     (NO_LIMIT, _("Until one player has every chip")),
     ("30", _("30 hands, then the biggest stack wins")),
@@ -149,29 +155,7 @@ class OpenTableForm(forms.Form):
             max_value=10_000_000,
             help_text=_("At least one boot."),
         )
-        self.fields["buy_in_price"] = forms.DecimalField(
-            label=_("Price of a buy-in"),
-            initial=Decimal("10.00"),
-            min_value=Decimal("0"),
-            max_value=Decimal("1000000"),
-            max_digits=12,
-            decimal_places=2,
-            help_text=_("What a buy-in costs; 0 plays for chips alone. Dashain never handles money."),
-        )
-        self.fields["currency"] = forms.ChoiceField(
-            label=_("Currency"),
-            choices=[
-                ("", _("None: plain amounts")),
-                ("NPR", _("Nepali rupee (NPR)")),
-                ("INR", _("Indian rupee (INR)")),
-                ("EUR", _("Euro (EUR)")),
-                ("USD", _("US dollar (USD)")),
-                ("GBP", _("Pound sterling (GBP)")),
-            ],
-            required=False,
-            initial="",
-            help_text=_("What the price is in; the settlement shows every amount in it."),
-        )
+        self._add_price_fields(initial=Decimal("10.00"))
         self.fields["buy_backs"] = _optional_number_choice(
             label=_("Buy-backs"),
             choices=BUY_BACK_CHOICES,
@@ -213,6 +197,31 @@ class OpenTableForm(forms.Form):
                 initial=defaults["best_run"],
             )
 
+    def _add_price_fields(self, *, initial: Decimal) -> None:
+        self.fields["buy_in_price"] = forms.DecimalField(
+            label=_("Price of a buy-in"),
+            initial=initial,
+            min_value=Decimal("0"),
+            max_value=Decimal("1000000"),
+            max_digits=12,
+            decimal_places=2,
+            help_text=_("What a buy-in costs; 0 plays for chips alone. Dashain never handles money."),
+        )
+        self.fields["currency"] = forms.ChoiceField(
+            label=_("Currency"),
+            choices=[
+                ("", _("None: plain amounts")),
+                ("NPR", _("Nepali rupee (NPR)")),
+                ("INR", _("Indian rupee (INR)")),
+                ("EUR", _("Euro (EUR)")),
+                ("USD", _("US dollar (USD)")),
+                ("GBP", _("Pound sterling (GBP)")),
+            ],
+            required=False,
+            initial="",
+            help_text=_("What the price is in; the settlement shows every amount in it."),
+        )
+
     def _add_holdem_fields(self) -> None:
         self.fields["blind_speed"] = forms.TypedChoiceField(
             label=_("Blinds go up"),
@@ -226,6 +235,29 @@ class OpenTableForm(forms.Form):
         )
         self.fields["game_length"] = _optional_number_choice(
             label=_("Length of the game"), choices=GAME_LENGTH_CHOICES, initial=NO_LIMIT
+        )
+        # Issue 25: hold'em for money. Everyone still buys 1,000 chips, once.
+        self._add_price_fields(initial=Decimal("0.00"))
+        self.fields["buy_in_price"].help_text = _(
+            "What each player pays for the 1,000 chips, once (no rebuys); 0 plays for chips alone. "
+            "Fixed once anyone has bought in. Dashain never handles money."
+        )
+        self.fields["prizes"] = forms.ChoiceField(
+            label=_("How the money is shared"),
+            choices=PRIZE_CHOICES,
+            initial="chips",
+            help_text=_("Chosen before anyone buys in, and fixed from then on."),
+        )
+        self.fields["payouts"] = forms.CharField(
+            label=_("Payouts by place (percent)"),
+            required=False,
+            initial="65/35",
+            max_length=60,
+            widget=forms.TextInput(attrs={"list": "payout-presets", "inputmode": "numeric"}),
+            help_text=_(
+                "When shared by places: the percent of the pool for 1st, 2nd, ... place, whole numbers "
+                "adding up to 100, such as 100 (winner takes all), 65/35 or 50/30/20; no more places than players."
+            ),
         )
 
     def clean(self) -> dict[str, Any]:

@@ -333,6 +333,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             "seat": seat,
             "is_host": is_host,
             "computers_allowed": Decimal(table.buy_in_price) == 0,
+            "stake": table_stake(table),
             # Offered only while the host may seat one (the service refuses otherwise; the
             # page hides the form when the game starts or ends: regions/host.js).
             "computers_open": computers_open(table),
@@ -352,10 +353,42 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
                 # The buy-in's currency (ISO code, or "" for plain amounts): fixed once anyone
                 # has bought in, so a buy-back's question may name it (tables.services.settings).
                 "currency": table_currency(table),
+                # What is at stake (issue 25): the price of a buy-in; null at a play-chip table.
+                "stake": (
+                    {"price": str(table.buy_in_price), "payouts": table.settings.get("payouts")}
+                    if Decimal(table.buy_in_price) != 0
+                    else None
+                ),
                 "strings": table_page_strings(),
             },
         },
     )
+
+
+def table_stake(table: Table) -> dict[str, Any] | None:
+    """What is at stake at ``table``, for the line under its head (issue 25): the price of a
+    buy-in and, for a hold'em pool shared by places, the payout table in words; ``None`` at a
+    table played for chips alone."""
+    if Decimal(table.buy_in_price) == 0:
+        return None
+    payouts = table.settings.get("payouts") if table.settings.get("prizes") == "places" else None
+    places = [
+        _("%(place)s: %(percent)s%%") % {"place": ordinal_place(number), "percent": percent}
+        for number, percent in enumerate(payouts or [], start=1)
+    ]
+    return {
+        "price": table.buy_in_price,
+        "chips": table.buy_in_chips,
+        "currency": table_currency(table),
+        "by_places": payouts is not None,
+        "places": ", ".join(places),
+    }
+
+
+def ordinal_place(number: int) -> str:
+    """A place in words for a payout table: 1st, 2nd, ... (the site seats at most 16)."""
+    names = {1: _("1st"), 2: _("2nd"), 3: _("3rd")}
+    return str(names.get(number) or _("%(n)sth") % {"n": number})
 
 
 def computers_open(table: Table) -> bool:
@@ -553,6 +586,9 @@ def table_page_strings() -> dict[str, Any]:
         "final_stacks": _("Chips at the end: %(stacks)s"),
         "placings": _("Placings: %(placings)s"),
         "placing": _("%(place)s. %(name)s, %(chips)s chips"),
+        "placing_prize": _("%(place)s. %(name)s, %(chips)s chips, wins %(prize)s"),
+        "placing_net": _("%(place)s. %(name)s, %(chips)s chips, %(net)s"),
+        "stake_pool": _("The pool so far: %(pool)s from %(players)s buy-ins."),
         "turn_clock": _("%(name)s to act: %(time)s left"),
         "turn_time_up": _("%(name)s to act: the time is up"),
         "your_turn_clock": _("Your turn: %(time)s left"),
@@ -661,6 +697,7 @@ def table_page_strings() -> dict[str, Any]:
         "log_game_paused": _("The host pauses the game."),
         "log_game_resumed": _("The game goes on."),
         "log_game_ended": _("The game is over."),
+        "log_game_ended_by_host": _("The host ended the game."),
         "log_settings_changed": _("The host changed the settings; they apply from the next hand."),
         "street_flop": _("the flop"),
         "street_turn": _("the turn"),

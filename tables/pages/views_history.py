@@ -49,6 +49,7 @@ def table_history(request: HttpRequest, code: str) -> HttpResponse:
             "exports_open": history.history_exports_open(table=table),
             "secret_seed": (history.revealed_secret_seed(table=table) or b"").hex(),
             "placings": history.recorded_placings(table=table),
+            "ended_by_host": history.ended_by_host(table=table),
         },
     )
 

@@ -7,12 +7,18 @@ table locked. Nothing here deals the next hand: that is the between-hands flow's
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
 from engine.games import get_game
-from ledger.services import ledger_check_invariant, ledger_record_cash_out
+from ledger.services import (
+    ledger_check_invariant,
+    ledger_net_results,
+    ledger_record_cash_out,
+    ledger_record_prizes,
+)
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Hand, Seat, Table
@@ -105,6 +111,22 @@ def game_end(log: TableLog, *, reason: str) -> None:
             ledger_record_cash_out(table=table, seat=seat, chips=seat.stack)
         seat.stack = 0
         seat.save(update_fields=["stack"])
+    if placings is not None and table.settings.get("prizes") == "places":
+        # Issue 25: the pool shared by places; the ledger records every player's prize.
+        prizes = ledger_record_prizes(
+            table=table,
+            places={placing["seat"]: placing["place"] for placing in placings},
+            payouts=table.settings.get("payouts") or [100],
+        )
+        won = {entry.seat_id: str(entry.price) for entry in prizes}
+        for placing in placings:
+            placing["prize"] = won.get(placing["seat"], "0.00")
+    elif placings is not None and Decimal(table.buy_in_price) != 0:
+        # By chips, for money: what each player won or lost, as the settle-up shows it.
+        nets = ledger_net_results(table=table) or {}
+        for placing in placings:
+            if placing["seat"] in nets:
+                placing["net"] = str(nets[placing["seat"]])
     table.status = Table.Status.ENDED
     table.ended_at = timezone.now()
     table.next_deal_at = None

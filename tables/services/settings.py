@@ -8,7 +8,11 @@ enforced. Classic (3 to 7) and 999 (2 to 16, book 002) are presets of the same e
 with their own player counts, and a table seats as many as its game allows. Rule book
 001 (hold'em) adds the blind speed (every 5, 10 or 20 hands) and the game length
 (until one player has every chip, or 30 or 60 hands); everyone starts with 1,000 play
-chips and there are no rebuys.
+chips and there are no rebuys. Issue 25 lets a hold'em table be played for money: a
+buy-in price (and currency), and how the pool is shared, ``prizes``: ``"chips"`` (each
+chip is worth the price / 1,000, as at a Teen Patti table) or ``"places"`` with
+``payouts``, the host's payout table (whole percents per place, adding up to 100, no
+more places than seats). Both are fixed once anyone has bought in (:func:`prizes_kept`).
 
 The stored form (``Table.settings``) is::
 
@@ -17,12 +21,17 @@ The stored form (``Table.settings``) is::
      "buy_in_chips": 1000, "buy_in_price": "10.00",
      "buy_backs": null, "game_length": null, "computer_pause": 2, "approve_seats": false}
 
+and, at a hold'em table, ``"prizes": "chips"`` (``"payouts": null``) or ``"prizes": "places",
+"payouts": [50, 30, 20]``.
+
 ``approve_seats`` (off by default): the host approves every seat and buy-back a player
 asks for (``tables.services.requests``).
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -34,7 +43,7 @@ from django.utils.translation import gettext as _
 
 from engine.api import SettingsError
 from engine.games import get_game
-from ledger.settlement import format_chip_value
+from ledger.settlement import PAYOUT_PRESETS, format_chip_value
 from tables.models import CURRENCIES, Seat, Table, table_currency
 from tables.services.errors import ServiceError
 from tables.services.refusals import settings_refusal_message
@@ -77,6 +86,10 @@ TABLE_KEYS = frozenset(
 # Kept with the host's choices (settings["host"]["currency"]); read it with table_currency().
 TEEN_PATTI_ENGINE_KEYS = frozenset({"boot", "blind_turns", "stake_limit", "pot_limit_boots", "sideshow", "best_run"})
 HOLDEM_ENGINE_KEYS = frozenset({"blind_speed"})
+#: Hold'em's own table keys: how the pool is shared (issue 25).
+HOLDEM_TABLE_KEYS = frozenset({"prizes", "payouts"})
+PRIZE_CHOICES = ("chips", "places")
+DEFAULT_PAYOUTS = PAYOUT_PRESETS["100"]
 
 
 def _error(field: str, message: str | StrPromise) -> ServiceError:
@@ -153,7 +166,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     if game not in GAMES:
         raise _error("game", _("Choose one of: %(choices)s.") % {"choices": ", ".join(GAMES)})
     choices = dict(choices or {})
-    engine_keys = TEEN_PATTI_ENGINE_KEYS if game in TEEN_PATTI_GAMES else HOLDEM_ENGINE_KEYS
+    engine_keys = TEEN_PATTI_ENGINE_KEYS if game in TEEN_PATTI_GAMES else HOLDEM_ENGINE_KEYS | HOLDEM_TABLE_KEYS
     unknown = set(choices) - TABLE_KEYS - engine_keys
     if unknown:
         field = sorted(unknown)[0]
@@ -178,6 +191,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     approve_seats = _yes_no("approve_seats", choices.get("approve_seats"))
 
     engine_overrides: dict[str, Any] = {}
+    holdem_prizes: dict[str, Any] = {}
     if game in TEEN_PATTI_GAMES:
         boot = _int("boot", choices.get("boot", 10), low=1, high=100)
         engine_overrides["boot"] = boot
@@ -210,15 +224,18 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         engine_overrides["blinds_every"] = _choice("blind_speed", choices.get("blind_speed", 10), BLIND_SPEED_CHOICES)
         game_length = _choice("game_length", choices.get("game_length"), GAME_LENGTH_CHOICES)
         engine_overrides["game_length"] = game_length
-        # Rule book 001: everyone starts with 1,000 play chips; no rebuys; chips have no value.
+        # Rule book 001: everyone starts with 1,000 chips and there are no rebuys. Issue 25:
+        # the host may put a price on the buy-in (0.00, the default, plays for chips alone).
         for key, fixed in (("buy_in_chips", HOLDEM_STARTING_CHIPS), ("buy_backs", 0)):
             if key in choices and choices[key] not in (fixed, str(fixed)):
                 raise _error(key, _("Hold'em is played with %(value)s here.") % {"value": fixed})
-        if "buy_in_price" in choices and _price(choices["buy_in_price"]) != 0:
-            raise _error("buy_in_price", _("Hold'em is played for play chips only."))
-        if choices.get("currency") not in (None, ""):
-            raise _error("currency", _("Hold'em is played for play chips only."))
-        buy_in_chips, buy_in_price, buy_backs = HOLDEM_STARTING_CHIPS, Decimal("0.00"), 0
+        buy_in_price = _price(choices.get("buy_in_price", "0.00"))
+        if choices.get("currency") not in (None, "", *CURRENCIES):
+            raise _error("currency", _("Choose one of: %(choices)s.") % {"choices": ", ".join(CURRENCIES)})
+        buy_in_chips, buy_backs = HOLDEM_STARTING_CHIPS, 0
+        prizes = _choice("prizes", choices.get("prizes") or "chips", PRIZE_CHOICES)
+        payouts = _payouts(choices.get("payouts"), seats=seats) if prizes == "places" else None
+        holdem_prizes = {"prizes": prizes, "payouts": list(payouts) if payouts is not None else None}
 
     try:
         engine_settings = dict(get_game(game).settings(engine_overrides))
@@ -227,6 +244,8 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     host = {key: value for key, value in choices.items()}
     if "buy_in_price" in host:
         host["buy_in_price"] = str(buy_in_price)
+    if holdem_prizes.get("payouts"):
+        host["payouts"] = payouts_text(holdem_prizes["payouts"])  # as the settings page shows it
     return {
         "engine": engine_settings,
         "host": host,
@@ -240,7 +259,94 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         "game_length": game_length,
         "computer_pause": computer_pause,
         "approve_seats": approve_seats,
+        **holdem_prizes,
     }
+
+
+_PERCENT = re.compile(r"[0-9]+")
+_PAYOUT_SEPARATORS = re.compile(r"[\s/,;]+")
+
+
+def _payouts(value: object, *, seats: int) -> tuple[int, ...]:
+    """The host's payout table: a preset's name or their own percentages, first place first,
+    as text (``"50/30/20"``, ``"50, 30, 20"``; a ``%`` after a number is allowed) or a list
+    of whole numbers (a socket's JSON). Each a whole percent of at least 1, adding up to
+    100, and no more paid places than the table seats. Omitted: winner takes all."""
+    if value is None or value == "":
+        return DEFAULT_PAYOUTS
+    parts: list[object]
+    if isinstance(value, str):
+        parts = [part.removesuffix("%") for part in _PAYOUT_SEPARATORS.split(value.strip()) if part]
+    elif isinstance(value, list | tuple):
+        parts = list(value)
+    else:
+        raise _error("payouts", _("Give the percent for each place, first place first, such as 50/30/20."))
+    percents: list[int] = []
+    for part in parts:
+        if isinstance(part, int) and not isinstance(part, bool):
+            number = part
+        elif isinstance(part, str) and _PERCENT.fullmatch(part):
+            number = int(part)
+        elif isinstance(part, str) and part.startswith("-"):
+            raise _error("payouts", _("A percent cannot be negative."))
+        elif isinstance(part, float) or (isinstance(part, str) and re.fullmatch(r"[0-9]*[.,][0-9]+", part)):
+            raise _error("payouts", _("Give whole percents, with no fractions."))
+        else:
+            raise _error("payouts", _("Give the percent for each place, first place first, such as 50/30/20."))
+        if number < 0:
+            raise _error("payouts", _("A percent cannot be negative."))
+        if number == 0:
+            raise _error("payouts", _("Each paid place gets at least 1 percent; leave out the places not paid."))
+        percents.append(number)
+    if not percents:
+        raise _error("payouts", _("Give the percent for each place, first place first, such as 50/30/20."))
+    if sum(percents) != 100:
+        raise _error(
+            "payouts", _("The percentages add up to %(total)s; they must add up to 100.") % {"total": sum(percents)}
+        )
+    if any(lower > higher for higher, lower in itertools.pairwise(percents)):
+        raise _error("payouts", _("A place never pays more than the place above it: first place first."))
+    if len(percents) > seats:
+        raise _error(
+            "payouts",
+            _("%(places)s paid places are more than the %(seats)s players this table seats.")
+            % {"places": len(percents), "seats": seats},
+        )
+    return tuple(percents)
+
+
+def payouts_text(payouts: list[int] | tuple[int, ...] | None) -> str:
+    """A payout table as the host writes it: ``50/30/20``."""
+    return "/".join(str(percent) for percent in payouts or ())
+
+
+def prizes_kept(*, table: Table, settings: Mapping[str, Any]) -> None:
+    """Refuse new ``settings`` that change how a hold'em table's pool is shared (by chips or
+    by places, and the payout table) once anyone has bought in: the players bought in for
+    the game the table showed them. The price is held by :func:`chip_value_kept`."""
+    if not Seat.objects.filter(table=table, buy_ins__gt=0).exists():
+        return
+    before = (table.settings.get("prizes") or "chips", table.settings.get("payouts"))
+    after = (settings.get("prizes") or "chips", settings.get("payouts"))
+    if before == after:
+        return
+    field = "prizes" if before[0] != after[0] else "payouts"
+    raise ServiceError(
+        "prizes_fixed",
+        _(
+            "Players have bought in for a game shared %(sharing)s; how the money is shared is fixed "
+            "from the first buy-in. To share it another way, start a new game."
+        )
+        % {"sharing": prizes_described(before[0], before[1])},
+        field=field,
+    )
+
+
+def prizes_described(prizes: str, payouts: list[int] | tuple[int, ...] | None) -> str:
+    """How a hold'em pool is shared, in words: "by chips", "by places (50/30/20)"."""
+    if prizes == "places":
+        return _("by places (%(payouts)s)") % {"payouts": payouts_text(payouts)}
+    return _("by chips")
 
 
 def _sideshow(game: str, value: object) -> str:

@@ -28,7 +28,7 @@ from tables.services.between_hands import hand_deal_now
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.seat_state import in_live_hand
-from tables.services.settings import chip_value_kept, table_settings_build
+from tables.services.settings import chip_value_kept, prizes_kept, table_settings_build
 from tables.services.turns import TURN_CLOCK_FIELDS, computer_turn_clock, turn_clock_due, turn_clock_start
 from tables.services.write import seat_at, table_write, table_write_new
 
@@ -223,6 +223,13 @@ def table_start(*, table_id: int, seat_id: int) -> Table:
             raise ServiceError("too_few_players", _("More players must take a seat first."))
         if not seated.filter(computer="").exists():
             raise ServiceError("no_people", _("Computers play with people, not on their own: take a seat first."))
+        paid_places = len(table.settings.get("payouts") or ()) if table.settings.get("prizes") == "places" else 0
+        if seated.count() < paid_places:
+            raise ServiceError(
+                "too_few_players",
+                _("The payout table pays %(places)s places, so at least %(places)s players must take a seat.")
+                % {"places": paid_places},
+            )
         table.status = Table.Status.PLAYING
         table.started_at = timezone.now()
         log.append(EventKind.GAME_STARTED, {"seed_commitment": table.seed_commitment})
@@ -294,6 +301,7 @@ def table_update_settings(
         merged = dict(choices) if by_admin else {**table.settings.get("host", {}), **choices}
         built = table_settings_build(game=table.game, choices=merged)
         chip_value_kept(table=table, settings=built)
+        prizes_kept(table=table, settings=built)
         highest = selectors.seat_number_highest(table=table)
         if highest > built["seats"]:
             raise ServiceError(
@@ -313,6 +321,10 @@ def table_update_settings(
     return table
 
 
+def _shared_by_places_and_started(table: Table) -> bool:
+    return table.settings.get("prizes") == "places" and table.status in (Table.Status.PLAYING, Table.Status.PAUSED)
+
+
 def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool = False) -> Seat:
     """The host sends a player from their seat between hands; their chips are cashed out.
 
@@ -329,6 +341,16 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool =
             raise ServiceError("hand_in_progress", _("Wait until this hand is over."))
         if target.number is None and not ban:
             raise ServiceError("not_seated", _("That player has no seat."))
+        if target.number is not None and target.stack > 0 and _shared_by_places_and_started(table):
+            # Issue 25: a player sent out would be placed when they went, below everyone still
+            # in: the host could drop the chip leader out of the prizes. They may leave themselves.
+            raise ServiceError(
+                "keeps_place",
+                _(
+                    "The pool here is shared by places: a player with chips keeps their place until "
+                    "the game ends. They can leave their seat themselves."
+                ),
+            )
         if target.number is not None:
             seat_cash_out_and_unseat(log, seat=target, kind=EventKind.SEAT_REMOVED)
         if ban and not target.banned:

@@ -33,9 +33,11 @@ def test_the_host_chooses_a_currency_or_none():
         with pytest.raises(ServiceError) as refused:
             table_settings_build(game="classic", choices={"currency": bad})
         assert refused.value.field == "currency"
+    # Issue 25: hold'em may be played for money too, in the same currencies.
+    assert table_settings_build(game="holdem", choices={"currency": "EUR"})["host"]["currency"] == "EUR"
     with pytest.raises(ServiceError) as refused:
-        table_settings_build(game="holdem", choices={"currency": "EUR"})
-    assert refused.value.field == "currency"  # hold'em plays for play chips only
+        table_settings_build(game="holdem", choices={"currency": "XYZ"})
+    assert refused.value.field == "currency"
 
 
 def test_the_open_form_offers_exactly_the_currencies_the_service_accepts():

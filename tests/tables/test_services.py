@@ -71,7 +71,20 @@ pytestmark = pytest.mark.django_db
         ("holdem", {"game_length": 45}, "game_length"),
         ("holdem", {"seats": 7}, "seats"),
         ("holdem", {"buy_backs": 1}, "buy_backs"),
-        ("holdem", {"buy_in_price": "5.00"}, "buy_in_price"),
+        ("holdem", {"buy_in_price": "-5.00"}, "buy_in_price"),
+        ("holdem", {"buy_in_chips": 2000}, "buy_in_chips"),
+        ("holdem", {"prizes": "pot"}, "prizes"),
+        ("holdem", {"prizes": "places", "payouts": "60/30"}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": "120/-20"}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": "50.5/49.5"}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": "70/30/0"}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": "30/20/20/10/10/5/5"}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": "40/30/20/10", "seats": 3}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": [50, 30, 20.0]}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": {"1": 100}}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": "fifty/fifty"}, "payouts"),
+        ("holdem", {"prizes": "places", "payouts": "35/65"}, "payouts"),
+        ("faras", {"prizes": "places"}, "prizes"),
         ("holdem", {"boot": 10}, "boot"),
     ],
 )
@@ -92,6 +105,17 @@ def test_host_settings_defaults_and_choices():
     holdem = table_settings_build(game="holdem", choices={"blind_speed": 5, "game_length": 60})
     assert holdem["engine"]["blinds_every"] == 5 and holdem["engine"]["game_length"] == 60
     assert holdem["buy_in_chips"] == 1000 and holdem["buy_in_price"] == "0.00" and holdem["buy_backs"] == 0
+    assert holdem["prizes"] == "chips" and holdem["payouts"] is None
+    # Issue 25: hold'em for money, shared by chips or by places.
+    money = table_settings_build(
+        game="holdem", choices={"buy_in_price": "20", "currency": "USD", "prizes": "places", "payouts": "50 / 30 / 20%"}
+    )
+    assert money["buy_in_price"] == "20.00" and money["host"]["currency"] == "USD"
+    assert money["prizes"] == "places" and money["payouts"] == [50, 30, 20] and money["host"]["payouts"] == "50/30/20"
+    assert table_settings_build(game="holdem", choices={"prizes": "places", "payouts": [65, 35]})["payouts"] == [65, 35]
+    assert table_settings_build(game="holdem", choices={"prizes": "places"})["payouts"] == [100]
+    # By chips, the payout field (always on the form) is not read.
+    assert table_settings_build(game="holdem", choices={"prizes": "chips", "payouts": "oops"})["payouts"] is None
 
 
 def test_999_seats_sixteen_and_deals_to_all_of_them():

@@ -222,7 +222,18 @@ def test_the_table_page_holds_no_game_state_only_the_socket_and_strings(host_cli
         re.search(r'<script id="table-config" type="application/json">(.*?)</script>', html, re.S).group(1)
     )
     assert config["socket_path"].endswith(f"{table.code}/")
-    assert set(config) == {"code", "game", "rules", "socket_path", "seat", "is_host", "title", "currency", "strings"}
+    assert set(config) == {
+        "code",
+        "game",
+        "rules",
+        "socket_path",
+        "seat",
+        "is_host",
+        "title",
+        "currency",
+        "stake",
+        "strings",
+    }
     assert config["strings"]["chaal"] == "Chaal"
 
 

@@ -29,7 +29,7 @@ import { renderResult } from "./regions/result.js";
 import { renderSeatControls } from "./regions/seat-controls.js";
 import { renderSeats } from "./regions/seats.js";
 import { renderSideshow } from "./regions/sideshow.js";
-import { renderConnection, renderGameOver, renderHeader, renderPhase, renderReminder, showNotice } from "./regions/status.js";
+import { renderConnection, renderGameOver, renderHeader, renderPhase, renderReminder, renderStake, showNotice } from "./regions/status.js";
 
 if (window.DashainCards) window.DashainCards.setLabels(S.cards);
 
@@ -103,6 +103,7 @@ function render() {
   renderPhase();
   renderClock(sendHost);
   renderGameOver();
+  renderStake();
   offerSeed();
   questionsTidy();
 }

@@ -121,6 +121,7 @@ function logLine(event) {
 function gameEnded(data) {
   state.finalStacks = (data || {}).final_stacks || {};
   state.placings = (data || {}).placings || [];
+  state.endedBy = (data || {}).reason || "";
 }
 
 function fillLog(events) {

@@ -2,7 +2,7 @@
  * reminder, the notice line, the game's end. */
 
 import { $ } from "../dom.js";
-import { CONFIG, S, fmt, number } from "../words.js";
+import { CONFIG, S, fmt, money, number } from "../words.js";
 import { handLive, isToAct, me, myPlayer, nameOf, state } from "../store.js";
 import { clockText } from "./clock.js";
 
@@ -39,15 +39,49 @@ export function renderGameOver() {
   box.hidden = !ended;
   if (!ended) return;
   const placings = state.placings || [];
+  // Issue 25: everyone sees a game the host ended (its placings are the stacks at that moment).
+  $("#game-over-by-host").hidden = state.endedBy !== "host";
   if (placings.length) {
     // Book 001: every player placed, by chips, then the order out; level players share a place.
-    const text = placings.map((p) => fmt(S.placing, { place: p.place, name: nameOf(String(p.seat)), chips: number(p.chips) })).join(" · ");
-    $("#game-over-stacks").textContent = fmt(S.placings, { placings: text });
+    // A pool shared by places (issue 25): each placing carries the prize the ledger recorded.
+    const line = (p) => {
+      const words = { place: p.place, name: nameOf(String(p.seat)), chips: number(p.chips) };
+      if (p.prize !== undefined) return fmt(S.placing_prize, { ...words, prize: inCurrency(p.prize) });
+      if (p.net !== undefined) {  // by chips, for money: what each won or lost
+        const net = Number(p.net);
+        return fmt(S.placing_net, { ...words, net: (net > 0 ? "+" : net < 0 ? "\u2212" : "") + inCurrency(Math.abs(net)) });
+      }
+      return fmt(S.placing, words);
+    };
+    $("#game-over-stacks").textContent = fmt(S.placings, { placings: placings.map(line).join(" · ") });
     return;
   }
   const finals = state.finalStacks || {};
   const text = Object.keys(finals).filter((id) => finals[id] > 0).map((id) => nameOf(id) + " " + number(finals[id])).join(" · ");
   $("#game-over-stacks").textContent = text ? fmt(S.final_stacks, { stacks: text }) : "";
+}
+
+/** An amount with the host's currency, placed as the ledger's pages place it (in_currency). */
+function inCurrency(amount) {
+  if (!CONFIG.currency) return money(amount);
+  const german = (document.documentElement.lang || "").startsWith("de");
+  return german ? money(amount) + "\u00a0" + CONFIG.currency : CONFIG.currency + "\u00a0" + money(amount);
+}
+
+/*
+ * What is at stake (issue 25): a table played for money says the price and, for a hold'em
+ * pool shared by places, the pool so far (every buy-in of the players seated before the
+ * start) beside the payout table the server wrote into #stake-line.
+ */
+export function renderStake() {
+  const box = document.getElementById("stake-pool");
+  if (!box || !CONFIG.stake) return;
+  const seats = Object.values(state.seats || {});
+  const waiting = !state.table || state.table.status === "waiting";
+  if (!waiting && box.textContent) return;  // the pool is fixed from the start
+  const bought = seats.filter((s) => s.number !== null && s.number !== undefined).reduce((n, s) => n + (s.buy_ins || 0), 0);
+  const cents = Math.round(Number(CONFIG.stake.price) * 100) * bought;  // whole cents: no float drift
+  box.textContent = fmt(S.stake_pool, { pool: inCurrency((cents / 100).toFixed(2)), players: number(bought) });
 }
 
 let noticeTimer = null;
