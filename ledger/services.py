@@ -33,12 +33,13 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
 from ledger.invariant_sql import ledger_chips_held
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
-from ledger.selectors import ledger_report
+from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, SeasonTransfer, TableLedger, TransferPaid
+from ledger.selectors import ledger_report, night_settled_by_season, season_open
 
 if TYPE_CHECKING:  # the ledger writes only its own rows; it imports nothing of tables at run time
     from django_stubs_ext import StrPromise
@@ -233,6 +234,8 @@ def _check_table_host(table: Table, by: User) -> None:
 def transfer_mark_paid(*, table: Table, payer_seat: Seat, payee_seat: Seat, amount: Decimal, by: User) -> TransferPaid:
     """The host marks one transfer of the table's settlement as paid (only a transfer it lists)."""
     _check_table_host(table, by)
+    if night_settled_by_season(table=table) is not None:
+        raise LedgerError("settled_by_season", _("This night is settled with its home game's season, not on its own."))
     report = ledger_report(table=table)
     listed = {(t.payer_seat_id, t.payee_seat_id): t.amount for t in report.transfers}
     key = (payer_seat.pk, payee_seat.pk)
@@ -292,3 +295,91 @@ def home_game_add_table(*, home_game: HomeGame, table: Table, by: User) -> HomeG
     users = [seat.user for seat in table.seats.filter(user__isnull=False).select_related("user") if seat.user]
     home_game.members.add(*users)
     return night
+
+
+# --- Seasons ----------------------------------------------------------------------------
+
+
+def _locked_home_game(home_game: HomeGame) -> HomeGame:
+    """The home game's row, locked for this transaction (one close or switch at a time)."""
+    return HomeGame.objects.select_for_update().get(pk=home_game.pk)
+
+
+def _check_home_game_host(home_game: HomeGame, by: User, message: StrPromise) -> None:
+    if home_game.host_id != by.pk:
+        raise LedgerError("not_host", message)
+
+
+@transaction.atomic
+def home_game_set_settle_by(*, home_game: HomeGame, settle_by: str, by: User) -> HomeGame:
+    """The host chooses whether the nights are paid one by one or once a season.
+
+    Switching to the season is refused while a night of the open season has a transfer
+    marked paid (that night was already being paid on its own).
+    """
+    home_game = _locked_home_game(home_game)
+    _check_home_game_host(home_game, by, _("Only the home game's host chooses how it settles up."))
+    if settle_by not in HomeGame.SettleBy.values:
+        raise LedgerError("bad_settle_by", _("Choose night by night or once a season."))
+    if settle_by == home_game.settle_by:
+        return home_game
+    open_tables = home_game.nights.filter(season__isnull=True).values("table_id")
+    if settle_by == HomeGame.SettleBy.SEASON and TransferPaid.objects.filter(table_id__in=open_tables).exists():
+        raise LedgerError(
+            "nights_being_paid",
+            _("A night of this season already has a transfer marked paid; close the season first, then switch."),
+        )
+    home_game.settle_by = settle_by
+    home_game.save(update_fields=["settle_by"])
+    return home_game
+
+
+@transaction.atomic
+def season_close(*, home_game: HomeGame, by: User) -> Season:
+    """The host closes the open season: its settled nights are counted in it and, when the
+    home game settles by season, its fewest transfers are frozen to be marked paid.
+
+    Nights still being played stay for the next season. Refused with no settled night,
+    or when the season cannot be netted (nights in different currencies).
+    """
+    home_game = _locked_home_game(home_game)
+    _check_home_game_host(home_game, by, _("Only the home game's host can close a season."))
+    view = season_open(home_game=home_game)
+    if not view.nights:
+        raise LedgerError("empty_season", _("No night of this season has been settled yet."))
+    if view.error:
+        raise LedgerError("season_not_netted", view.error)
+    season = Season.objects.create(
+        home_game=home_game,
+        number=view.number,
+        settle_by=home_game.settle_by,
+        currency=view.currency,
+        closed_by=by,
+    )
+    HomeGameNight.objects.filter(pk__in=[result.night.pk for result in view.nights]).update(season=season)
+    if view.by_season:
+        SeasonTransfer.objects.bulk_create(
+            SeasonTransfer(
+                season=season,
+                payer_key=line.payer_key,
+                payee_key=line.payee_key,
+                payer_name=line.payer_name[:40],
+                payee_name=line.payee_name[:40],
+                amount=line.amount,
+            )
+            for line in view.transfers
+        )
+    return season
+
+
+@transaction.atomic
+def season_transfer_mark_paid(*, transfer: SeasonTransfer, paid: bool, by: User) -> SeasonTransfer:
+    """The host marks a closed season's transfer paid, or takes the mark back (a note)."""
+    transfer = SeasonTransfer.objects.select_for_update().select_related("season__home_game").get(pk=transfer.pk)
+    _check_home_game_host(transfer.season.home_game, by, _("Only the home game's host can mark a transfer paid."))
+    if paid and transfer.paid_at is None:
+        transfer.paid_at, transfer.paid_by = timezone.now(), by
+    elif not paid:
+        transfer.paid_at, transfer.paid_by = None, None
+    transfer.save(update_fields=["paid_at", "paid_by"])
+    return transfer

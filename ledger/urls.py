@@ -15,4 +15,12 @@ urlpatterns = [
     path("home-games/<int:home_game_id>/", views.home_game_detail, name="home_game_detail"),
     path("home-games/<int:home_game_id>/standings.csv", views.home_game_csv, name="home_game_csv"),
     path("home-games/<int:home_game_id>/add-table/", views.home_game_add, name="home_game_add_table"),
+    path("home-games/<int:home_game_id>/settle-by/", views.settle_by_view, name="home_game_settle_by"),
+    path("home-games/<int:home_game_id>/season/close/", views.season_close_view, name="season_close"),
+    path("home-games/<int:home_game_id>/seasons/<int:number>/", views.season_detail, name="season_detail"),
+    path(
+        "home-games/<int:home_game_id>/season-transfers/<int:transfer_id>/paid/",
+        views.season_transfer_paid,
+        name="season_transfer_paid",
+    ),
 ]

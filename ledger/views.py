@@ -27,17 +27,30 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from accounts.names import name_visible
-from ledger.forms import AddTableForm, HomeGameForm, TransferPaidForm
-from ledger.models import HomeGame, HomeGameNight
+from ledger.forms import AddTableForm, HomeGameForm, SeasonTransferPaidForm, SettleByForm, TransferPaidForm
+from ledger.models import HomeGame, HomeGameNight, Season, SeasonTransfer
 from ledger.selectors import (
     home_game_results,
     home_games_for_user,
     ledger_entries,
     ledger_report,
+    night_settled_by_season,
+    season_closed,
+    season_open,
+    season_unpaid,
     user_can_view_home_game,
     user_can_view_table_report,
 )
-from ledger.services import LedgerError, home_game_add_table, home_game_create, transfer_mark_paid, transfer_unmark_paid
+from ledger.services import (
+    LedgerError,
+    home_game_add_table,
+    home_game_create,
+    home_game_set_settle_by,
+    season_close,
+    season_transfer_mark_paid,
+    transfer_mark_paid,
+    transfer_unmark_paid,
+)
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Seat, Table, table_currency
 
@@ -112,6 +125,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "entries": ledger_entries(table=table),
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
             "night": night,
+            "by_season": night_settled_by_season(table=table) is not None,
             "has_computers": table.seats.exclude(computer="").exists(),
         },
     )
@@ -213,6 +227,10 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
             "standings": standings,
             "chips_only": all_chips,
             "is_host": home_game.host_id == request.user.pk,
+            "season": season_open(home_game=home_game),
+            "unpaid": season_unpaid(home_game=home_game),
+            "past_seasons": home_game.seasons.order_by("-number"),
+            "settle_by_form": SettleByForm(initial={"settle_by": home_game.settle_by}),
         },
     )
 
@@ -276,3 +294,73 @@ def home_game_add(request: HttpRequest, home_game_id: int) -> HttpResponse:
             messages.success(request, _("The table now counts as a night of this home game."))
             return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
     return render(request, "ledger/home_game_add_table.html", {"home_game": home_game, "form": form})
+
+
+# --- Seasons ----------------------------------------------------------------------------
+
+
+def _host_only(request: HttpRequest, home_game: HomeGame, message: str) -> User:
+    """The host of ``home_game`` (members get a 403, others already had a 404)."""
+    user = _signed_in(request)
+    if home_game.host_id != user.pk:
+        raise PermissionDenied(message)
+    return user
+
+
+@login_required
+def season_detail(request: HttpRequest, home_game_id: int, number: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    season = get_object_or_404(Season, home_game=home_game, number=number)
+    return render(
+        request,
+        "ledger/season_detail.html",
+        {
+            "home_game": home_game,
+            "season": season_closed(season=season),
+            "is_host": home_game.host_id == request.user.pk,
+        },
+    )
+
+
+@login_required
+@require_POST
+def season_close_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host can close a season."))
+    try:
+        season = season_close(home_game=home_game, by=user)
+    except LedgerError as error:
+        messages.error(request, error.message)
+        return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+    messages.success(request, _("The season is closed. A new one starts with the next night."))
+    return redirect("ledger:season_detail", home_game_id=home_game.pk, number=season.number)
+
+
+@login_required
+@require_POST
+def settle_by_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host chooses how it settles up."))
+    form = SettleByForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose night by night or once a season."))
+    else:
+        try:
+            home_game_set_settle_by(home_game=home_game, settle_by=form.cleaned_data["settle_by"], by=user)
+        except LedgerError as error:
+            messages.error(request, error.message)
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+
+
+@login_required
+@require_POST
+def season_transfer_paid(request: HttpRequest, home_game_id: int, transfer_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host can mark a transfer paid."))
+    transfer = get_object_or_404(SeasonTransfer, pk=transfer_id, season__home_game=home_game)
+    form = SeasonTransferPaidForm(request.POST)
+    form.is_valid()  # a boolean: anything but a true value means "not paid"
+    season_transfer_mark_paid(transfer=transfer, paid=form.cleaned_data.get("paid", False), by=user)
+    if request.POST.get("next") == "season":
+        return redirect("ledger:season_detail", home_game_id=home_game.pk, number=transfer.season.number)
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
