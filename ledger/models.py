@@ -170,6 +170,12 @@ class HomeGame(models.Model):
     members = models.ManyToManyField(
         django_settings.AUTH_USER_MODEL, related_name="home_games", blank=True, verbose_name=_("members")
     )
+    co_hosts = models.ManyToManyField(
+        django_settings.AUTH_USER_MODEL, related_name="co_hosted_home_games", blank=True, verbose_name=_("co-hosts")
+    )
+    # The secret of the home game's invite link (``secrets.token_urlsafe(32)``); the host
+    # replaces it, and removing a member replaces it too, so an old link joins no one.
+    invite_token = models.CharField(_("invite token"), max_length=43, default="", editable=False, db_index=True)
     # How the nights' results are paid: each night's own transfers, or one netted set per season.
     settle_by = models.CharField(_("settle up"), max_length=8, choices=SettleBy.choices, default=SettleBy.NIGHT)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -205,6 +211,31 @@ class HomeGameNight(models.Model):
 
     def __str__(self) -> str:
         return f"{self.home_game} / {self.table_id}"
+
+
+class SeatClaim(models.Model):
+    """A member's claim that a guest seat of a past night was theirs; counted once the host confirms.
+
+    A seat is claimed at most once (the one-to-one): a second member's claim is refused.
+    """
+
+    seat = models.OneToOneField("tables.Seat", on_delete=models.CASCADE, related_name="claim", verbose_name=_("seat"))
+    home_game = models.ForeignKey(
+        HomeGame, on_delete=models.CASCADE, related_name="claims", verbose_name=_("home game")
+    )
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_claims", verbose_name=_("player")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("seat claim")
+        verbose_name_plural = _("seat claims")
+        ordering = ["home_game", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} claims seat {self.seat_id}"
 
 
 class Season(models.Model):

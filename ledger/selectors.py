@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, SeasonTransfer, TransferPaid
+from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, SeasonTransfer, SeatClaim, TransferPaid
 from ledger.settlement import PlayerEntry, SettlementError, format_chip_value, minimum_transfers, settle
 
 if TYPE_CHECKING:  # the ledger reads the rows it is given; it imports nothing of tables at run time
@@ -248,6 +248,39 @@ def user_can_view_home_game(*, user: User | AnonymousUser, home_game: HomeGame) 
     return home_game.host_id == user.pk or home_game.members.filter(pk=user.pk).exists()
 
 
+def user_is_co_host(*, user: User | AnonymousUser, home_game: HomeGame) -> bool:
+    """The host, or a member the host made a co-host (they schedule nights and open tables)."""
+    if not user.is_authenticated:
+        return False
+    return home_game.host_id == user.pk or home_game.co_hosts.filter(pk=user.pk).exists()
+
+
+def home_game_for_invite(*, token: str) -> HomeGame | None:
+    """The home game whose current invite link carries ``token`` (None for an old, guessed or empty one)."""
+    if not token or len(token) < 32:
+        return None
+    return HomeGame.objects.filter(invite_token=token).first()
+
+
+def claimable_seats(*, home_game: HomeGame) -> list[Seat]:
+    """Guest seats (no account, not a computer) that bought in at the home game's nights and
+    that nobody has claimed yet, oldest night first (read through the ledger's own entries)."""
+    entries = (
+        LedgerEntry.objects.filter(
+            table__home_game_night__home_game=home_game,
+            seat__user__isnull=True,
+            seat__computer="",
+            seat__claim__isnull=True,
+        )
+        .select_related("seat", "seat__table")
+        .order_by("seat__table__created_at", "seat_id")
+    )
+    seats: dict[int, Seat] = {}
+    for entry in entries:
+        seats.setdefault(entry.seat_id, entry.seat)
+    return list(seats.values())
+
+
 # --- Home game standings -----------------------------------------------------------
 
 
@@ -279,11 +312,12 @@ def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[S
         for night in home_game.nights.select_related("table").order_by("table__created_at", "id")
     ]
     standings: dict[str, Standing] = {}
+    claims = confirmed_claims(home_game=home_game)
     for result in nights:
         if not result.report.is_final or result.report.error:
             continue
         for line in result.report.players:
-            key = person_key(line)
+            key = person_key(line, claims)
             standing = standings.setdefault(key, Standing(key=key, name=line.name))
             standing.name = line.name
             standing.net_money += line.net_money
@@ -298,10 +332,19 @@ def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[S
 # --- Seasons ----------------------------------------------------------------------------
 
 
-def person_key(line: PlayerLine) -> str:
-    """Who a night's line is across nights: an account is one person; a guest is their
-    name as friends would spell it (case and surrounding spaces ignored)."""
-    return f"user:{line.user_id}" if line.user_id else f"guest:{line.name.strip().casefold()}"
+def person_key(line: PlayerLine, claims: dict[int, int] | None = None) -> str:
+    """Who a night's line is across nights: an account is one person, and so is a guest
+    seat a member claimed (once the host confirmed it); any other guest is their name as
+    friends would spell it (case and surrounding spaces ignored)."""
+    user_id = line.user_id or (claims or {}).get(line.seat_id)
+    return f"user:{user_id}" if user_id else f"guest:{line.name.strip().casefold()}"
+
+
+def confirmed_claims(*, home_game: HomeGame) -> dict[int, int]:
+    """Guest seats of ``home_game``'s nights that a member claimed and the host confirmed: seat -> user."""
+    return dict(
+        SeatClaim.objects.filter(home_game=home_game, confirmed_at__isnull=False).values_list("seat_id", "user_id")
+    )
 
 
 def night_currency(table: Table) -> str:
@@ -356,7 +399,7 @@ class SeasonView:
         return self.settle_by == HomeGame.SettleBy.SEASON
 
 
-def _season_people(nights: list[NightResult]) -> tuple[dict[str, SeasonPerson], set[str]]:
+def _season_people(nights: list[NightResult], claims: dict[int, int]) -> tuple[dict[str, SeasonPerson], set[str]]:
     """Each person's net across ``nights``, read from each night's own report (the table's
     per-player results), and the currencies the nights played for money in."""
     people: dict[str, SeasonPerson] = {}
@@ -365,7 +408,7 @@ def _season_people(nights: list[NightResult]) -> tuple[dict[str, SeasonPerson], 
         if not result.report.is_zero_value:
             currencies.add(night_currency(result.night.table))
         for line in result.report.players:
-            key = person_key(line)
+            key = person_key(line, claims)
             person = people.setdefault(key, SeasonPerson(key=key, name=line.name))
             person.name = line.name
             person.net_money += line.net_money
@@ -399,7 +442,7 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
             view.nights.append(result)
         else:
             view.waiting.append(result)
-    people, currencies = _season_people(view.nights)
+    people, currencies = _season_people(view.nights, confirmed_claims(home_game=home_game))
     view.people = _sorted_people(people)
     if len(currencies) > 1:
         view.error = _("This season's nights were played in different currencies, so they cannot be netted.")
@@ -436,7 +479,7 @@ def season_closed(*, season: Season) -> SeasonView:
         season=season,
     )
     view.nights = _night_results(season.nights.all())
-    people, _currencies = _season_people(view.nights)
+    people, _currencies = _season_people(view.nights, confirmed_claims(home_game=season.home_game))
     view.people = _sorted_people(people)
     view.transfers = [_frozen_line(transfer) for transfer in season.transfers.select_related("season")]
     return view

@@ -27,6 +27,7 @@ writes nothing. The ledger never changes ``tables`` rows; the dependency runs on
 
 from __future__ import annotations
 
+import secrets
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -38,7 +39,16 @@ from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
 from ledger.invariant_sql import ledger_chips_held
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, SeasonTransfer, TableLedger, TransferPaid
+from ledger.models import (
+    HomeGame,
+    HomeGameNight,
+    LedgerEntry,
+    Season,
+    SeasonTransfer,
+    SeatClaim,
+    TableLedger,
+    TransferPaid,
+)
 from ledger.selectors import ledger_report, night_settled_by_season, season_open
 
 if TYPE_CHECKING:  # the ledger writes only its own rows; it imports nothing of tables at run time
@@ -273,7 +283,7 @@ def home_game_create(*, name: str, host: User, members: list[User] | None = None
         raise LedgerError("bad_name", _("A home game needs a name."))
     if len(name) > 80:
         raise LedgerError("bad_name", _("A home game's name has at most 80 characters."))
-    home_game = HomeGame.objects.create(name=name, host=host)
+    home_game = HomeGame.objects.create(name=name, host=host, invite_token=secrets.token_urlsafe(32))
     home_game.members.add(host, *(members or []))
     return home_game
 
@@ -383,3 +393,93 @@ def season_transfer_mark_paid(*, transfer: SeasonTransfer, paid: bool, by: User)
         transfer.paid_at, transfer.paid_by = None, None
     transfer.save(update_fields=["paid_at", "paid_by"])
     return transfer
+
+
+# --- Members, co-hosts, the invite link, claimed seats -----------------------------------
+
+
+@transaction.atomic
+def home_game_invite_replace(*, home_game: HomeGame, by: User) -> HomeGame:
+    """The host replaces the invite link: the old one joins no one from now on."""
+    home_game = _locked_home_game(home_game)
+    _check_home_game_host(home_game, by, _("Only the home game's host can replace its invite link."))
+    home_game.invite_token = secrets.token_urlsafe(32)
+    home_game.save(update_fields=["invite_token"])
+    return home_game
+
+
+@transaction.atomic
+def home_game_join(*, home_game: HomeGame, token: str, user: User) -> HomeGame:
+    """``user`` joins with the home game's current invite link (an account is needed)."""
+    home_game = _locked_home_game(home_game)
+    if not token or not home_game.invite_token or not secrets.compare_digest(token, home_game.invite_token):
+        raise LedgerError("bad_invite", _("This invite link is not valid any more. Ask the host for a new one."))
+    home_game.members.add(user)
+    return home_game
+
+
+@transaction.atomic
+def home_game_remove_member(*, home_game: HomeGame, member: User, by: User) -> HomeGame:
+    """The host removes a member (never the host). The invite link is replaced too, so the
+    link the removed member knew joins no one; the host shares the new one."""
+    home_game = _locked_home_game(home_game)
+    _check_home_game_host(home_game, by, _("Only the home game's host can remove a member."))
+    if member.pk == home_game.host_id:
+        raise LedgerError("remove_host", _("The host cannot be removed from their own home game."))
+    if not home_game.members.filter(pk=member.pk).exists():
+        raise LedgerError("not_member", _("That person is not a member of this home game."))
+    home_game.members.remove(member)
+    home_game.co_hosts.remove(member)
+    home_game.invite_token = secrets.token_urlsafe(32)
+    home_game.save(update_fields=["invite_token"])
+    return home_game
+
+
+@transaction.atomic
+def home_game_set_co_host(*, home_game: HomeGame, member: User, is_co_host: bool, by: User) -> HomeGame:
+    """The host makes a member a co-host (who may schedule nights and open tables) or not."""
+    home_game = _locked_home_game(home_game)
+    _check_home_game_host(home_game, by, _("Only the home game's host chooses the co-hosts."))
+    if member.pk == home_game.host_id or not home_game.members.filter(pk=member.pk).exists():
+        raise LedgerError("not_member", _("Only a member other than the host can be a co-host."))
+    if is_co_host:
+        home_game.co_hosts.add(member)
+    else:
+        home_game.co_hosts.remove(member)
+    return home_game
+
+
+@transaction.atomic
+def seat_claim_make(*, home_game: HomeGame, seat: Seat, by: User) -> SeatClaim:
+    """A member says a guest seat of one of the home game's nights was theirs; the host confirms it."""
+    home_game = _locked_home_game(home_game)
+    if home_game.host_id != by.pk and not home_game.members.filter(pk=by.pk).exists():
+        raise LedgerError("not_member", _("Only a member of this home game can claim a seat."))
+    night = HomeGameNight.objects.filter(home_game=home_game, table_id=seat.table_id).first()
+    if night is None:
+        raise LedgerError("not_a_night", _("That seat was not at a night of this home game."))
+    if night.season_id is not None:
+        raise LedgerError("season_closed", _("That night's season is closed; its results stay as they were settled."))
+    if seat.user_id is not None or seat.computer:
+        raise LedgerError("not_a_guest", _("Only a guest's seat can be claimed."))
+    if SeatClaim.objects.filter(seat=seat).exists():
+        raise LedgerError("already_claimed", _("Someone has already claimed that seat."))
+    try:
+        with transaction.atomic():
+            return SeatClaim.objects.create(seat=seat, home_game=home_game, user=by)
+    except IntegrityError as error:  # a claim made at the same moment won the seat
+        raise LedgerError("already_claimed", _("Someone has already claimed that seat.")) from error
+
+
+@transaction.atomic
+def seat_claim_answer(*, claim: SeatClaim, confirm: bool, by: User) -> SeatClaim | None:
+    """The host confirms a claim (the seat's results then count as the member's) or refuses it (deleted)."""
+    claim = SeatClaim.objects.select_for_update().select_related("home_game").get(pk=claim.pk)
+    _check_home_game_host(claim.home_game, by, _("Only the home game's host confirms a claimed seat."))
+    if not confirm:
+        claim.delete()
+        return None
+    if claim.confirmed_at is None:
+        claim.confirmed_at = timezone.now()
+        claim.save(update_fields=["confirmed_at"])
+    return claim

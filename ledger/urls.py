@@ -23,4 +23,16 @@ urlpatterns = [
         views.season_transfer_paid,
         name="season_transfer_paid",
     ),
+    path("join/<str:token>/", views.home_game_join_view, name="home_game_join"),
+    path("home-games/<int:home_game_id>/invite/", views.invite_replace_view, name="home_game_invite_replace"),
+    path("home-games/<int:home_game_id>/members/<int:user_id>/remove/", views.member_remove_view, name="member_remove"),
+    path(
+        "home-games/<int:home_game_id>/members/<int:user_id>/co-host/", views.member_co_host_view, name="member_co_host"
+    ),
+    path("home-games/<int:home_game_id>/seats/<int:seat_id>/claim/", views.seat_claim_view, name="seat_claim"),
+    path(
+        "home-games/<int:home_game_id>/claims/<int:claim_id>/answer/",
+        views.seat_claim_answer_view,
+        name="seat_claim_answer",
+    ),
 ]
