@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "accounts",
     "tables",
     "ledger",
+    "homegames",
 ]
 
 MIDDLEWARE = [

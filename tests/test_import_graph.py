@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("accounts", "config", "engine", "ledger", "tables")
+PACKAGES = ("accounts", "config", "engine", "homegames", "ledger", "tables")
 
 
 def _module_name(path: Path) -> str:
@@ -293,6 +293,20 @@ def test_the_ledgers_core_imports_nothing_of_tables_at_run_time(module):
         t for t in top_level[module] if t.startswith("tables")
     ], module
     assert not [t for t in top_level[module] if t.startswith("tables")], module
+
+
+def test_nothing_of_tables_or_the_ledger_imports_the_home_games_nights():
+    """``homegames`` sits above both: it opens tables and reads the ledger's home games;
+    neither of them knows it (the lobby and the home page reach it by a template tag)."""
+    graph = import_graph(top_level_only=False)
+    for module in (m for m in graph if m.split(".")[0] in ("tables", "ledger", "engine", "accounts")):
+        assert not [t for t in graph[module] if t.startswith("homegames")], module
+
+
+@pytest.mark.parametrize("module", ["homegames.selectors", "homegames.models"])
+def test_the_nights_reads_never_reach_a_write(module):
+    graph = import_graph(top_level_only=False)
+    assert not [t for t in graph[module] if t.endswith(".services") or ".services." in t], module
 
 
 def test_the_checker_sees_a_broken_rule():
