@@ -8,3 +8,9 @@ from django.utils.translation import gettext_lazy as _
 class HomeGamesConfig(AppConfig):
     name = "homegames"
     verbose_name = _("Home game nights")
+
+    def ready(self) -> None:
+        from homegames.services import notices_sweep
+        from tables.worker import swept
+
+        swept.connect(notices_sweep, dispatch_uid="homegames_notices_sweep")

@@ -42,3 +42,6 @@ class AnswerForm(forms.Form):
 
 class PrefsForm(forms.Form):
     time_zone = forms.ChoiceField(label=_("Your time zone"), choices=zone_choices)
+    reminders = forms.BooleanField(
+        label=_("E-mail me the day before and an hour before a night I am coming to"), required=False
+    )

@@ -23,6 +23,11 @@ class MemberPrefs(models.Model):
         django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="night_prefs", verbose_name=_("player")
     )
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    reminders = models.BooleanField(
+        _("reminders"),
+        default=True,
+        help_text=_("An e-mail the day before a night you are coming to, and an hour before."),
+    )
 
     class Meta:
         verbose_name = _("player's calendar settings")
@@ -79,6 +84,8 @@ class PlannedNight(models.Model):
         django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("scheduled by")
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Raised each time the night moves: reminders written for an older time are not sent.
+    version = models.PositiveIntegerField(_("version"), default=1)
 
     class Meta:
         verbose_name = _("planned night")
@@ -125,3 +132,41 @@ class Answer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.reply}"
+
+
+class Notice(models.Model):
+    """One e-mail to one member about one night, due at a time stored here (the durable
+    outbox). The sweep sends what is due, once: ``sent_at`` is set in the transaction that
+    claims the row, and the unique key keeps a notice from being written twice."""
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation", _("Invitation")
+        DAY_BEFORE = "day_before", _("Reminder the day before")
+        HOUR_BEFORE = "hour_before", _("Reminder an hour before")
+        MOVED = "moved", _("Night moved")
+        CANCELLED = "cancelled", _("Night cancelled")
+
+    night = models.ForeignKey(PlannedNight, on_delete=models.CASCADE, related_name="notices", verbose_name=_("night"))
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="night_notices",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    version = models.PositiveIntegerField(_("version"))
+    due_at = models.DateTimeField(_("due"), db_index=True)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    # Why it was not sent ("" when sent or still due): no e-mail address, reminders off, ...
+    skipped = models.CharField(_("not sent because"), max_length=20, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
+        constraints = [
+            models.UniqueConstraint(fields=["night", "user", "kind", "version"], name="notice_once"),
+        ]
+        indexes = [models.Index(fields=["sent_at", "due_at"], name="notice_due")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} for {self.night_id}"

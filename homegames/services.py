@@ -8,15 +8,18 @@ Who may: the host and co-hosts keep templates, schedule, move, cancel and open t
 
 from __future__ import annotations
 
-from datetime import datetime
+import logging
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
-from homegames.models import Answer, MemberPrefs, NightTemplate, PlannedNight
+from homegames.mail import notice_message
+from homegames.models import Answer, MemberPrefs, NightTemplate, Notice, PlannedNight
 from homegames.selectors import night_answers, zone_name_valid
 from ledger.selectors import user_can_view_home_game, user_is_co_host
 from ledger.services import home_game_add_planned_table
@@ -30,6 +33,8 @@ if TYPE_CHECKING:
     from accounts.models import User
     from ledger.models import HomeGame
     from tables.models import Seat, Table
+
+logger = logging.getLogger(__name__)
 
 GAMES = ("faras", "classic", "999", "holdem")
 
@@ -51,10 +56,12 @@ def _locked(night: PlannedNight) -> PlannedNight:
 
 
 @transaction.atomic
-def member_prefs_save(*, user: User, time_zone: str) -> MemberPrefs:
+def member_prefs_save(*, user: User, time_zone: str, reminders: bool = True) -> MemberPrefs:
     if not zone_name_valid(time_zone):
         raise NightError("bad_zone", _("Choose a time zone from the list."))
-    prefs, _created = MemberPrefs.objects.update_or_create(user=user, defaults={"time_zone": time_zone})
+    prefs, _created = MemberPrefs.objects.update_or_create(
+        user=user, defaults={"time_zone": time_zone, "reminders": bool(reminders)}
+    )
     return prefs
 
 
@@ -118,7 +125,7 @@ def night_schedule(
     place = _check_night_fields(
         home_game=home_game, template=template, starts_at=starts_at, place=place, seat_limit=seat_limit
     )
-    return PlannedNight.objects.create(
+    night = PlannedNight.objects.create(
         home_game=home_game,
         template=template,
         starts_at=starts_at,
@@ -127,6 +134,11 @@ def night_schedule(
         seat_limit=seat_limit,
         created_by=by,
     )
+    now = timezone.now()
+    for user_id in _members_of(home_game):
+        if user_id != by.pk:
+            _notice(night, user_id, Notice.Kind.INVITATION, now)
+    return night
 
 
 def _require_open(night: PlannedNight) -> None:
@@ -156,7 +168,14 @@ def night_update(
         )
     moved = starts_at != night.starts_at
     night.starts_at, night.place, night.seat_limit = starts_at, place, seat_limit
-    night.save(update_fields=["starts_at", "place", "seat_limit"])
+    if moved:
+        night.version += 1  # the reminders of the old time are not sent
+    night.save(update_fields=["starts_at", "place", "seat_limit", "version"])
+    if moved:
+        now = timezone.now()
+        _notify_answered(night, Notice.Kind.MOVED, now)
+        for answer in night.answers.exclude(reply=Answer.Reply.NO):
+            _reminders_for(night, answer.user_id, now)
     return night, moved
 
 
@@ -169,6 +188,7 @@ def night_cancel(*, night: PlannedNight, by: User) -> PlannedNight:
         raise NightError("opened", _("Tonight's table is open; the night can no longer be changed."))
     night.status = PlannedNight.Status.CANCELLED
     night.save(update_fields=["status"])
+    _notify_answered(night, Notice.Kind.CANCELLED, timezone.now())
     return night
 
 
@@ -194,6 +214,8 @@ def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
         answer.yes_at = None
     answer.reply = reply
     answer.save()
+    if reply != Answer.Reply.NO:
+        _reminders_for(night, user.pk, timezone.now())
     return answer
 
 
@@ -240,3 +262,90 @@ def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
     except ServiceError as error:
         raise NightError(error.code, error.message) from error
     return seat
+
+
+# --- Notices: the e-mails of a night, due times in the database, sent by the clock's sweep ---
+
+REMINDER_BEFORE = {Notice.Kind.DAY_BEFORE: timedelta(days=1), Notice.Kind.HOUR_BEFORE: timedelta(hours=1)}
+#: Notices one sweep sends at most; the next sweep takes the rest.
+NOTICE_BATCH = 100
+
+
+def _notice(night: PlannedNight, user_id: int, kind: str, due_at: datetime) -> None:
+    Notice.objects.get_or_create(
+        night=night, user_id=user_id, kind=kind, version=night.version, defaults={"due_at": due_at}
+    )
+
+
+def _reminders_for(night: PlannedNight, user_id: int, now: datetime) -> None:
+    """The day-before and hour-before reminders of one member, for the night's current time
+    (none already past: a night scheduled for tonight gets no "tomorrow" reminder)."""
+    for kind, before in REMINDER_BEFORE.items():
+        due = night.starts_at - before
+        if due > now:
+            _notice(night, user_id, kind, due)
+
+
+def _notify_answered(night: PlannedNight, kind: str, now: datetime) -> None:
+    for user_id in night.answers.values_list("user_id", flat=True):
+        _notice(night, user_id, kind, now)
+
+
+def _members_of(home_game: HomeGame) -> list[int]:
+    return list(home_game.members.values_list("pk", flat=True))
+
+
+def notices_send_due(*, now: datetime | None = None) -> int:
+    """Send every notice that is due and not sent; returns how many went out.
+
+    Each is claimed by an UPDATE of its ``sent_at`` in the transaction that sends it: a
+    second sweeper (another process) waits for the row and then finds it sent; a send that
+    fails rolls the claim back, so the next sweep tries again. A notice no longer wanted
+    (a reminder of a cancelled or moved night, or for someone who said no, or turned
+    reminders off, or has no e-mail address) is marked skipped instead.
+    """
+    now = now or timezone.now()
+    due = list(
+        Notice.objects.filter(sent_at__isnull=True, skipped="", due_at__lte=now)
+        .order_by("due_at", "id")
+        .values_list("pk", flat=True)[:NOTICE_BATCH]
+    )
+    sent = 0
+    for notice_id in due:
+        try:
+            with transaction.atomic():
+                if not Notice.objects.filter(pk=notice_id, sent_at__isnull=True, skipped="").update(sent_at=now):
+                    continue  # another sweeper sent it
+                notice = Notice.objects.select_related("night__home_game", "night__template", "user").get(pk=notice_id)
+                reason = _skip_reason(notice)
+                if reason:
+                    Notice.objects.filter(pk=notice_id).update(sent_at=None, skipped=reason)
+                    continue
+                notice_message(notice, site_url=settings.DASHAIN_SITE_URL).send()
+                sent += 1
+        except Exception:  # the mail server is down: the claim rolled back; the next sweep retries
+            logger.warning("notice %s not sent; trying again at the next sweep", notice_id, exc_info=True)
+    return sent
+
+
+def _skip_reason(notice: Notice) -> str:
+    night, user = notice.night, notice.user
+    if not user.email:
+        return "no_email"
+    if not user_can_view_home_game(user=user, home_game=night.home_game):
+        return "not_member"
+    if notice.kind in REMINDER_BEFORE:
+        if night.is_cancelled or notice.version != night.version:
+            return "stale"
+        prefs = MemberPrefs.objects.filter(user=user).first()
+        if prefs is not None and not prefs.reminders:
+            return "reminders_off"
+        if night_answers(night=night).place_of(user.pk) not in ("coming", "waiting", "maybe"):
+            return "not_coming"
+    return ""
+
+
+def notices_sweep(**_kwargs: Any) -> None:
+    """The table clock's sweep calls this too (``tables.worker.swept``): every web process
+    and worker, at its start and every ``DASHAIN_CLOCK_SWEEP_SECONDS``."""
+    notices_send_due()

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
-from homegames.models import NightTemplate, PlannedNight
+from homegames.models import MemberPrefs, NightTemplate, PlannedNight
 from homegames.selectors import night_answers, nights_ahead, user_zone
 from homegames.services import (
     NightError,
@@ -260,9 +260,11 @@ def night_sit_view(request: HttpRequest, home_game_id: int, night_id: int) -> Ht
 @require_http_methods(["GET", "POST"])
 def prefs(request: HttpRequest) -> HttpResponse:
     user = _user(request)
-    form = PrefsForm(request.POST or None, initial={"time_zone": str(user_zone(user))})
+    prefs = MemberPrefs.objects.filter(user=user).first()
+    initial = {"time_zone": str(user_zone(user)), "reminders": prefs.reminders if prefs else True}
+    form = PrefsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        member_prefs_save(user=user, time_zone=form.cleaned_data["time_zone"])
+        member_prefs_save(user=user, time_zone=form.cleaned_data["time_zone"], reminders=form.cleaned_data["reminders"])
         messages.success(request, _("Your calendar settings are saved."))
         return redirect("homegames:prefs")
     return render(request, "homegames/prefs.html", {"form": form})
