@@ -54,7 +54,14 @@ class NightAnswers:
 
 def night_answers(*, night: PlannedNight) -> NightAnswers:
     result = NightAnswers()
-    answers = night.answers.select_related("user").order_by("yes_at", "answered_at", "id")
+    # Only the home game's members now: a removed member's answer holds no seat.
+    home_game = night.home_game
+    answers = (
+        night.answers.filter(Q(user__home_games=home_game) | Q(user_id=home_game.host_id))
+        .distinct()
+        .select_related("user")
+        .order_by("yes_at", "answered_at", "id")
+    )
     for answer in answers:
         result.by_user[answer.user_id] = answer
         if answer.reply == Answer.Reply.YES:

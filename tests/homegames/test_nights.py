@@ -325,3 +325,15 @@ def test_the_template_page_saves_every_table_setting(client, group):
     assert saved.game == "classic" and saved.choices["boot"] == 20 and saved.choices["buy_backs"] == 1
     assert client.post(new + "?game=classic", {**fields, "boot": "0"}).status_code == 200  # refused, shown
     assert home_game.night_templates.count() == 2
+
+
+def test_a_removed_members_yes_holds_no_seat(group):
+    home_game, host, members, _template = group
+    night = schedule(group, seat_limit=2)
+    for name in ("bikash", "chandra", "dipa"):
+        night_answer(night=night, user=members[name], reply="yes")
+    assert night_answers(night=night).place_of(members["dipa"].pk) == "waiting"
+    home_game_remove_member(home_game=home_game, member=members["bikash"], by=host)
+    answers = night_answers(night=night)
+    assert [a.user.username for a in answers.coming] == ["chandra", "dipa"]
+    assert answers.place_of(members["bikash"].pk) == ""
