@@ -98,3 +98,53 @@ def test_a_night_from_invitation_to_tonights_table(new_page, artifacts):
     # Bikash, who said no, finds no table to sit at.
     bikash.goto("/tables/")
     expect(bikash.locator(".tonight")).to_have_count(0)
+
+
+def _amount(text: str) -> int:
+    """ "+8.50" / "-3.50" / "8.50" (any currency code around it) -> cents."""
+    number = re.search(r"[-+\u2212]?\d[\d,]*\.\d\d", text.replace("\u2212", "-"))
+    assert number is not None, text
+    return round(float(number.group().replace(",", "")) * 100)
+
+
+def test_three_nights_settle_once_for_the_season_with_one_transfer_carried(new_page, live_site, artifacts):
+    from tests.ledger.test_settlement import brute_force_minimum
+
+    home_game = live_site.scenario("season")["home_game"]
+    host = new_page("hostuser")
+    host.goto(f"/ledger/home-games/{home_game}/")
+    rows = host.locator(".season .season-people tbody tr")
+    nets = {}
+    for index in range(rows.count()):
+        row = rows.nth(index)
+        nets[row.locator("th").inner_text().strip()] = _amount(row.locator(".net").inner_text())
+    assert len(nets) == 4 and sum(nets.values()) == 0, nets
+    transfers = host.locator(".season .season-transfers tbody tr")
+    paid = dict(nets)
+    for index in range(transfers.count()):
+        cells = transfers.nth(index).locator("td")
+        payer, payee, cents = cells.nth(0).inner_text(), cells.nth(1).inner_text(), _amount(cells.nth(2).inner_text())
+        assert nets[payer] < 0 < nets[payee] and cents > 0
+        paid[payer] += cents
+        paid[payee] -= cents
+    assert set(paid.values()) == {0}, paid  # the transfers settle every net, to the cent
+    count = transfers.count()
+    assert count == brute_force_minimum(list(nets.values())) and count >= 2, (count, nets)
+    fits(host, artifacts, "season-host")
+    phone = new_page("bikash", viewport=PHONE)
+    phone.goto(f"/ledger/home-games/{home_game}/")
+    expect(phone.locator(".season .season-transfers tbody tr")).to_have_count(count)
+    fits(phone, artifacts, "season-phone")
+
+    # The host closes the season and marks one transfer paid; the others are carried.
+    host.get_by_role("button", name="Close the season").click()
+    host.wait_for_url(re.compile(r"/seasons/1/$"))
+    host.locator(".season-transfers").get_by_role("button", name="Mark paid").first.click()
+    host.wait_for_url(re.compile(r"/seasons/1/$"))
+    expect(host.locator(".season-transfers .transfer--paid")).to_have_count(1)
+    fits(host, artifacts, "season-closed")
+    phone.goto(f"/ledger/home-games/{home_game}/")
+    expect(phone.locator("h3", has_text="Still unpaid from earlier seasons")).to_be_visible()
+    expect(phone.locator(".season-transfers tbody tr")).to_have_count(count - 1)
+    expect(phone.locator(".season-people")).to_have_count(0)  # season 2 has no night yet
+    fits(phone, artifacts, "season-carried-phone")
