@@ -212,3 +212,22 @@ def test_claims_refused_to_strangers_other_home_games_and_closed_seasons(client,
         seat_claim_make(home_game=home_game, seat=seats["Guest"], by=member)
     assert refused.value.code == "season_closed"
     assert not SeatClaim.objects.exists()
+
+
+def test_a_claim_of_another_home_game_cannot_be_answered_through_ones_own(client, host, home_game):
+    bikash, stranger = make_user("bikash"), make_user("stranger")
+    home_game_join(home_game=home_game, token=home_game.invite_token, user=bikash)
+    table, seats = play_night(host, results={"Asha": 1500, "Guest": 500})
+    home_game_add_table(home_game=home_game, table=table, by=host)
+    claim = seat_claim_make(home_game=home_game, seat=seats["Guest"], by=bikash)
+    own = home_game_create(name="Mine", host=stranger)
+    client.force_login(stranger)
+    forged = reverse("ledger:seat_claim_answer", kwargs={"home_game_id": own.pk, "claim_id": claim.pk})
+    assert client.post(forged, {"confirm": "1"}).status_code == 404
+    claim.refresh_from_db()
+    assert claim.confirmed_at is None
+    # Nor can the stranger remove or promote a member of a home game that is not theirs.
+    for name in ("member_remove", "member_co_host"):
+        url = reverse(f"ledger:{name}", kwargs={"home_game_id": own.pk, "user_id": bikash.pk})
+        assert client.post(url, {"co_host": "1"}).status_code == 404
+    assert home_game.members.filter(pk=bikash.pk).exists() and not home_game.co_hosts.exists()
