@@ -337,3 +337,15 @@ def test_a_removed_members_yes_holds_no_seat(group):
     answers = night_answers(night=night)
     assert [a.user.username for a in answers.coming] == ["chandra", "dipa"]
     assert answers.place_of(members["bikash"].pk) == ""
+
+
+def test_a_co_host_opens_tonights_table_and_hosts_it(group):
+    home_game, host, members, _template = group
+    night = schedule(group)
+    home_game_set_co_host(home_game=home_game, member=members["bikash"], is_co_host=True, by=host)
+    table = night_open_table(night=night, by=members["bikash"])
+    assert table.host == members["bikash"]
+    assert HomeGameNight.objects.get(table=table).home_game == home_game
+    with pytest.raises(NightError) as refused:
+        night_open_table(night=schedule(group), by=members["chandra"])  # a plain member
+    assert refused.value.code == "not_co_host"
