@@ -23,6 +23,7 @@ SUBJECTS: dict[str, Callable[[], str]] = {
     Notice.Kind.HOUR_BEFORE: lambda: _("In an hour: %(name)s, %(when)s"),
     Notice.Kind.MOVED: lambda: _("Moved: %(name)s is now %(when)s"),
     Notice.Kind.CANCELLED: lambda: _("Cancelled: %(name)s, %(when)s"),
+    Notice.Kind.SEAT_FREED: lambda: _("You have a seat: %(name)s, %(when)s"),
 }
 
 

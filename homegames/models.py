@@ -145,6 +145,7 @@ class Notice(models.Model):
         HOUR_BEFORE = "hour_before", _("Reminder an hour before")
         MOVED = "moved", _("Night moved")
         CANCELLED = "cancelled", _("Night cancelled")
+        SEAT_FREED = "seat_freed", _("A seat for someone who waited")
 
     night = models.ForeignKey(PlannedNight, on_delete=models.CASCADE, related_name="notices", verbose_name=_("night"))
     user = models.ForeignKey(

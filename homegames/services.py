@@ -167,6 +167,7 @@ def night_update(
             _("%(count)d members are already coming; the seat limit cannot be lower.") % {"count": coming},
         )
     moved = starts_at != night.starts_at
+    coming_before = _coming_ids(night)
     night.starts_at, night.place, night.seat_limit = starts_at, place, seat_limit
     if moved:
         night.version += 1  # the reminders of the old time are not sent
@@ -176,6 +177,7 @@ def night_update(
         _notify_answered(night, Notice.Kind.MOVED, now)
         for answer in night.answers.exclude(reply=Answer.Reply.NO):
             _reminders_for(night, answer.user_id, now)
+    _tell_moved_up(night, coming_before, timezone.now())  # a higher seat limit seats the first who wait
     return night, moved
 
 
@@ -204,6 +206,7 @@ def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
         raise NightError("started", _("This night has started; answers are closed."))
     if reply not in Answer.Reply.values:
         raise NightError("bad_reply", _("Answer yes, maybe or no."))
+    coming_before = _coming_ids(night)
     answer = Answer.objects.filter(night=night, user=user).first()
     if answer is None:
         answer = Answer(night=night, user=user)
@@ -214,9 +217,22 @@ def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
         answer.yes_at = None
     answer.reply = reply
     answer.save()
+    now = timezone.now()
     if reply != Answer.Reply.NO:
-        _reminders_for(night, user.pk, timezone.now())
+        _reminders_for(night, user.pk, now)
+    _tell_moved_up(night, coming_before - {user.pk}, now, answering=user.pk)
     return answer
+
+
+def _coming_ids(night: PlannedNight) -> set[int]:
+    return {answer.user_id for answer in night_answers(night=night).coming}
+
+
+def _tell_moved_up(night: PlannedNight, before: set[int], now: datetime, *, answering: int | None = None) -> None:
+    """An e-mail to each member who moved up from the waiting list to a seat."""
+    for user_id in _coming_ids(night) - before:
+        if user_id != answering:
+            _notice(night, user_id, Notice.Kind.SEAT_FREED, now)
 
 
 @transaction.atomic

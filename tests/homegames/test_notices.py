@@ -181,3 +181,23 @@ def test_a_mail_server_that_fails_loses_nothing_the_next_sweep_sends_it(group, m
     assert Notice.objects.filter(sent_at__isnull=True, skipped="").count() == 1
     assert notices_send_due() == 1
     assert len(mail.outbox) == 3 and len(set(recipients())) == 3
+
+
+def test_whoever_moves_up_from_the_waiting_list_is_told(group):
+    _home_game, host, members, _template = group
+    night = schedule(group)
+    night, _moved = night_update(night=night, starts_at=night.starts_at, place="Here", seat_limit=2, by=host)
+    for name in ("bikash", "chandra", "dipa"):
+        night_answer(night=night, user=members[name], reply="yes")  # Dipa waits
+    notices_send_due()
+    mail.outbox.clear()
+    night_answer(night=night, user=members["bikash"], reply="no")
+    notices_send_due()
+    assert [(m.to[0], m.subject.split(":")[0]) for m in mail.outbox] == [("dipa@example.org", "You have a seat")]
+    assert "you are coming" in mail.outbox[0].body
+    # A higher seat limit seats whoever waits next, and tells them too.
+    night_answer(night=night, user=members["bikash"], reply="yes")  # waits now
+    mail.outbox.clear()
+    night_update(night=night, starts_at=night.starts_at, place="Here", seat_limit=3, by=host)
+    notices_send_due()
+    assert [m.to[0] for m in mail.outbox] == ["bikash@example.org"]
