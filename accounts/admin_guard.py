@@ -7,8 +7,8 @@ through the event log's payload, a few thousand the table's secret seed. Every
 when
 
 - every field on its path (relations followed, forward and reverse) is not a secret: a
-  table's secret seed and invite token, a guest's token, an event's payload, a password
-  hash, a session, what a login form posted; nor any ``BinaryField`` or ``JSONField``
+  table's secret seed and invite token, a home game's invite token, a guest's token, an
+  event's payload, a password hash, a session, what a login form posted; nor any ``BinaryField`` or ``JSONField``
   (their keys are arbitrary and their values the game's),
 - it ends with at most one of the plain lookups in :data:`ALLOWED_LOOKUPS` (``regex`` and
   other transforms are never allowed: they can fail in the database or run for long),
@@ -39,6 +39,7 @@ from django.http import HttpRequest
 SECRET_FIELDS: dict[str, frozenset[str]] = {
     "tables.table": frozenset({"secret_seed", "invite_token"}),
     "tables.seat": frozenset({"guest_token"}),
+    "ledger.homegame": frozenset({"invite_token"}),
     "tables.event": frozenset({"payload"}),
     "accounts.user": frozenset({"password"}),
     "axes.accessattempt": frozenset({"get_data", "post_data"}),

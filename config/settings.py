@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "accounts",
     "tables",
     "ledger",
+    "homegames",
 ]
 
 MIDDLEWARE = [
@@ -196,6 +197,11 @@ if env.str("EMAIL_URL", default=""):
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="dashain@localhost")
+# A mail server that hangs must not hold a night's notice (and its row) for long.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+# The site's address as the e-mails of home game nights link to it, and their Message-IDs' domain.
+DASHAIN_SITE_URL = env.str("DASHAIN_SITE_URL", default="http://localhost:8000")
+DASHAIN_MAIL_DOMAIN = env.str("DASHAIN_MAIL_DOMAIN", default="dashain.localhost")
 
 # Channels and reminders: in process without REDIS_URL, Redis with it.
 REDIS_URL = env.str("REDIS_URL", default="")

@@ -20,6 +20,7 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
     path("ledger/", include("ledger.urls")),
+    path("home-games/", include("homegames.urls")),
     path("", include("tables.pages.urls")),
 ]
 

@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_clean
+from ledger.models import HomeGame
 from tables.models import Table
 
 
@@ -43,4 +44,12 @@ class TransferPaidForm(forms.Form):
     payer = forms.IntegerField(min_value=1)
     payee = forms.IntegerField(min_value=1)
     amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0)
+    paid = forms.BooleanField(required=False)
+
+
+class SettleByForm(forms.Form):
+    settle_by = forms.ChoiceField(label=_("Settle up"), choices=HomeGame.SettleBy.choices, widget=forms.RadioSelect)
+
+
+class SeasonTransferPaidForm(forms.Form):
     paid = forms.BooleanField(required=False)

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TransferPaid
-from ledger.settlement import PlayerEntry, SettlementError, format_chip_value, settle
+from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, SeasonTransfer, SeatClaim, TransferPaid
+from ledger.settlement import PlayerEntry, SettlementError, format_chip_value, minimum_transfers, settle
 
 if TYPE_CHECKING:  # the ledger reads the rows it is given; it imports nothing of tables at run time
     from django.contrib.auth.models import AnonymousUser
@@ -287,6 +287,39 @@ def user_can_view_home_game(*, user: User | AnonymousUser, home_game: HomeGame) 
     return home_game.host_id == user.pk or home_game.members.filter(pk=user.pk).exists()
 
 
+def user_is_co_host(*, user: User | AnonymousUser, home_game: HomeGame) -> bool:
+    """The host, or a member the host made a co-host (they schedule nights and open tables)."""
+    if not user.is_authenticated:
+        return False
+    return home_game.host_id == user.pk or home_game.co_hosts.filter(pk=user.pk).exists()
+
+
+def home_game_for_invite(*, token: str) -> HomeGame | None:
+    """The home game whose current invite link carries ``token`` (None for an old, guessed or empty one)."""
+    if not token or len(token) < 32:
+        return None
+    return HomeGame.objects.filter(invite_token=token).first()
+
+
+def claimable_seats(*, home_game: HomeGame) -> list[Seat]:
+    """Guest seats (no account, not a computer) that bought in at the home game's nights and
+    that nobody has claimed yet, oldest night first (read through the ledger's own entries)."""
+    entries = (
+        LedgerEntry.objects.filter(
+            table__home_game_night__home_game=home_game,
+            seat__user__isnull=True,
+            seat__computer="",
+            seat__claim__isnull=True,
+        )
+        .select_related("seat", "seat__table")
+        .order_by("seat__table__created_at", "seat_id")
+    )
+    seats: dict[int, Seat] = {}
+    for entry in entries:
+        seats.setdefault(entry.seat_id, entry.seat)
+    return list(seats.values())
+
+
 # --- Home game standings -----------------------------------------------------------
 
 
@@ -318,11 +351,12 @@ def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[S
         for night in home_game.nights.select_related("table").order_by("table__created_at", "id")
     ]
     standings: dict[str, Standing] = {}
+    claims = confirmed_claims(home_game=home_game)
     for result in nights:
         if not result.report.is_final or result.report.error:
             continue
         for line in result.report.players:
-            key = f"user:{line.user_id}" if line.user_id else f"guest:{line.name.strip().casefold()}"
+            key = person_key(line, claims)
             standing = standings.setdefault(key, Standing(key=key, name=line.name))
             standing.name = line.name
             standing.net_money += line.net_money
@@ -332,3 +366,188 @@ def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[S
             standing.biggest_win_chips = max(standing.biggest_win_chips, line.net_chips)
     ordered = sorted(standings.values(), key=lambda s: (-s.net_money, -s.net_chips, s.name.casefold(), s.key))
     return nights, ordered
+
+
+# --- Seasons ----------------------------------------------------------------------------
+
+
+def person_key(line: PlayerLine, claims: dict[int, int] | None = None) -> str:
+    """Who a night's line is across nights: an account is one person, and so is a guest
+    seat a member claimed (once the host confirmed it); any other guest is their name as
+    friends would spell it (case and surrounding spaces ignored)."""
+    user_id = line.user_id or (claims or {}).get(line.seat_id)
+    return f"user:{user_id}" if user_id else f"guest:{line.name.strip().casefold()}"
+
+
+def confirmed_claims(*, home_game: HomeGame) -> dict[int, int]:
+    """Guest seats of ``home_game``'s nights that a member claimed and the host confirmed: seat -> user."""
+    return dict(
+        SeatClaim.objects.filter(home_game=home_game, confirmed_at__isnull=False).values_list("seat_id", "user_id")
+    )
+
+
+def night_currency(table: Table) -> str:
+    """The currency the host chose for a night's table ("" for none), read from the table's
+    settings as ``tables.models.table_currency`` does (the ledger imports nothing of tables)."""
+    host = (table.settings or {}).get("host") or {}
+    currency = host.get("currency") or ""
+    return currency if isinstance(currency, str) else ""
+
+
+@dataclass
+class SeasonPerson:
+    key: str
+    name: str
+    net_money: Decimal = Decimal("0.00")
+    net_chips: int = 0
+    nights: int = 0
+
+
+@dataclass
+class SeasonTransferLine:
+    payer_key: str
+    payer_name: str
+    payee_key: str
+    payee_name: str
+    amount: Decimal
+    paid: bool = False
+    transfer_id: int | None = None  # the frozen row of a closed season
+    season_number: int | None = None
+
+
+@dataclass
+class SeasonView:
+    """A season's settle-up: the nights it counts, each person's net across them, the fewest
+    transfers that settle everyone at once (cent-true: each night's own rounded results
+    are added, so the nets add up to exactly zero), and the nights it does not count yet."""
+
+    home_game: HomeGame
+    number: int
+    is_open: bool
+    settle_by: str
+    nights: list[NightResult] = field(default_factory=list)
+    waiting: list[NightResult] = field(default_factory=list)  # still being played or unsettleable
+    people: list[SeasonPerson] = field(default_factory=list)
+    transfers: list[SeasonTransferLine] = field(default_factory=list)
+    currency: str = ""
+    error: str = ""
+    season: Season | None = None
+
+    @property
+    def by_season(self) -> bool:
+        return self.settle_by == HomeGame.SettleBy.SEASON
+
+
+def _season_people(nights: list[NightResult], claims: dict[int, int]) -> tuple[dict[str, SeasonPerson], set[str]]:
+    """Each person's net across ``nights``, read from each night's own report (the table's
+    per-player results), and the currencies the nights played for money in."""
+    people: dict[str, SeasonPerson] = {}
+    currencies: set[str] = set()
+    for result in nights:
+        if not result.report.is_zero_value:
+            currencies.add(night_currency(result.night.table))
+        for line in result.report.players:
+            key = person_key(line, claims)
+            person = people.setdefault(key, SeasonPerson(key=key, name=line.name))
+            person.name = line.name
+            person.net_money += line.net_money
+            person.net_chips += line.net_chips
+            person.nights += 1
+    return people, currencies
+
+
+def _sorted_people(people: dict[str, SeasonPerson]) -> list[SeasonPerson]:
+    return sorted(people.values(), key=lambda p: (-p.net_money, -p.net_chips, p.name.casefold(), p.key))
+
+
+def _night_results(nights: QuerySet[HomeGameNight]) -> list[NightResult]:
+    return [
+        NightResult(night=night, report=ledger_report(table=night.table))
+        for night in nights.select_related("table").order_by("table__created_at", "id")
+    ]
+
+
+def season_open(*, home_game: HomeGame) -> SeasonView:
+    """The open season: the home game's nights not yet in a closed season. Only settled
+    nights count (every chip cashed out, balances shown); the others wait for the next close."""
+    view = SeasonView(
+        home_game=home_game,
+        number=home_game.seasons.count() + 1,
+        is_open=True,
+        settle_by=home_game.settle_by,
+    )
+    for result in _night_results(home_game.nights.filter(season__isnull=True)):
+        if result.report.is_final and not result.report.error:
+            view.nights.append(result)
+        else:
+            view.waiting.append(result)
+    people, currencies = _season_people(view.nights, confirmed_claims(home_game=home_game))
+    view.people = _sorted_people(people)
+    if len(currencies) > 1:
+        view.error = _("This season's nights were played in different currencies, so they cannot be netted.")
+        return view
+    view.currency = currencies.pop() if currencies else ""
+    balances = {key: int(person.net_money * 100) for key, person in people.items()}
+    try:
+        transfers = minimum_transfers(balances)
+    except SettlementError:
+        view.error = _("Too many people with different balances to find the fewest transfers; settle night by night.")
+        return view
+    for transfer in transfers:
+        view.transfers.append(
+            SeasonTransferLine(
+                payer_key=transfer.payer,
+                payer_name=people[transfer.payer].name,
+                payee_key=transfer.payee,
+                payee_name=people[transfer.payee].name,
+                amount=cents_to_decimal(transfer.amount),
+            )
+        )
+    return view
+
+
+def season_closed(*, season: Season) -> SeasonView:
+    """A closed season: its nights and nets as the ledger reports them, and the transfers
+    frozen when it closed (with their paid marks)."""
+    view = SeasonView(
+        home_game=season.home_game,
+        number=season.number,
+        is_open=False,
+        settle_by=season.settle_by,
+        currency=season.currency,
+        season=season,
+    )
+    view.nights = _night_results(season.nights.all())
+    people, _currencies = _season_people(view.nights, confirmed_claims(home_game=season.home_game))
+    view.people = _sorted_people(people)
+    view.transfers = [_frozen_line(transfer) for transfer in season.transfers.select_related("season")]
+    return view
+
+
+def _frozen_line(transfer: SeasonTransfer) -> SeasonTransferLine:
+    return SeasonTransferLine(
+        payer_key=transfer.payer_key,
+        payer_name=transfer.payer_name,
+        payee_key=transfer.payee_key,
+        payee_name=transfer.payee_name,
+        amount=transfer.amount,
+        paid=transfer.paid_at is not None,
+        transfer_id=transfer.pk,
+        season_number=transfer.season.number,
+    )
+
+
+def season_unpaid(*, home_game: HomeGame) -> list[SeasonTransferLine]:
+    """Transfers of closed seasons not yet marked paid: carried into every later season
+    and shown until the host marks them."""
+    rows = SeasonTransfer.objects.filter(season__home_game=home_game, paid_at__isnull=True).select_related("season")
+    return [_frozen_line(transfer) for transfer in rows.order_by("season__number", "payer_name", "payee_name", "id")]
+
+
+def night_settled_by_season(*, table: Table) -> HomeGameNight | None:
+    """The home game night of ``table`` when it is paid with its season rather than on its own."""
+    night = HomeGameNight.objects.filter(table=table).select_related("home_game", "season").first()
+    if night is None:
+        return None
+    settle_by = night.season.settle_by if night.season else night.home_game.settle_by
+    return night if settle_by == HomeGame.SettleBy.SEASON else None

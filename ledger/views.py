@@ -21,23 +21,45 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from accounts.names import name_visible
-from ledger.forms import AddTableForm, HomeGameForm, TransferPaidForm
-from ledger.models import HomeGame, HomeGameNight
+from ledger.forms import AddTableForm, HomeGameForm, SeasonTransferPaidForm, SettleByForm, TransferPaidForm
+from ledger.models import HomeGame, HomeGameNight, Season, SeasonTransfer, SeatClaim
 from ledger.selectors import (
+    claimable_seats,
+    home_game_for_invite,
     home_game_results,
     home_games_for_user,
     ledger_entries,
     ledger_report,
+    night_settled_by_season,
+    season_closed,
+    season_open,
+    season_unpaid,
     user_can_view_home_game,
     user_can_view_table_report,
 )
-from ledger.services import LedgerError, home_game_add_table, home_game_create, transfer_mark_paid, transfer_unmark_paid
+from ledger.services import (
+    LedgerError,
+    home_game_add_table,
+    home_game_create,
+    home_game_invite_replace,
+    home_game_join,
+    home_game_remove_member,
+    home_game_set_co_host,
+    home_game_set_settle_by,
+    season_close,
+    season_transfer_mark_paid,
+    seat_claim_answer,
+    seat_claim_make,
+    transfer_mark_paid,
+    transfer_unmark_paid,
+)
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Event, Seat, Table, table_currency
 
@@ -120,6 +142,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "entries": ledger_entries(table=table),
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
             "night": night,
+            "by_season": night_settled_by_season(table=table) is not None,
             "has_computers": table.seats.exclude(computer="").exists(),
             "has_prizes": report.by_places and any(line.prize is not None for line in report.players),
             "ended_by_host": table_ended_by_host(table),
@@ -230,6 +253,19 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
             "standings": standings,
             "chips_only": all_chips,
             "is_host": home_game.host_id == request.user.pk,
+            "season": season_open(home_game=home_game),
+            "unpaid": season_unpaid(home_game=home_game),
+            "past_seasons": home_game.seasons.order_by("-number"),
+            "settle_by_form": SettleByForm(initial={"settle_by": home_game.settle_by}),
+            "members": _members(home_game),
+            "co_host_ids": set(home_game.co_hosts.values_list("pk", flat=True)),
+            "invite_url": (
+                request.build_absolute_uri(reverse("ledger:home_game_join", kwargs={"token": home_game.invite_token}))
+                if home_game.invite_token and home_game.host_id == request.user.pk
+                else ""
+            ),
+            "claimable": claimable_seats(home_game=home_game),
+            "claims": home_game.claims.select_related("user", "seat", "seat__table"),
         },
     )
 
@@ -293,3 +329,172 @@ def home_game_add(request: HttpRequest, home_game_id: int) -> HttpResponse:
             messages.success(request, _("The table now counts as a night of this home game."))
             return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
     return render(request, "ledger/home_game_add_table.html", {"home_game": home_game, "form": form})
+
+
+# --- Seasons ----------------------------------------------------------------------------
+
+
+def _host_only(request: HttpRequest, home_game: HomeGame, message: str) -> User:
+    """The host of ``home_game`` (members get a 403, others already had a 404)."""
+    user = _signed_in(request)
+    if home_game.host_id != user.pk:
+        raise PermissionDenied(message)
+    return user
+
+
+@login_required
+def season_detail(request: HttpRequest, home_game_id: int, number: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    season = get_object_or_404(Season, home_game=home_game, number=number)
+    return render(
+        request,
+        "ledger/season_detail.html",
+        {
+            "home_game": home_game,
+            "season": season_closed(season=season),
+            "is_host": home_game.host_id == request.user.pk,
+        },
+    )
+
+
+@login_required
+@require_POST
+def season_close_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host can close a season."))
+    try:
+        season = season_close(home_game=home_game, by=user)
+    except LedgerError as error:
+        messages.error(request, error.message)
+        return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+    messages.success(request, _("The season is closed. A new one starts with the next night."))
+    return redirect("ledger:season_detail", home_game_id=home_game.pk, number=season.number)
+
+
+@login_required
+@require_POST
+def settle_by_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host chooses how it settles up."))
+    form = SettleByForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose night by night or once a season."))
+    else:
+        try:
+            home_game_set_settle_by(home_game=home_game, settle_by=form.cleaned_data["settle_by"], by=user)
+        except LedgerError as error:
+            messages.error(request, error.message)
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+
+
+@login_required
+@require_POST
+def season_transfer_paid(request: HttpRequest, home_game_id: int, transfer_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host can mark a transfer paid."))
+    transfer = get_object_or_404(SeasonTransfer, pk=transfer_id, season__home_game=home_game)
+    form = SeasonTransferPaidForm(request.POST)
+    form.is_valid()  # a boolean: anything but a true value means "not paid"
+    season_transfer_mark_paid(transfer=transfer, paid=form.cleaned_data.get("paid", False), by=user)
+    if request.POST.get("next") == "season":
+        return redirect("ledger:season_detail", home_game_id=home_game.pk, number=transfer.season.number)
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+
+
+# --- Members ------------------------------------------------------------------------------
+
+
+def _members(home_game: HomeGame) -> list[User]:
+    return sorted(home_game.members.all(), key=lambda user: (user.pk != home_game.host_id, user.table_name.casefold()))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: shows the home game and a button to join. An old or guessed link is a 404."""
+    home_game = home_game_for_invite(token=token)
+    if home_game is None:
+        raise Http404
+    user = _signed_in(request)
+    if user_can_view_home_game(user=user, home_game=home_game):
+        return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+    if request.method == "POST":
+        try:
+            home_game_join(home_game=home_game, token=token, user=user)
+        except LedgerError as error:  # the host replaced the link meanwhile
+            raise Http404 from error
+        messages.success(request, _("You are a member of %(name)s.") % {"name": home_game.name})
+        return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+    return render(request, "ledger/home_game_join.html", {"home_game": home_game})
+
+
+@login_required
+@require_POST
+def invite_replace_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host can replace its invite link."))
+    home_game_invite_replace(home_game=home_game, by=user)
+    messages.success(request, _("A new invite link is ready; the old one joins no one now."))
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+
+
+def _member_of(home_game: HomeGame, user_id: int) -> User:
+    member = home_game.members.filter(pk=user_id).first()
+    if member is None:
+        raise Http404
+    return member
+
+
+@login_required
+@require_POST
+def member_remove_view(request: HttpRequest, home_game_id: int, user_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host can remove a member."))
+    try:
+        home_game_remove_member(home_game=home_game, member=_member_of(home_game, user_id), by=user)
+    except LedgerError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("The member is removed, and the invite link was replaced."))
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+
+
+@login_required
+@require_POST
+def member_co_host_view(request: HttpRequest, home_game_id: int, user_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host chooses the co-hosts."))
+    try:
+        home_game_set_co_host(
+            home_game=home_game,
+            member=_member_of(home_game, user_id),
+            is_co_host=request.POST.get("co_host") == "1",
+            by=user,
+        )
+    except LedgerError as error:
+        messages.error(request, error.message)
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+
+
+@login_required
+@require_POST
+def seat_claim_view(request: HttpRequest, home_game_id: int, seat_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    seat = get_object_or_404(Seat, pk=seat_id, table__home_game_night__home_game=home_game)
+    try:
+        seat_claim_make(home_game=home_game, seat=seat, by=_signed_in(request))
+    except LedgerError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Your claim is sent; it counts once the host confirms it."))
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
+
+
+@login_required
+@require_POST
+def seat_claim_answer_view(request: HttpRequest, home_game_id: int, claim_id: int) -> HttpResponse:
+    home_game = _home_game_for(request, home_game_id)
+    user = _host_only(request, home_game, _("Only the home game's host confirms a claimed seat."))
+    claim = get_object_or_404(SeatClaim, pk=claim_id, home_game=home_game)
+    seat_claim_answer(claim=claim, confirm=request.POST.get("confirm") == "1", by=user)
+    return redirect("ledger:home_game_detail", home_game_id=home_game.pk)

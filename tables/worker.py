@@ -21,7 +21,14 @@ import logging
 import threading
 from typing import Any
 
+from django.dispatch import Signal
+
 logger = logging.getLogger(__name__)
+
+#: Sent after each sweep of the table clock, by the same loop: other apps' due things ride on
+#: it (the e-mails of home game nights, ``homegames.services.notices_sweep``) without the
+#: tables importing them. A receiver's failure is logged and stops nothing.
+swept = Signal()
 
 _lock = threading.Lock()
 _worker: Any = None
@@ -111,8 +118,10 @@ def _sweep_loop(interval: float) -> None:
             table_clock_sweep()
         except Exception:  # the database is down: try again next time
             logger.warning("the clock's sweep failed; trying again in %s s", interval, exc_info=True)
-        finally:
-            close_old_connections()
+        for receiver, error in swept.send_robust(sender=None):
+            if isinstance(error, Exception):
+                logger.warning("%s failed in the clock's sweep", receiver, exc_info=error)
+        close_old_connections()
         if _sweeper_stop.wait(interval):
             return
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("accounts", "config", "engine", "ledger", "tables")
+PACKAGES = ("accounts", "config", "engine", "homegames", "ledger", "tables")
 
 
 def _module_name(path: Path) -> str:
@@ -313,6 +313,20 @@ def test_the_ledgers_core_imports_nothing_of_tables_at_run_time(module):
     assert not [t for t in top_level[module] if t.startswith("tables")], module
 
 
+def test_nothing_of_tables_or_the_ledger_imports_the_home_games_nights():
+    """``homegames`` sits above both: it opens tables and reads the ledger's home games;
+    neither of them knows it (the lobby and the home page reach it by a template tag)."""
+    graph = import_graph(top_level_only=False)
+    for module in (m for m in graph if m.split(".")[0] in ("tables", "ledger", "engine", "accounts")):
+        assert not [t for t in graph[module] if t.startswith("homegames")], module
+
+
+@pytest.mark.parametrize("module", ["homegames.selectors", "homegames.models"])
+def test_the_nights_reads_never_reach_a_write(module):
+    graph = import_graph(top_level_only=False)
+    assert not [t for t in graph[module] if t.endswith(".services") or ".services." in t], module
+
+
 def test_the_checker_sees_a_broken_rule():
     """The rules above fail when one is broken: a selector importing a service is caught."""
     graph = {"tables.selectors": {"tables.x"}, "tables.x": {"tables.services.acting"}, "tables.services.acting": set()}
@@ -364,10 +378,11 @@ def test_each_room_uses_only_what_it_may_of_tables(room):
 
 def test_only_the_configuration_reaches_into_the_rooms():
     """The services, reads, news and models never import the socket transport or the pages
-    (they live below both); of the rest, only the site's configuration and the app's start
-    do, and the two rooms never use each other."""
+    (they live below both); of the rest, only the site's configuration, the app's start and
+    the home games' pages do, and the two rooms never use each other."""
     graph = import_graph(top_level_only=False)
-    allowed = {"config.asgi", "config.urls", "tables.apps"}
+    # homegames' views reuse the lobby's table form for a night's template (pages using pages).
+    allowed = {"config.asgi", "config.urls", "tables.apps", "homegames.views"}
     for module, targets in graph.items():
         rooms = {room for room in ROOMS if any(t == room or t.startswith(room + ".") for t in targets)}
         own = {room for room in ROOMS if module == room or module.startswith(room + ".")}

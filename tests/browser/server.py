@@ -322,6 +322,34 @@ def _phone_between_hands(host) -> dict[str, str]:
     }
 
 
+def _season(host, users) -> dict[str, object]:
+    """``season``: hostuser, bikash, chandra and deepa play three Faras nights (a few hands
+    each, fixed seeds) of a home game settled once a season; prints its id."""
+    from ledger.models import HomeGame
+    from ledger.services import home_game_add_table, home_game_create, home_game_join, home_game_set_settle_by
+    from tables.services import seat_take, table_create, table_end, table_join, table_start
+
+    home_game = home_game_create(name="Season cards", host=host)
+    for username in ("bikash", "chandra", "deepa"):
+        home_game_join(home_game=home_game, token=home_game.invite_token, user=users[username])
+    home_game_set_settle_by(home_game=home_game, settle_by=HomeGame.SettleBy.SEASON, by=host)
+    for night in range(3):
+        table = table_create(host=host, game="faras", choices={"buy_in_price": "10.00", "buy_in_chips": 1000})
+        seats = [table_join(code=table.code, invite_token=table.invite_token, user=host)]
+        seats += [
+            table_join(code=table.code, invite_token=table.invite_token, user=users[username])
+            for username in ("bikash", "chandra", "deepa")
+        ]
+        for seat in seats:
+            seat_take(table_id=table.pk, seat_id=seat.pk)
+        table_start(table_id=table.pk, seat_id=seats[0].pk)
+        seats = [type(seat).objects.get(pk=seat.pk) for seat in seats]
+        _play_hands(table, seats, hands=3, seed=11 + night)
+        table_end(table_id=table.pk, seat_id=seats[0].pk)
+        home_game_add_table(home_game=home_game, table=table, by=host)
+    return {"home_game": home_game.pk}
+
+
 def scenario(workdir: Path, name: str) -> None:
     """Build a page's data in the server's own database, through the services, and print it as JSON.
 
@@ -337,7 +365,8 @@ def scenario(workdir: Path, name: str) -> None:
     ``blind-limit``: hostuser and bikash at a Faras table, both blind until one of them has
     used up the blind turns and is to act (prints the code and that player's username).
     ``phone-between-hands``: Bina and Kiran on the host's phone at a Faras table, between
-    the first hand and the next (``_phone_between_hands``).
+    the first hand and the next (``_phone_between_hands``). ``season``: three nights of a
+    home game settled once a season (``_season``).
     """
     _prepare_environment(workdir)
     import django
@@ -377,6 +406,9 @@ def scenario(workdir: Path, name: str) -> None:
         return
     if name == "phone-between-hands":
         print(json.dumps(_phone_between_hands(host)))
+        return
+    if name == "season":
+        print(json.dumps(_season(host, users)))
         return
     if name != "played":
         raise SystemExit(f"no scenario {name!r}")

@@ -1,0 +1,173 @@
+"""The nights ahead of a home game (``ledger.HomeGame``): what is played, when, where, who comes.
+
+- :class:`NightTemplate`: a game and every table setting, kept by the home game and
+  reused ("our Faras"); checked by ``tables.services.settings.table_settings_build``.
+- :class:`PlannedNight`: a night on the calendar, its start stored in UTC with the time
+  zone it was scheduled in, a place in words, a template and a seat limit; once opened,
+  the table it was played at.
+- :class:`Answer`: a member's yes / maybe / no. The yeses in the order they were given
+  (``yes_at``) fill the seat limit; the rest wait, and move up when someone says no.
+- :class:`MemberPrefs`: a player's time zone (the calendar shows their times in it).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class MemberPrefs(models.Model):
+    user = models.OneToOneField(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="night_prefs", verbose_name=_("player")
+    )
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    reminders = models.BooleanField(
+        _("reminders"),
+        default=True,
+        help_text=_("An e-mail the day before a night you are coming to, and an hour before."),
+    )
+
+    class Meta:
+        verbose_name = _("player's calendar settings")
+        verbose_name_plural = _("players' calendar settings")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.time_zone}"
+
+
+class NightTemplate(models.Model):
+    home_game = models.ForeignKey(
+        "ledger.HomeGame", on_delete=models.CASCADE, related_name="night_templates", verbose_name=_("home game")
+    )
+    name = models.CharField(_("name"), max_length=60)
+    game = models.CharField(_("game"), max_length=16)
+    # The host's choices as the lobby's form gives them (``OpenTableForm.choices``).
+    choices = models.JSONField(_("settings"), default=dict)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("night template")
+        verbose_name_plural = _("night templates")
+        ordering = ["home_game", "name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlannedNight(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Scheduled")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    home_game = models.ForeignKey(
+        "ledger.HomeGame", on_delete=models.CASCADE, related_name="planned_nights", verbose_name=_("home game")
+    )
+    starts_at = models.DateTimeField(_("starts"))  # UTC, as Django stores every time
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")  # the scheduler's
+    place = models.CharField(_("place"), max_length=200)
+    template = models.ForeignKey(
+        NightTemplate, on_delete=models.PROTECT, related_name="nights", verbose_name=_("template")
+    )
+    seat_limit = models.PositiveSmallIntegerField(_("seat limit"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED)
+    table = models.OneToOneField(
+        "tables.Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="planned_night",
+        verbose_name=_("table"),
+    )
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("scheduled by")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Raised each time the night moves: reminders written for an older time are not sent.
+    version = models.PositiveIntegerField(_("version"), default=1)
+
+    class Meta:
+        verbose_name = _("planned night")
+        verbose_name_plural = _("planned nights")
+        ordering = ["starts_at", "id"]
+        constraints = [models.CheckConstraint(condition=Q(seat_limit__gte=2), name="planned_night_two_seats")]
+
+    def __str__(self) -> str:
+        return f"{self.home_game_id} @ {self.starts_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == self.Status.CANCELLED
+
+
+class Answer(models.Model):
+    class Reply(models.TextChoices):
+        YES = "yes", _("Yes")
+        MAYBE = "maybe", _("Maybe")
+        NO = "no", _("No")
+
+    night = models.ForeignKey(PlannedNight, on_delete=models.CASCADE, related_name="answers", verbose_name=_("night"))
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="night_answers",
+        verbose_name=_("player"),
+    )
+    reply = models.CharField(_("answer"), max_length=5, choices=Reply.choices)
+    # When this yes was given: the order of the waiting list (None unless the reply is yes).
+    yes_at = models.DateTimeField(_("said yes"), null=True, blank=True)
+    answered_at = models.DateTimeField(_("answered"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("answer")
+        verbose_name_plural = _("answers")
+        constraints = [
+            models.UniqueConstraint(fields=["night", "user"], name="answer_once_per_night"),
+            models.CheckConstraint(
+                condition=Q(reply="yes", yes_at__isnull=False) | (~Q(reply="yes") & Q(yes_at__isnull=True)),
+                name="answer_yes_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.reply}"
+
+
+class Notice(models.Model):
+    """One e-mail to one member about one night, due at a time stored here (the durable
+    outbox). The sweep sends what is due, once: ``sent_at`` is set in the transaction that
+    claims the row, and the unique key keeps a notice from being written twice."""
+
+    class Kind(models.TextChoices):
+        INVITATION = "invitation", _("Invitation")
+        DAY_BEFORE = "day_before", _("Reminder the day before")
+        HOUR_BEFORE = "hour_before", _("Reminder an hour before")
+        MOVED = "moved", _("Night moved")
+        CANCELLED = "cancelled", _("Night cancelled")
+        SEAT_FREED = "seat_freed", _("A seat for someone who waited")
+
+    night = models.ForeignKey(PlannedNight, on_delete=models.CASCADE, related_name="notices", verbose_name=_("night"))
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="night_notices",
+        verbose_name=_("player"),
+    )
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices)
+    version = models.PositiveIntegerField(_("version"))
+    due_at = models.DateTimeField(_("due"), db_index=True)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    # Why it was not sent ("" when sent or still due): no e-mail address, reminders off, ...
+    skipped = models.CharField(_("not sent because"), max_length=20, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")
+        constraints = [
+            models.UniqueConstraint(fields=["night", "user", "kind", "version"], name="notice_once"),
+        ]
+        indexes = [models.Index(fields=["sent_at", "due_at"], name="notice_due")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} for {self.night_id}"

@@ -1,0 +1,92 @@
+"""Reading the nights ahead: who is coming, who waits, a player's time zone, tonight's tables."""
+
+from __future__ import annotations
+
+import zoneinfo
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from homegames.models import Answer, MemberPrefs, PlannedNight
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from accounts.models import User
+    from ledger.models import HomeGame
+
+
+def zone_name_valid(name: str) -> bool:
+    return name in zoneinfo.available_timezones()
+
+
+def user_zone(user: User | AnonymousUser) -> zoneinfo.ZoneInfo:
+    """The player's time zone (UTC until they choose one)."""
+    if user.is_authenticated:
+        prefs = MemberPrefs.objects.filter(user=user).first()
+        if prefs is not None and zone_name_valid(prefs.time_zone):
+            return zoneinfo.ZoneInfo(prefs.time_zone)
+    return zoneinfo.ZoneInfo("UTC")
+
+
+@dataclass
+class NightAnswers:
+    """A night's answers: the yeses in the order given fill the seats; the rest wait."""
+
+    coming: list[Answer] = field(default_factory=list)
+    waiting: list[Answer] = field(default_factory=list)
+    maybe: list[Answer] = field(default_factory=list)
+    no: list[Answer] = field(default_factory=list)
+    by_user: dict[int, Answer] = field(default_factory=dict)
+
+    def place_of(self, user_id: int) -> str:
+        """ "coming", "waiting", "maybe", "no" or "" (no answer)."""
+        answer = self.by_user.get(user_id)
+        if answer is None:
+            return ""
+        if answer.reply == Answer.Reply.YES:
+            return "coming" if answer in self.coming else "waiting"
+        return str(answer.reply)
+
+
+def night_answers(*, night: PlannedNight) -> NightAnswers:
+    result = NightAnswers()
+    # Only the home game's members now: a removed member's answer holds no seat.
+    home_game = night.home_game
+    answers = (
+        night.answers.filter(Q(user__home_games=home_game) | Q(user_id=home_game.host_id))
+        .distinct()
+        .select_related("user")
+        .order_by("yes_at", "answered_at", "id")
+    )
+    for answer in answers:
+        result.by_user[answer.user_id] = answer
+        if answer.reply == Answer.Reply.YES:
+            (result.coming if len(result.coming) < night.seat_limit else result.waiting).append(answer)
+        elif answer.reply == Answer.Reply.MAYBE:
+            result.maybe.append(answer)
+        else:
+            result.no.append(answer)
+    return result
+
+
+def nights_ahead(*, home_game: HomeGame, now: datetime | None = None) -> QuerySet[PlannedNight]:
+    """The nights ahead, cancelled ones too, and those that started within the last 12 hours (tonight)."""
+    now = now or timezone.now()
+    return PlannedNight.objects.filter(home_game=home_game, starts_at__gte=now - timedelta(hours=12)).select_related(
+        "template", "table"
+    )
+
+
+def tonights_tables_for(*, user: User) -> list[PlannedNight]:
+    """Nights whose table is open and where ``user`` is coming (said yes within the seat limit)."""
+    nights = PlannedNight.objects.filter(
+        Q(answers__user=user, answers__reply=Answer.Reply.YES),
+        table__isnull=False,
+        status=PlannedNight.Status.SCHEDULED,
+        table__ended_at__isnull=True,
+    ).select_related("table", "home_game")
+    return [night for night in nights if night_answers(night=night).place_of(user.pk) == "coming"]

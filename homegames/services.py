@@ -1,0 +1,367 @@
+"""Writing the nights ahead: templates, scheduling, moving and cancelling, answers, and
+tonight's table opened from the plan. Keyword-only, one transaction each; every refusal
+raises :class:`NightError` (``code`` stable, ``message`` translated) and writes nothing.
+
+Who may: the host and co-hosts keep templates, schedule, move, cancel and open tables
+(``ledger.selectors.user_is_co_host``); members answer for themselves only.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.encoding import force_str
+from django.utils.translation import gettext_lazy as _
+
+from homegames.mail import notice_message
+from homegames.models import Answer, MemberPrefs, NightTemplate, Notice, PlannedNight
+from homegames.selectors import night_answers, zone_name_valid
+from ledger.selectors import user_can_view_home_game, user_is_co_host
+from ledger.services import home_game_add_planned_table
+from tables import services as table_services
+from tables.services.errors import ServiceError
+from tables.services.settings import table_settings_build
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
+    from accounts.models import User
+    from ledger.models import HomeGame
+    from tables.models import Seat, Table
+
+logger = logging.getLogger(__name__)
+
+GAMES = ("faras", "classic", "999", "holdem")
+
+
+class NightError(ValueError):
+    def __init__(self, code: str, message: str | StrPromise) -> None:
+        super().__init__(force_str(message))
+        self.code = code
+        self.message = message
+
+
+def _require_co_host(home_game: HomeGame, by: User) -> None:
+    if not user_is_co_host(user=by, home_game=home_game):
+        raise NightError("not_co_host", _("Only the host or a co-host can plan nights."))
+
+
+def _locked(night: PlannedNight) -> PlannedNight:
+    return PlannedNight.objects.select_for_update().select_related("home_game", "template").get(pk=night.pk)
+
+
+@transaction.atomic
+def member_prefs_save(*, user: User, time_zone: str, reminders: bool = True) -> MemberPrefs:
+    if not zone_name_valid(time_zone):
+        raise NightError("bad_zone", _("Choose a time zone from the list."))
+    prefs, _created = MemberPrefs.objects.update_or_create(
+        user=user, defaults={"time_zone": time_zone, "reminders": bool(reminders)}
+    )
+    return prefs
+
+
+@transaction.atomic
+def night_template_save(
+    *, home_game: HomeGame, name: str, game: str, choices: dict[str, Any], by: User
+) -> NightTemplate:
+    """A template of table settings the home game keeps, checked as opening a table checks them."""
+    _require_co_host(home_game, by)
+    name = " ".join((name or "").split())
+    if not name or len(name) > 60:
+        raise NightError("bad_name", _("A template needs a name of at most 60 characters."))
+    if game not in GAMES:
+        raise NightError("bad_game", _("Choose one of the games."))
+    try:
+        table_settings_build(game=game, choices=choices)
+    except ServiceError as error:
+        raise NightError("bad_settings", error.message) from error
+    return NightTemplate.objects.create(home_game=home_game, name=name, game=game, choices=dict(choices))
+
+
+def _seat_range(template: NightTemplate) -> tuple[int, int]:
+    built = table_settings_build(game=template.game, choices=template.choices)
+    return 2, int(built["seats"])
+
+
+def _check_night_fields(
+    *, home_game: HomeGame, template: NightTemplate, starts_at: datetime, place: str, seat_limit: int
+) -> str:
+    if template.home_game_id != home_game.pk:
+        raise NightError("wrong_template", _("That template belongs to another home game."))
+    if timezone.is_naive(starts_at):
+        raise NightError("bad_time", _("A night needs a date and a time."))
+    if starts_at <= timezone.now():
+        raise NightError("in_past", _("A night cannot start in the past."))
+    place = " ".join((place or "").split())
+    if not place or len(place) > 200:
+        raise NightError("bad_place", _("Say where the night is, in at most 200 characters."))
+    low, high = _seat_range(template)
+    if isinstance(seat_limit, bool) or not isinstance(seat_limit, int) or not low <= seat_limit <= high:
+        raise NightError(
+            "bad_seat_limit",
+            _("The seat limit is from %(low)d to %(high)d (the template's table).") % {"low": low, "high": high},
+        )
+    return place
+
+
+@transaction.atomic
+def night_schedule(
+    *,
+    home_game: HomeGame,
+    template: NightTemplate,
+    starts_at: datetime,
+    time_zone: str,
+    place: str,
+    seat_limit: int,
+    by: User,
+) -> PlannedNight:
+    """The host or a co-host puts a night on the calendar."""
+    _require_co_host(home_game, by)
+    place = _check_night_fields(
+        home_game=home_game, template=template, starts_at=starts_at, place=place, seat_limit=seat_limit
+    )
+    night = PlannedNight.objects.create(
+        home_game=home_game,
+        template=template,
+        starts_at=starts_at,
+        time_zone=time_zone if zone_name_valid(time_zone) else "UTC",
+        place=place,
+        seat_limit=seat_limit,
+        created_by=by,
+    )
+    now = timezone.now()
+    for user_id in _members_of(home_game):
+        if user_id != by.pk:
+            _notice(night, user_id, Notice.Kind.INVITATION, now)
+    return night
+
+
+def _require_open(night: PlannedNight) -> None:
+    if night.is_cancelled:
+        raise NightError("cancelled", _("This night has been cancelled."))
+
+
+@transaction.atomic
+def night_update(
+    *, night: PlannedNight, starts_at: datetime, place: str, seat_limit: int, by: User
+) -> tuple[PlannedNight, bool]:
+    """Move a night, change its place or seat limit. Returns the night and whether its time
+    changed. The seat limit cannot drop below the members already coming."""
+    night = _locked(night)
+    _require_co_host(night.home_game, by)
+    _require_open(night)
+    if night.table_id is not None:
+        raise NightError("opened", _("Tonight's table is open; the night can no longer be changed."))
+    place = _check_night_fields(
+        home_game=night.home_game, template=night.template, starts_at=starts_at, place=place, seat_limit=seat_limit
+    )
+    coming = len(night_answers(night=night).coming)
+    if seat_limit < coming:
+        raise NightError(
+            "below_coming",
+            _("%(count)d members are already coming; the seat limit cannot be lower.") % {"count": coming},
+        )
+    moved = starts_at != night.starts_at
+    coming_before = _coming_ids(night)
+    night.starts_at, night.place, night.seat_limit = starts_at, place, seat_limit
+    if moved:
+        night.version += 1  # the reminders of the old time are not sent
+    night.save(update_fields=["starts_at", "place", "seat_limit", "version"])
+    if moved:
+        now = timezone.now()
+        _notify_answered(night, Notice.Kind.MOVED, now)
+        for answer in night.answers.exclude(reply=Answer.Reply.NO):
+            _reminders_for(night, answer.user_id, now)
+    _tell_moved_up(night, coming_before, timezone.now())  # a higher seat limit seats the first who wait
+    return night, moved
+
+
+@transaction.atomic
+def night_cancel(*, night: PlannedNight, by: User) -> PlannedNight:
+    night = _locked(night)
+    _require_co_host(night.home_game, by)
+    _require_open(night)
+    if night.table_id is not None:
+        raise NightError("opened", _("Tonight's table is open; the night can no longer be changed."))
+    night.status = PlannedNight.Status.CANCELLED
+    night.save(update_fields=["status"])
+    _notify_answered(night, Notice.Kind.CANCELLED, timezone.now())
+    return night
+
+
+@transaction.atomic
+def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
+    """A member answers for themselves. A yes past the seat limit waits, in the order given,
+    and moves up by itself when someone coming says no or maybe."""
+    night = _locked(night)  # one answer at a time per night: the waiting list's order is the yeses'
+    if not user_can_view_home_game(user=user, home_game=night.home_game):
+        raise NightError("not_member", _("Only the home game's members answer."))
+    _require_open(night)
+    if night.starts_at <= timezone.now():
+        raise NightError("started", _("This night has started; answers are closed."))
+    if reply not in Answer.Reply.values:
+        raise NightError("bad_reply", _("Answer yes, maybe or no."))
+    coming_before = _coming_ids(night)
+    answer = Answer.objects.filter(night=night, user=user).first()
+    if answer is None:
+        answer = Answer(night=night, user=user)
+    if reply == Answer.Reply.YES:
+        if answer.reply != Answer.Reply.YES or answer.yes_at is None:
+            answer.yes_at = timezone.now()
+    else:
+        answer.yes_at = None
+    answer.reply = reply
+    answer.save()
+    now = timezone.now()
+    if reply != Answer.Reply.NO:
+        _reminders_for(night, user.pk, now)
+    _tell_moved_up(night, coming_before - {user.pk}, now, answering=user.pk)
+    return answer
+
+
+def _coming_ids(night: PlannedNight) -> set[int]:
+    return {answer.user_id for answer in night_answers(night=night).coming}
+
+
+def _tell_moved_up(night: PlannedNight, before: set[int], now: datetime, *, answering: int | None = None) -> None:
+    """An e-mail to each member who moved up from the waiting list to a seat."""
+    for user_id in _coming_ids(night) - before:
+        if user_id != answering:
+            _notice(night, user_id, Notice.Kind.SEAT_FREED, now)
+
+
+@transaction.atomic
+def night_open_table(*, night: PlannedNight, by: User) -> Table:
+    """The host or a co-host opens tonight's table from the night's template, linked to the
+    night and counted as a night of the home game. Once: a second call returns the same table."""
+    night = _locked(night)
+    _require_co_host(night.home_game, by)
+    _require_open(night)
+    if night.table is not None:
+        return night.table
+    try:
+        table = table_services.table_create(host=by, game=night.template.game, choices=night.template.choices)
+    except ServiceError as error:
+        raise NightError(error.code, error.message) from error
+    night.table = table
+    night.save(update_fields=["table"])
+    home_game_add_planned_table(home_game=night.home_game, table=table)
+    return table
+
+
+def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
+    """A member who is coming joins tonight's table and sits down, without its invite link
+    (the night vouches for them). Others are refused."""
+    night = PlannedNight.objects.select_related("home_game", "table").get(pk=night.pk)
+    if not user_can_view_home_game(user=user, home_game=night.home_game):
+        raise NightError("not_member", _("Only the home game's members answer."))
+    table = night.table
+    if table is None:
+        raise NightError("not_open", _("Tonight's table is not open yet."))
+    if night_answers(night=night).place_of(user.pk) != "coming":
+        raise NightError("not_coming", _("Only members who said yes and have a seat can sit down from here."))
+    try:
+        seat = table_services.table_join(
+            code=table.code, invite_token=table.invite_token, user=user, guest_name=None, guest_token=None
+        )
+        try:
+            table_services.seat_take(table_id=table.pk, seat_id=seat.pk)
+        except ServiceError as error:
+            if error.code != "ask_host":
+                raise
+            table_services.seat_ask(table_id=table.pk, seat_id=seat.pk, what="seat")
+    except ServiceError as error:
+        raise NightError(error.code, error.message) from error
+    return seat
+
+
+# --- Notices: the e-mails of a night, due times in the database, sent by the clock's sweep ---
+
+REMINDER_BEFORE = {Notice.Kind.DAY_BEFORE: timedelta(days=1), Notice.Kind.HOUR_BEFORE: timedelta(hours=1)}
+#: Notices one sweep sends at most; the next sweep takes the rest.
+NOTICE_BATCH = 100
+
+
+def _notice(night: PlannedNight, user_id: int, kind: str, due_at: datetime) -> None:
+    Notice.objects.get_or_create(
+        night=night, user_id=user_id, kind=kind, version=night.version, defaults={"due_at": due_at}
+    )
+
+
+def _reminders_for(night: PlannedNight, user_id: int, now: datetime) -> None:
+    """The day-before and hour-before reminders of one member, for the night's current time
+    (none already past: a night scheduled for tonight gets no "tomorrow" reminder)."""
+    for kind, before in REMINDER_BEFORE.items():
+        due = night.starts_at - before
+        if due > now:
+            _notice(night, user_id, kind, due)
+
+
+def _notify_answered(night: PlannedNight, kind: str, now: datetime) -> None:
+    for user_id in night.answers.values_list("user_id", flat=True):
+        _notice(night, user_id, kind, now)
+
+
+def _members_of(home_game: HomeGame) -> list[int]:
+    return list(home_game.members.values_list("pk", flat=True))
+
+
+def notices_send_due(*, now: datetime | None = None) -> int:
+    """Send every notice that is due and not sent; returns how many went out.
+
+    Each is claimed by an UPDATE of its ``sent_at`` in the transaction that sends it: a
+    second sweeper (another process) waits for the row and then finds it sent; a send that
+    fails rolls the claim back, so the next sweep tries again. A notice no longer wanted
+    (a reminder of a cancelled or moved night, or for someone who said no, or turned
+    reminders off, or has no e-mail address) is marked skipped instead.
+    """
+    now = now or timezone.now()
+    due = list(
+        Notice.objects.filter(sent_at__isnull=True, skipped="", due_at__lte=now)
+        .order_by("due_at", "id")
+        .values_list("pk", flat=True)[:NOTICE_BATCH]
+    )
+    sent = 0
+    for notice_id in due:
+        try:
+            with transaction.atomic():
+                if not Notice.objects.filter(pk=notice_id, sent_at__isnull=True, skipped="").update(sent_at=now):
+                    continue  # another sweeper sent it
+                notice = Notice.objects.select_related("night__home_game", "night__template", "user").get(pk=notice_id)
+                reason = _skip_reason(notice)
+                if reason:
+                    Notice.objects.filter(pk=notice_id).update(sent_at=None, skipped=reason)
+                    continue
+                notice_message(notice, site_url=settings.DASHAIN_SITE_URL).send()
+                sent += 1
+        except Exception:  # the mail server is down: the claim rolled back; the next sweep retries
+            logger.warning("notice %s not sent; trying again at the next sweep", notice_id, exc_info=True)
+    return sent
+
+
+def _skip_reason(notice: Notice) -> str:
+    night, user = notice.night, notice.user
+    if not user.email:
+        return "no_email"
+    if not user_can_view_home_game(user=user, home_game=night.home_game):
+        return "not_member"
+    if notice.kind in REMINDER_BEFORE:
+        if night.is_cancelled or notice.version != night.version:
+            return "stale"
+        prefs = MemberPrefs.objects.filter(user=user).first()
+        if prefs is not None and not prefs.reminders:
+            return "reminders_off"
+        if night_answers(night=night).place_of(user.pk) not in ("coming", "waiting", "maybe"):
+            return "not_coming"
+    return ""
+
+
+def notices_sweep(**_kwargs: Any) -> None:
+    """The table clock's sweep calls this too (``tables.worker.swept``): every web process
+    and worker, at its start and every ``DASHAIN_CLOCK_SWEEP_SECONDS``."""
+    notices_send_due()

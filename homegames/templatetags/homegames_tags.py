@@ -1,0 +1,19 @@
+"""``{% tonight_tables %}``: the open tables of the nights the viewer is coming to (the home page and the lobby)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from homegames.selectors import tonights_tables_for
+
+register = template.Library()
+
+
+@register.inclusion_tag("homegames/_tonight.html", takes_context=True)
+def tonight_tables(context: dict[str, Any]) -> dict[str, Any]:
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    nights = tonights_tables_for(user=user) if user is not None and user.is_authenticated else []
+    return {"nights": nights, "csrf_token": context.get("csrf_token")}

@@ -1,0 +1,270 @@
+"""Pages of the nights ahead. Thin: check access, call a service, render.
+
+Access as for the home game's pages (``ledger``): its host and members; anyone else
+gets a 404. Planning (templates, scheduling, moving, cancelling, opening the table)
+is for the host and co-hosts: another member gets a 403.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.models import User
+from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
+from homegames.models import MemberPrefs, NightTemplate, PlannedNight
+from homegames.selectors import night_answers, nights_ahead, user_zone
+from homegames.services import (
+    NightError,
+    member_prefs_save,
+    night_answer,
+    night_cancel,
+    night_open_table,
+    night_schedule,
+    night_take_seat,
+    night_template_save,
+    night_update,
+)
+from ledger.models import HomeGame
+from ledger.selectors import user_can_view_home_game, user_is_co_host
+from tables.pages.forms import GAME_CHOICES, OpenTableForm
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)  # @login_required
+    return user
+
+
+def _home_game(request: HttpRequest, home_game_id: int) -> HomeGame:
+    home_game = get_object_or_404(HomeGame, pk=home_game_id)
+    if not user_can_view_home_game(user=request.user, home_game=home_game):
+        raise Http404
+    return home_game
+
+
+def _planner(request: HttpRequest, home_game: HomeGame) -> User:
+    if not user_is_co_host(user=request.user, home_game=home_game):
+        raise PermissionDenied(_("Only the host or a co-host can plan nights."))
+    return _user(request)
+
+
+def _night(request: HttpRequest, home_game_id: int, night_id: int) -> tuple[HomeGame, PlannedNight]:
+    home_game = _home_game(request, home_game_id)
+    night = get_object_or_404(
+        PlannedNight.objects.select_related("template", "table"), pk=night_id, home_game=home_game
+    )
+    return home_game, night
+
+
+@login_required
+def night_list(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game(request, home_game_id)
+    zone = user_zone(request.user)
+    nights = list(nights_ahead(home_game=home_game))
+    rows = [{"night": night, "answers": night_answers(night=night)} for night in nights]
+    return render(
+        request,
+        "homegames/night_list.html",
+        {
+            "home_game": home_game,
+            "rows": rows,
+            "zone": zone,
+            "can_plan": user_is_co_host(user=request.user, home_game=home_game),
+            "templates": NightTemplate.objects.filter(home_game=home_game),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def template_new(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game(request, home_game_id)
+    user = _planner(request, home_game)
+    game = request.POST.get("game") or request.GET.get("game") or "faras"
+    if game not in dict(GAME_CHOICES):
+        game = "faras"
+    name_form = TemplateNameForm(request.POST or None)
+    form = OpenTableForm(request.POST or None, game=game)
+    if request.method == "POST" and name_form.is_valid() and form.is_valid():
+        try:
+            night_template_save(
+                home_game=home_game,
+                name=name_form.cleaned_data["name"],
+                game=game,
+                choices=form.choices,
+                by=user,
+            )
+        except NightError as error:
+            name_form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The template is saved; schedule a night with it."))
+            return redirect("homegames:night_list", home_game_id=home_game.pk)
+    return render(
+        request,
+        "homegames/template_form.html",
+        {"home_game": home_game, "form": form, "name_form": name_form, "game": game, "games": GAME_CHOICES},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def night_new(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game(request, home_game_id)
+    user = _planner(request, home_game)
+    zone = user_zone(user)
+    form = NightForm(request.POST or None, templates=NightTemplate.objects.filter(home_game=home_game))
+    if request.method == "POST" and form.is_valid():
+        try:
+            night = night_schedule(
+                home_game=home_game,
+                template=form.cleaned_data["template"],
+                starts_at=datetime.combine(form.cleaned_data["date"], form.cleaned_data["time"]).replace(tzinfo=zone),
+                time_zone=str(zone),
+                place=form.cleaned_data["place"],
+                seat_limit=form.cleaned_data["seat_limit"],
+                by=user,
+            )
+        except NightError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The night is on the calendar."))
+            return redirect("homegames:night_detail", home_game_id=home_game.pk, night_id=night.pk)
+    return render(request, "homegames/night_form.html", {"home_game": home_game, "form": form, "zone": zone})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
+    home_game, night = _night(request, home_game_id, night_id)
+    user = _planner(request, home_game)
+    zone = user_zone(user)
+    local = timezone.localtime(night.starts_at, zone)
+    form = NightForm(
+        request.POST or None,
+        templates=NightTemplate.objects.filter(home_game=home_game, pk=night.template_id),
+        initial={
+            "date": local.date(),
+            "time": local.time().replace(second=0, microsecond=0),
+            "place": night.place,
+            "template": night.template_id,
+            "seat_limit": night.seat_limit,
+        },
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            night_update(
+                night=night,
+                starts_at=datetime.combine(form.cleaned_data["date"], form.cleaned_data["time"]).replace(tzinfo=zone),
+                place=form.cleaned_data["place"],
+                seat_limit=form.cleaned_data["seat_limit"],
+                by=user,
+            )
+        except NightError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("The night is changed; everyone who answered is told."))
+            return redirect("homegames:night_detail", home_game_id=home_game.pk, night_id=night.pk)
+    return render(
+        request, "homegames/night_form.html", {"home_game": home_game, "form": form, "zone": zone, "night": night}
+    )
+
+
+@login_required
+def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
+    home_game, night = _night(request, home_game_id, night_id)
+    answers = night_answers(night=night)
+    return render(
+        request,
+        "homegames/night_detail.html",
+        {
+            "home_game": home_game,
+            "night": night,
+            "answers": answers,
+            "mine": answers.place_of(_user(request).pk),
+            "zone": user_zone(request.user),
+            "can_plan": user_is_co_host(user=request.user, home_game=home_game),
+            "can_answer": not night.is_cancelled and night.starts_at > timezone.now(),
+        },
+    )
+
+
+def _back(home_game: HomeGame, night: PlannedNight) -> HttpResponse:
+    return redirect("homegames:night_detail", home_game_id=home_game.pk, night_id=night.pk)
+
+
+@login_required
+@require_POST
+def night_answer_view(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
+    home_game, night = _night(request, home_game_id, night_id)
+    form = AnswerForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Answer yes, maybe or no."))
+        return _back(home_game, night)
+    try:  # always the signed-in member's own answer: no field names another
+        night_answer(night=night, user=_user(request), reply=form.cleaned_data["reply"])
+    except NightError as error:
+        messages.error(request, error.message)
+    return _back(home_game, night)
+
+
+@login_required
+@require_POST
+def night_cancel_view(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
+    home_game, night = _night(request, home_game_id, night_id)
+    user = _planner(request, home_game)
+    try:
+        night_cancel(night=night, by=user)
+    except NightError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("The night is cancelled; everyone who answered is told."))
+    return _back(home_game, night)
+
+
+@login_required
+@require_POST
+def night_open_view(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
+    home_game, night = _night(request, home_game_id, night_id)
+    user = _planner(request, home_game)
+    try:
+        table = night_open_table(night=night, by=user)
+    except NightError as error:
+        messages.error(request, error.message)
+        return _back(home_game, night)
+    return redirect("table_detail", code=table.code)
+
+
+@login_required
+@require_POST
+def night_sit_view(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
+    home_game, night = _night(request, home_game_id, night_id)
+    try:
+        night_take_seat(night=night, user=_user(request))
+    except NightError as error:
+        messages.error(request, error.message)
+        return _back(home_game, night)
+    assert night.table is not None  # night_take_seat refuses a night with no table
+    return redirect("table_detail", code=night.table.code)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def prefs(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    prefs = MemberPrefs.objects.filter(user=user).first()
+    initial = {"time_zone": str(user_zone(user)), "reminders": prefs.reminders if prefs else True}
+    form = PrefsForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        member_prefs_save(user=user, time_zone=form.cleaned_data["time_zone"], reminders=form.cleaned_data["reminders"])
+        messages.success(request, _("Your calendar settings are saved."))
+        return redirect("homegames:prefs")
+    return render(request, "homegames/prefs.html", {"form": form})
