@@ -89,7 +89,8 @@ def _best_with_jokers(naturals: tuple[Card, ...], jokers: int, best_run: str) ->
     """The best standard score of ``naturals`` plus ``jokers`` different cards of free choice
     (not among the naturals), and the choice: brute force over every choice; ties keep the
     first found, in new-deck order."""
-    best_score, best_choice = -1, ()
+    best_score = -1
+    best_choice: tuple[Card, ...] = ()
     free = [card for card in range(DECK_SIZE) if card not in naturals]
     for choice in combinations(free, jokers):
         score = evaluate_hand((*naturals, *choice), best_run=best_run)
