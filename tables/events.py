@@ -60,6 +60,7 @@ class EventKind(StrEnum):
     BOOT = "boot"
     BLIND = "blind"
     DEALT = "dealt"
+    JOKER = "joker"  # the Joker variant's card turned face up for everyone: card, rank
     HOLE_CARDS = "hole_cards"
     CARDS = "cards"
     SEE = "see"

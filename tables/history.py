@@ -414,6 +414,10 @@ def describe_event(
         }
     if kind == EventKind.DEALT:
         return _("The cards are dealt, %(count)s each.") % {"count": data.get("cards_each", "")}
+    if kind == EventKind.JOKER:
+        return _("The card turned up is %(card)s: every card of its rank is a joker this hand.") % {
+            "card": data.get("card", "")
+        }
     if kind in (EventKind.CARDS, EventKind.HOLE_CARDS):
         cards = _cards_text(data.get("cards", ""))
         label = _hand_label(data.get("hand"), data.get("cards") or ())

@@ -4,7 +4,9 @@ Rule book 000 lists the host settings of Faras and their ranges: boot 1 to 100,
 buy-in price and chips, buy-backs unlimited / none / up to 1, 2, 3 or 5, blind turns
 2 to 6 or no limit, stake limit, pot limit (in boots, or none), sideshow on or off,
 best run A-K-Q or A-2-3, seats 2 to 8 and a turn timer that reminds but is not
-enforced. Classic (3 to 7) and 999 (2 to 16, book 002) are presets of the same engine
+enforced. Faras and Classic also take a variant (Muflis, AK47, Joker or Four-card; the
+rules are in docs/rules.md, "Variants"), kept in the engine's settings. Classic (3 to 7)
+and 999 (2 to 16, book 002) are presets of the same engine
 with their own player counts, and a table seats as many as its game allows. Rule book
 001 (hold'em) adds the blind speed (every 5, 10 or 20 hands) and the game length
 (until one player has every chip, or 30 or 60 hands); everyone starts with 1,000 play
@@ -75,7 +77,11 @@ TABLE_KEYS = frozenset(
 )
 # The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
 # Kept with the host's choices (settings["host"]["currency"]); read it with table_currency().
-TEEN_PATTI_ENGINE_KEYS = frozenset({"boot", "blind_turns", "stake_limit", "pot_limit_boots", "sideshow", "best_run"})
+TEEN_PATTI_ENGINE_KEYS = frozenset(
+    {"boot", "blind_turns", "stake_limit", "pot_limit_boots", "sideshow", "best_run", "variant"}
+)
+#: The Teen Patti variants a host may pick on top of Faras or Classic (docs/rules.md, "Variants").
+VARIANT_CHOICES = ("none", "muflis", "ak47", "joker", "four_card")
 HOLDEM_ENGINE_KEYS = frozenset({"blind_speed"})
 
 
@@ -197,6 +203,11 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
             engine_overrides["sideshow"] = _sideshow(game, choices["sideshow"])
         if "best_run" in choices:
             engine_overrides["best_run"] = _choice("best_run", choices["best_run"], ("AKQ", "A23"))
+        if choices.get("variant") not in (None, "", "none"):
+            variant = _choice("variant", choices["variant"], VARIANT_CHOICES)
+            if get_game(game).settings({}).get("ranking") != "standard":
+                raise _error("variant", _("The variants play the usual ranking; 999 counts digits instead."))
+            engine_overrides["variant"] = variant
         buy_in_chips = _int("buy_in_chips", choices.get("buy_in_chips", 1000), low=boot, high=10**7)
         buy_in_price = _price(choices.get("buy_in_price", "10.00"))
         if choices.get("currency") not in (None, "", *CURRENCIES):

@@ -52,6 +52,7 @@ export function describe(event, nameOf) {
     case "boot": return fmt(S.log_boot, p);
     case "blind": return fmt(d.blind === "small" ? S.log_small_blind : S.log_big_blind, p);
     case "dealt": return S.log_dealt;
+    case "joker": return fmt(S.log_joker, { card: d.card });
     case "see": return fmt(S.log_see, p);
     case "chaal": return fmt(d.blind ? S.log_chaal_blind : S.log_chaal_seen, p);
     case "raise": return fmt(d.blind ? S.log_raise_blind : S.log_raise_seen, p);
