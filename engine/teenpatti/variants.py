@@ -34,7 +34,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.cards import DECK_SIZE, Card, card_text, rank_of
-from engine.teenpatti.ranking import CATEGORY_NAMES, evaluate_hand, hand_score
+from engine.teenpatti.ranking import CATEGORY_NAMES, hand_score, score_table
 
 VARIANTS = ("none", "muflis", "ak47", "joker", "four_card")
 #: Variants whose jokers are the cards of some ranks.
@@ -87,13 +87,20 @@ class VariantHand:
 @lru_cache(maxsize=8192)
 def _best_with_jokers(naturals: tuple[Card, ...], jokers: int, best_run: str) -> tuple[int, tuple[Card, ...]]:
     """The best standard score of ``naturals`` plus ``jokers`` different cards of free choice
-    (not among the naturals), and the choice: brute force over every choice; ties keep the
-    first found, in new-deck order."""
+    (not among the naturals), and the choice: brute force over every choice, each scored from
+    the 22,100-hand table; ties keep the first found, in new-deck order."""
+    table = score_table("standard", best_run)
+    base = 0
+    for card in naturals:
+        base |= 1 << card
     best_score = -1
     best_choice: tuple[Card, ...] = ()
     free = [card for card in range(DECK_SIZE) if card not in naturals]
     for choice in combinations(free, jokers):
-        score = evaluate_hand((*naturals, *choice), best_run=best_run)
+        bits = base
+        for card in choice:
+            bits |= 1 << card
+        score = table[bits]
         if score > best_score:
             best_score, best_choice = score, choice
     return best_score, best_choice
