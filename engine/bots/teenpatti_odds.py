@@ -5,7 +5,8 @@ A seen hand's strength is its place among all 22,100 three-card hands under the 
 ranking (standard or 999's digits, and the table's best run): :func:`hand_place`. Under a
 variant (``settings["variant"]``) the hand is the engine's variant hand
 (:func:`engine.teenpatti.variants.variant_hand`: jokers counted, the best three of four), placed
-among the three-card hands ranked as the variant ranks them (Muflis: the order turned over).
+in Muflis among all three-card hands with the order turned over, and with jokers or four cards
+among a fixed sample of hands dealt under the variant (:func:`engine.teenpatti.variants.score_sample`).
 Against an opponent put on the top share ``f`` of hands, a hand at place ``p`` wins
 with probability ``(p - (1 - f)) / f`` (between 0 and 1): :func:`beat_chance`.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from engine.cards import parse_card
 from engine.teenpatti.ranking import HAND_COUNT, hand_score, score_table
-from engine.teenpatti.variants import MUFLIS_TOP, variant_hand
+from engine.teenpatti.variants import MUFLIS_TOP, score_sample, variant_hand
 
 _PLACES: dict[tuple[str, str, bool], list[int]] = {}
 
@@ -50,6 +51,13 @@ def hand_place(cards: Sequence[str], settings: Mapping[str, Any]) -> float:
         turned = settings.get("joker")
         turned_card = None if turned is None else parse_card(turned)
         score = variant_hand(held, variant=variant, best_run=best_run, turned=turned_card).score
+        if not muflis:
+            # Jokers and a fourth card make every hand stronger: place it among the hands
+            # actually dealt under the variant (a fixed sample), not among plain three-card hands.
+            sample = score_sample(variant, best_run, turned_card)
+            below = bisect.bisect_left(sample, score)
+            equal = bisect.bisect_right(sample, score) - below
+            return (below + 0.5 * (equal - 1)) / (len(sample) - 1) if equal else below / len(sample)
     below = bisect.bisect_left(scores, score)
     equal = bisect.bisect_right(scores, score) - below
     return (below + 0.5 * (equal - 1)) / (HAND_COUNT - 1)

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from random import Random
 from typing import Any
 
 from engine.cards import DECK_SIZE, Card, card_text, rank_of
@@ -168,3 +169,19 @@ def compare_variant(
     left = variant_hand(first, variant=variant, best_run=best_run, turned=turned).score
     right = variant_hand(second, variant=variant, best_run=best_run, turned=turned).score
     return (left > right) - (left < right)
+
+
+@lru_cache(maxsize=64)
+def score_sample(variant: str, best_run: str = "AKQ", turned: Card | None = None, count: int = 4000) -> tuple[int, ...]:
+    """The sorted scores of ``count`` hands dealt from a deck without ``turned``, under ``variant``:
+    where a hand stands among the hands players are dealt (the computers' measure of strength).
+    The deals come from a generator seeded by the arguments, so the sample is always the same."""
+    deck = [card for card in range(DECK_SIZE) if card != turned]
+    rng = Random(f"{variant}|{best_run}|{turned}|{count}")
+    each = cards_each(variant)
+    return tuple(
+        sorted(
+            variant_hand(rng.sample(deck, each), variant=variant, best_run=best_run, turned=turned).score
+            for _ in range(count)
+        )
+    )
