@@ -253,6 +253,12 @@ _VERBS = {
     "call": gettext_noop("%(player)s calls."),
     "allin": gettext_noop("%(player)s goes all in."),
 }
+_VARIANT_NAMES = {
+    "muflis": gettext_noop("Muflis: the lowest hand wins"),
+    "ak47": gettext_noop("AK47: every ace, king, four and seven is a joker"),
+    "joker": gettext_noop("Joker: a card turned up after the deal makes its rank jokers"),
+    "four_card": gettext_noop("Four-card: four cards each, the best three play"),
+}
 _VERBS_WITH_AMOUNT = {
     "raise": gettext_noop("%(player)s raises to %(amount)s."),
     "bet": gettext_noop("%(player)s bets %(amount)s."),
@@ -402,10 +408,15 @@ def describe_event(
         return _("%(player)s: %(verb)s.") % {"player": player, "verb": verb}
     if kind == EventKind.HAND_STARTED:
         if "number" in data:
-            return _("Hand %(number)s: %(dealer)s deals.") % {
+            sentence = _("Hand %(number)s: %(dealer)s deals.") % {
                 "number": data["number"],
                 "dealer": _name(names, data.get("dealer", "")),
             }
+            settings = data.get("settings")
+            variant = settings.get("variant") if isinstance(settings, Mapping) else None
+            if variant in _VARIANT_NAMES:  # a Teen Patti variant (docs/rules.md, "Variants")
+                sentence += " " + _(_VARIANT_NAMES[variant]) + "."
+            return sentence
         return ""  # the engine's own start event repeats the table's
     if kind == EventKind.BOOT:
         return _("Everyone puts in the boot of %(amount)s; the pot is %(pot)s.") % {

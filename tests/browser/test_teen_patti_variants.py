@@ -47,6 +47,7 @@ def test_a_variant_hand_is_played_to_its_result(new_page, live_site, artifacts, 
 
     for page in (host.page, friend.page, watcher.page):
         expect(page.locator("#stake")).to_contain_text(VARIANT_WORDS[variant])
+        expect(page.locator("#hand-log")).to_contain_text(VARIANT_WORDS[variant])  # with "Hand 1: ... deals."
     if variant == "joker":
         turned = host.page.locator("#board [data-card]")
         expect(turned).to_have_count(1)

@@ -97,6 +97,9 @@ def test_variant_hands_export_and_verify(client, variant):
         assert status == 0 and output["finished"], output
         assert output["stacks"] == hand.result["stacks"]
         assert sum(output["stacks"].values()) == sum(stack for _name, stack in hand.plan["players"])
+        # the history says the variant with the hand it was played in
+        steps = history.hand_replay_steps(table=table, hand=hand, viewer=None)
+        assert history._VARIANT_NAMES[variant] in " ".join(steps[0]["words"])
         dealt = Event.objects.get(hand=hand, kind=EventKind.DEALT)
         assert dealt.payload["cards_each"] == (4 if variant == "four_card" else 3)
     whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)

@@ -48,7 +48,13 @@ export function describe(event, nameOf) {
     name: d.name || nameOf(d.seat)
   };
   switch (event.kind) {
-    case "hand_started": return d.number === undefined ? null : fmt(S.log_hand_started, { number: d.number, dealer: nameOf(d.dealer) });
+    case "hand_started": {
+      if (d.number === undefined) return null;
+      const started = fmt(S.log_hand_started, { number: d.number, dealer: nameOf(d.dealer) });
+      // A Teen Patti variant (docs/rules.md, "Variants") is said with the hand it is played in.
+      const variant = (d.settings || {}).variant;
+      return variant && S["variant_" + variant] ? started + " " + S["variant_" + variant] + "." : started;
+    }
     case "boot": return fmt(S.log_boot, p);
     case "blind": return fmt(d.blind === "small" ? S.log_small_blind : S.log_big_blind, p);
     case "dealt": return S.log_dealt;
