@@ -226,6 +226,17 @@ class OpenTableForm(forms.Form):
                 required=False,
                 help_text=_("A variant changes the cards and how hands rank; the betting stays as set here."),
             )
+            self.fields["dealers_choice"] = forms.MultipleChoiceField(
+                label=_("Dealer's choice"),
+                choices=VARIANT_CHOICES,
+                required=False,
+                initial=[],
+                widget=forms.CheckboxSelectMultiple,
+                help_text=_(
+                    "Tick the variants the dealer of each hand may call before the deal (at least two). "
+                    "A dealer who calls none plays the variant above. None ticked: off."
+                ),
+            )
 
     def _add_holdem_fields(self) -> None:
         self.fields["blind_speed"] = forms.TypedChoiceField(

@@ -254,6 +254,7 @@ _VERBS = {
     "allin": gettext_noop("%(player)s goes all in."),
 }
 _VARIANT_NAMES = {
+    "none": gettext_noop("None: the usual cards and ranking"),
     "muflis": gettext_noop("Muflis: the lowest hand wins"),
     "ak47": gettext_noop("AK47: every ace, king, four and seven is a joker"),
     "joker": gettext_noop("Joker: a card turned up after the deal makes its rank jokers"),
@@ -414,10 +415,22 @@ def describe_event(
             }
             settings = data.get("settings")
             variant = settings.get("variant") if isinstance(settings, Mapping) else None
-            if variant in _VARIANT_NAMES:  # a Teen Patti variant (docs/rules.md, "Variants")
+            if data.get("variant_called"):  # dealer's choice: the dealer called it
+                name = (
+                    _(_VARIANT_NAMES[variant]) if variant in _VARIANT_NAMES else _("None: the usual cards and ranking")
+                )
+                sentence += " " + _("The dealer calls: %(variant)s.") % {"variant": name}
+            elif variant in _VARIANT_NAMES and variant != "none":  # a Teen Patti variant (docs/rules.md, "Variants")
                 sentence += " " + _(_VARIANT_NAMES[variant]) + "."
             return sentence
         return ""  # the engine's own start event repeats the table's
+    if kind == EventKind.VARIANT_CALLED:
+        variant = data.get("variant")
+        name = _(_VARIANT_NAMES.get(str(variant), _VARIANT_NAMES["none"]))
+        return _("%(player)s calls the next hand: %(variant)s.") % {
+            "player": _name(names, data.get("seat", "")),
+            "variant": name,
+        }
     if kind == EventKind.BOOT:
         return _("Everyone puts in the boot of %(amount)s; the pot is %(pot)s.") % {
             "amount": data.get("amount"),

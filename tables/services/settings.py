@@ -73,6 +73,7 @@ TABLE_KEYS = frozenset(
         "currency",
         "computer_pause",
         "approve_seats",
+        "dealers_choice",
     }
 )
 # The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
@@ -208,6 +209,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
             if get_game(game).settings({}).get("ranking") != "standard":
                 raise _error("variant", _("The variants play the usual ranking; 999 counts digits instead."))
             engine_overrides["variant"] = variant
+        dealers_choice = _dealers_choice(game, choices.get("dealers_choice"))
         buy_in_chips = _int("buy_in_chips", choices.get("buy_in_chips", 1000), low=boot, high=10**7)
         buy_in_price = _price(choices.get("buy_in_price", "10.00"))
         if choices.get("currency") not in (None, "", *CURRENCIES):
@@ -230,6 +232,9 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         if choices.get("currency") not in (None, ""):
             raise _error("currency", _("Hold'em is played for play chips only."))
         buy_in_chips, buy_in_price, buy_backs = HOLDEM_STARTING_CHIPS, Decimal("0.00"), 0
+        if choices.get("dealers_choice"):
+            raise _error("dealers_choice", _("This game has no such setting."))
+        dealers_choice = []
 
     try:
         engine_settings = dict(get_game(game).settings(engine_overrides))
@@ -238,7 +243,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     host = {key: value for key, value in choices.items()}
     if "buy_in_price" in host:
         host["buy_in_price"] = str(buy_in_price)
-    return {
+    built: dict[str, Any] = {
         "engine": engine_settings,
         "host": host,
         "seats": seats,
@@ -252,6 +257,27 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         "computer_pause": computer_pause,
         "approve_seats": approve_seats,
     }
+    if dealers_choice:
+        # The variants the dealer of each hand may call before the deal (docs/rules.md,
+        # "Dealer's choice"); absent when the host allows none (the table's variant holds).
+        built["dealers_choice"] = dealers_choice
+    return built
+
+
+def _dealers_choice(game: str, value: object) -> list[str]:
+    """The variants the host lets each hand's dealer call: a list of variant names (a form's
+    ticked boxes), in the order of ``VARIANT_CHOICES``; empty or omitted: none."""
+    if value in (None, "", []):
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or any(item not in VARIANT_CHOICES for item in value):
+        raise _error("dealers_choice", _("Choose one of: %(choices)s.") % {"choices": ", ".join(VARIANT_CHOICES)})
+    if get_game(game).settings({}).get("ranking") != "standard":
+        raise _error("dealers_choice", _("The variants play the usual ranking; 999 counts digits instead."))
+    if len(set(value)) < 2:
+        raise _error("dealers_choice", _("Tick at least two variants for the dealer to choose from."))
+    return [choice for choice in VARIANT_CHOICES if choice in value]
 
 
 def _sideshow(game: str, value: object) -> str:

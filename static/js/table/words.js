@@ -53,8 +53,10 @@ export function describe(event, nameOf) {
       const started = fmt(S.log_hand_started, { number: d.number, dealer: nameOf(d.dealer) });
       // A Teen Patti variant (docs/rules.md, "Variants") is said with the hand it is played in.
       const variant = (d.settings || {}).variant;
+      if (d.variant_called) return started + " " + fmt(S.log_dealer_calls, { variant: S["variant_" + variant] || S.variant_none });
       return variant && S["variant_" + variant] ? started + " " + S["variant_" + variant] + "." : started;
     }
+    case "variant_called": return fmt(S.log_variant_called, { player: nameOf(d.seat), variant: S["variant_" + d.variant] || S.variant_none });
     case "boot": return fmt(S.log_boot, p);
     case "blind": return fmt(d.blind === "small" ? S.log_small_blind : S.log_big_blind, p);
     case "dealt": return S.log_dealt;
