@@ -16,7 +16,7 @@ from engine.replay import run_scenario
 from tables import history, screens
 from tables.events import EventKind, event_frame
 from tables.forms import OpenTableForm
-from tables.models import Event, Hand
+from tables.models import Event, Hand, Seat
 from tables.selectors import frame_for_viewer
 from tables.services import ServiceError, hand_act, table_end, table_update_settings
 from tables.services.settings import table_settings_build
@@ -160,3 +160,21 @@ def test_four_card_a_player_who_looks_sees_four_cards_and_nobody_else_does():
     snapshot = screens.table_snapshot(table_id=table.pk, seat_id=others[0].pk)
     assert all(player["cards"] is None for player in snapshot["hand"]["view"]["players"])
     assert snapshot["table"]["rules"]["hole_cards"] == 4
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_computers_play_every_variant_through_the_services(variant):
+    from ledger.selectors import ledger_chip_totals
+    from tables.services import table_start
+    from tables.services.computers import computer_add
+    from tests.tables.test_computers import PLAY_CHIPS, _play
+
+    table, seats = open_table("faras", players=2, choices={**PLAY_CHIPS, "seats": 4, "variant": variant}, start=False)
+    computer_add(table_id=table.pk, seat_id=seats[0].pk, strength="normal")
+    computer_add(table_id=table.pk, seat_id=seats[0].pk, strength="hard")
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    _play(table, hands=4)
+    computers = {seat.pk for seat in Seat.objects.filter(table=table).exclude(computer="")}
+    assert Event.objects.filter(table=table, kind="action", actor_id__in=computers).exists()
+    totals = ledger_chip_totals(table=table)
+    assert sum(Seat.objects.filter(table=table).values_list("stack", flat=True)) == totals.bought - totals.cashed_out
