@@ -143,6 +143,9 @@ def test_joker_variant_at_the_table_turned_card_in_log_history_and_views(client)
     assert page.status_code == 200
     data = replay_data(page.content.decode())
     assert "The card turned up is" in json.dumps(data)
+    # the replayer draws the turned card in the middle of its table (its own words for it)
+    assert "%(card)s" in data["strings"]["joker"]
+    assert all(step["view"]["joker"] for step in data["steps"])
 
 
 def test_four_card_a_player_who_looks_sees_four_cards_and_nobody_else_does():
