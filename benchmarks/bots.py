@@ -4,6 +4,7 @@
     /work/venv/bin/python benchmarks/bots.py --scale 4  # four times the deals: narrower intervals
     /work/venv/bin/python benchmarks/bots.py --games holdem --scale 2
     /work/venv/bin/python benchmarks/bots.py --games faras --teen-patti-seats 2 --scale 4   # heads-up
+    /work/venv/bin/python benchmarks/bots.py --games faras classic --variant muflis   # a Teen Patti variant
 
 Everything runs on the engine alone (no database). For each game a *hero* strategy
 plays a *field* of one other strategy, one hand at a time from fresh stacks:
@@ -252,7 +253,11 @@ def play_match(game_name: str, hero: str, field_name: str, deals: int, seed: str
     seats = SEATS[game_name]
     unit = BIG_BLIND if game_name == "holdem" else BOOT
     settings: Mapping[str, Any] = (
-        {"small_blind": BIG_BLIND // 2, "big_blind": BIG_BLIND} if game_name == "holdem" else game.settings()
+        {"small_blind": BIG_BLIND // 2, "big_blind": BIG_BLIND}
+        if game_name == "holdem"
+        else game.settings(
+            {"variant": VARIANT[0]} if VARIANT[0] != "none" and game.settings()["ranking"] == "standard" else None
+        )
     )
     names = [f"Seat{index + 1}" for index in range(seats)]
     hero_strategy = timings.wrap(hero, STRATEGIES[hero])
@@ -385,12 +390,23 @@ def run(games: list[str], scale: float) -> None:
         print(f" ({time.perf_counter() - started:.0f} s)")
 
 
+#: The Teen Patti variant Faras and Classic are played with (``--variant``; 999 has none).
+VARIANT = ["none"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="+", default=["faras", "classic", "999", "holdem"])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of deals (default 1)")
     parser.add_argument("--teen-patti-seats", type=int, default=3, help="seats at Faras and 999 tables (default 3)")
+    parser.add_argument(
+        "--variant",
+        default="none",
+        choices=["none", "muflis", "ak47", "joker", "four_card"],
+        help="the Teen Patti variant at Faras and Classic tables (docs/rules.md, Variants)",
+    )
     args = parser.parse_args()
+    VARIANT[0] = args.variant
     for name in ("faras", "999"):
         SEATS[name] = args.teen_patti_seats
     SEATS["classic"] = max(3, args.teen_patti_seats)

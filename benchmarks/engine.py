@@ -10,6 +10,9 @@
    The reference, timed in the same run on the same hands, is the same rules built the
    naive way: each ``apply`` deep-copies the state (``copy.deepcopy``) and every hand is
    scored from scratch (``evaluate_hand``) instead of looked up in the 22,100-hand table.
+   Then each Teen Patti variant (Muflis, AK47, Joker, Four-card; docs/rules.md) is played and
+   replayed the same way at Faras for 6 players, beside plain Faras: hands per second and
+   the ratio to Faras (the joker hands' cache is emptied before each timed replay).
 2. Three-card comparisons per second: ``compare_hands`` (two table look-ups) beside two
    from-scratch ``evaluate_hand`` calls, on the same random pairs.
 
@@ -35,17 +38,20 @@ from engine.fairness import seeded_deck
 from engine.teenpatti import hand as teenpatti_hand
 from engine.teenpatti import preset_game
 from engine.teenpatti.ranking import compare_hands, evaluate_hand
+from engine.teenpatti.variants import _best_with_jokers
+
+VARIANTS = ("muflis", "ak47", "joker", "four_card")
 
 TABLES = (("faras", 3), ("faras", 6), ("faras", 8), ("999", 16))
 
 Script = tuple[list[tuple[str, int]], int, list[int], list[Action]]
 
 
-def random_scripts(preset: str, players: int, count: int, seed: int) -> list[Script]:
+def random_scripts(preset: str, players: int, count: int, seed: int, variant: str = "none") -> list[Script]:
     """Play ``count`` random legal hands and keep their deals and actions."""
     rules = preset_game(preset)
     rng = random.Random(seed)
-    settings = rules.settings()
+    settings = rules.settings({"variant": variant})
     names = [f"P{i}" for i in range(players)]
     scripts = []
     for number in range(count):
@@ -75,10 +81,10 @@ def random_scripts(preset: str, players: int, count: int, seed: int) -> list[Scr
     return scripts
 
 
-def replay_rate(preset: str, scripts: list[Script]) -> tuple[float, int]:
+def replay_rate(preset: str, scripts: list[Script], variant: str = "none") -> tuple[float, int]:
     """Hands per second replaying ``scripts`` as a live table would, and the total chips check."""
     rules = preset_game(preset)
-    settings = rules.settings()
+    settings = rules.settings({"variant": variant})
     started = time.perf_counter()
     chips = 0
     for seats, dealer, deck, actions in scripts:
@@ -152,6 +158,18 @@ def main(argv: list[str] | None = None) -> int:
             f"  {preset + ' x ' + str(players):<18}{actions:>13.1f}{engine_rate:>16,.0f}{naive_rate:>15,.0f}"
             f"{engine_rate / naive_rate:>7.1f}x"
         )
+    print(f"Variants at faras x 6 ({count} hands each), beside plain Faras")
+    print(f"  {'variant':<18}{'actions/hand':>13}{'engine hands/s':>16}{'vs faras':>10}")
+    plain = random_scripts("faras", 6, count, seed=3)
+    faras_rate, _chips = replay_rate("faras", plain)
+    print(f"  {'none (faras)':<18}{sum(len(s[3]) for s in plain) / count:>13.1f}{faras_rate:>16,.0f}{1:>9.2f}x")
+    for variant in VARIANTS:
+        scripts = random_scripts("faras", 6, count, seed=3, variant=variant)
+        _best_with_jokers.cache_clear()
+        rate, chips = replay_rate("faras", scripts, variant)
+        assert chips == 1000 * 6 * count
+        actions = sum(len(script[3]) for script in scripts) / count
+        print(f"  {variant:<18}{actions:>13.1f}{rate:>16,.0f}{rate / faras_rate:>9.2f}x")
     table_rate, scratch_rate = comparison_rates(200_000, seed=2)
     print("Three-card comparisons (200,000 random pairs)")
     print(f"  table look-up   {table_rate:>12,.0f} /s")

@@ -201,6 +201,26 @@ class TableRules:
     raise_step_setting: str  # the view's field whose value is one step of a raise ("boot", "big_blind")
     raise_from_double_stake: bool  # a raise box starts at twice the stake (Teen Patti's usual raise)
     action_verbs: tuple[str, ...]  # every verb of the game, in the order the page lays out its buttons
+    # --- variants (Teen Patti's Muflis, AK47, Joker, Four-card: docs/rules.md) ---
+    variant_setting: str | None = None  # the engine setting naming the variant, if the game has variants
+    variant_hole_cards: Mapping[str, int] = field(default_factory=dict)  # variants dealing another count
+    variants_turning_a_card: tuple[str, ...] = ()  # variants that turn a card face up for all after the deal
+
+    def variant(self, engine_settings: Mapping[str, Any]) -> str | None:
+        """The variant these settings play (``None``: the game has no variants or plays none)."""
+        if self.variant_setting is None:
+            return None
+        value = engine_settings.get(self.variant_setting)
+        return None if value in (None, "none") else str(value)
+
+    def hole_cards_for(self, engine_settings: Mapping[str, Any]) -> int:
+        """The cards each player is dealt with these settings (Four-card: four)."""
+        variant = self.variant(engine_settings)
+        return self.variant_hole_cards.get(variant, self.hole_cards) if variant else self.hole_cards
+
+    def turns_a_card(self, engine_settings: Mapping[str, Any]) -> bool:
+        """Whether a card is turned face up for everyone after the deal (the Joker variant)."""
+        return self.variant(engine_settings) in self.variants_turning_a_card
 
     def min_stack_to_play(self, engine_settings: Mapping[str, Any]) -> int:
         """The fewest chips a player needs to be dealt in (Teen Patti: the boot; hold'em: 1)."""
@@ -222,7 +242,9 @@ class TableRules:
             "min_stack_to_play": self.min_stack_to_play(engine_settings),
             "places_players": self.places_players,
             "has_blind_and_seen": self.has_blind_and_seen,
-            "hole_cards": self.hole_cards,
+            "hole_cards": self.hole_cards_for(engine_settings),
+            "variant": self.variant(engine_settings),
+            "turns_a_card": self.turns_a_card(engine_settings),
             "has_board": self.has_board,
             "forced_bets": self.forced_bets,
             "dealer_is_button": self.dealer_is_button,

@@ -14,6 +14,9 @@ object to standard output:
   ``hands.Asha[2]``), also written to standard error, exit status 2.
 
 Fields other than the spec's are ignored, so a scenario may carry notes or expectations.
+One optional field is the project's own (the spec allows optional fields): ``joker``, the
+card a Teen Patti Joker-variant hand turns face up after the deal, for files that give
+``hands``; without it the turned card is the next card of the deck built from the hands.
 """
 
 from __future__ import annotations
@@ -155,7 +158,29 @@ def parse_scenario(data: object) -> Scenario:
             )
         except SettingsError as error:
             raise ScenarioError(error.field, error.message) from None
+        each = game.table_rules.hole_cards_for(settings)
+        for player, cards in hands.items():
+            if len(cards) != each:
+                raise ScenarioError(f"hands.{player}", f"must be {each} cards with these settings, not {len(cards)}.")
+        if data.get("joker") is not None:
+            deck = _turn_up(deck, _card(data["joker"], "joker"), each * len(players))
+    if data.get("joker") is not None and not game.table_rules.turns_a_card(settings):
+        raise ScenarioError("joker", "only a Joker-variant hand turns a card face up (settings.variant: joker).")
+    if data.get("joker") is not None and has_deck:
+        raise ScenarioError(
+            "joker", "with a deck the turned card is the deck's next card after the deal; leave joker out."
+        )
     return Scenario(game, settings, players, dealer, tuple(deck), _read_actions(data))
+
+
+def _turn_up(deck: list[int], card: int, position: int) -> list[int]:
+    """The deck with ``card`` at ``position``, the place of the card turned after the deal."""
+    where = deck.index(card)
+    if where < position:
+        raise ScenarioError("joker", "is a card dealt to a player; the turned card is dealt to nobody.")
+    deck = list(deck)
+    deck[where], deck[position] = deck[position], deck[where]
+    return deck
 
 
 def _stacks_now(game: Game[State], state: State) -> dict[str, int]:

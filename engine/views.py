@@ -40,6 +40,8 @@ class HandLabel(TypedDict):
 
     category: str
     value: NotRequired[int]
+    cards: NotRequired[list[str]]  # under a variant: the three cards the hand plays as
+    jokers: NotRequired[int]  # ... and how many jokers made it
 
 
 class TeenPattiPlayer(TypedDict):
@@ -78,6 +80,10 @@ class TeenPattiView(TypedDict):
     pot: int
     stake: int
     boot: int
+    variant: str  # "none", "muflis", "ak47", "joker" or "four_card"
+    cards_each: int
+    joker: str | None  # the Joker variant's card turned up for all
+    joker_ranks: list[str]  # the ranks that are jokers in this hand
     players: list[TeenPattiPlayer]
     your_cards: list[str] | None
     legal: list[LegalEntry]

@@ -49,6 +49,9 @@ class EventKind(StrEnum):
     GAME_RESUMED = "game_resumed"
     GAME_ENDED = "game_ended"  # always the log's last event; reveals the secret seed
     SETTINGS_CHANGED = "settings_changed"
+    VARIANT_CALLED = (
+        "variant_called"  # dealer's choice: the next hand's dealer calls its variant: seat, variant, number
+    )
     HAND_STARTED = "hand_started"  # the deal's record (also the engine's first event of a hand)
     HAND_ENDED = "hand_ended"  # the table's summary of a hand paid out
     HAND_VOID = "hand_void"  # a hand called off when the game ended
@@ -60,6 +63,7 @@ class EventKind(StrEnum):
     BOOT = "boot"
     BLIND = "blind"
     DEALT = "dealt"
+    JOKER = "joker"  # the Joker variant's card turned face up for everyone: card, rank
     HOLE_CARDS = "hole_cards"
     CARDS = "cards"
     SEE = "see"

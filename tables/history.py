@@ -260,6 +260,13 @@ _VERBS = {
     "call": gettext_noop("%(player)s calls."),
     "allin": gettext_noop("%(player)s goes all in."),
 }
+_VARIANT_NAMES = {
+    "none": gettext_noop("None: the usual cards and ranking"),
+    "muflis": gettext_noop("Muflis: the lowest hand wins"),
+    "ak47": gettext_noop("AK47: every ace, king, four and seven is a joker"),
+    "joker": gettext_noop("Joker: a card turned up after the deal makes its rank jokers"),
+    "four_card": gettext_noop("Four-card: four cards each, the best three play"),
+}
 _VERBS_WITH_AMOUNT = {
     "raise": gettext_noop("%(player)s raises to %(amount)s."),
     "bet": gettext_noop("%(player)s bets %(amount)s."),
@@ -409,11 +416,28 @@ def describe_event(
         return _("%(player)s: %(verb)s.") % {"player": player, "verb": verb}
     if kind == EventKind.HAND_STARTED:
         if "number" in data:
-            return _("Hand %(number)s: %(dealer)s deals.") % {
+            sentence = _("Hand %(number)s: %(dealer)s deals.") % {
                 "number": data["number"],
                 "dealer": _name(names, data.get("dealer", "")),
             }
+            settings = data.get("settings")
+            variant = settings.get("variant") if isinstance(settings, Mapping) else None
+            if data.get("variant_called"):  # dealer's choice: the dealer called it
+                name = (
+                    _(_VARIANT_NAMES[variant]) if variant in _VARIANT_NAMES else _("None: the usual cards and ranking")
+                )
+                sentence += " " + _("The dealer calls: %(variant)s.") % {"variant": name}
+            elif variant in _VARIANT_NAMES and variant != "none":  # a Teen Patti variant (docs/rules.md, "Variants")
+                sentence += " " + _(_VARIANT_NAMES[variant]) + "."
+            return sentence
         return ""  # the engine's own start event repeats the table's
+    if kind == EventKind.VARIANT_CALLED:
+        variant = data.get("variant")
+        name = _(_VARIANT_NAMES.get(str(variant), _VARIANT_NAMES["none"]))
+        return _("%(player)s calls the next hand: %(variant)s.") % {
+            "player": _name(names, data.get("seat", "")),
+            "variant": name,
+        }
     if kind == EventKind.BOOT:
         return _("Everyone puts in the boot of %(amount)s; the pot is %(pot)s.") % {
             "amount": data.get("amount"),
@@ -421,6 +445,10 @@ def describe_event(
         }
     if kind == EventKind.DEALT:
         return _("The cards are dealt, %(count)s each.") % {"count": data.get("cards_each", "")}
+    if kind == EventKind.JOKER:
+        return _("The card turned up is %(card)s: every card of its rank is a joker this hand.") % {
+            "card": data.get("card", "")
+        }
     if kind in (EventKind.CARDS, EventKind.HOLE_CARDS):
         cards = _cards_text(data.get("cards", ""))
         label = _hand_label(data.get("hand"), data.get("cards") or ())

@@ -131,6 +131,7 @@ class TableHandStarted(TypedDict):
     dealer_index: int
     players: list[list[Any]]  # [name, stack] pairs
     settings: dict[str, Any]
+    variant_called: NotRequired[bool]  # dealer's choice: the variant in settings is the dealer's call
 
 
 class HandEnded(TypedDict):
@@ -149,8 +150,8 @@ class Turn(TypedDict):
     _hand: int
     player: str
     legal: list[dict[str, Any]]
-    deadline: str
-    away_from: str
+    deadline: str | None  # None: the table has no turn timer
+    away_from: str | None
     new: bool
 
 
@@ -173,6 +174,14 @@ class ActionRecorded(TypedDict):
 
 class Waiting(TypedDict):
     reason: str
+
+
+class VariantCalled(TypedDict):
+    """Dealer's choice: the next hand's dealer called its variant."""
+
+    seat: int
+    variant: str
+    number: int  # the hand it is for
 
 
 # --- the engine's events ------------------------------------------------------------------------
@@ -329,6 +338,14 @@ class PotAwarded(TypedDict):
     hands: dict[str, Any]
 
 
+class Joker(TypedDict):
+    """The Joker variant's card, turned face up for everyone."""
+
+    _hand: int
+    card: str
+    rank: str
+
+
 class HandFinished(TypedDict):
     _hand: int
     stacks: dict[str, int]
@@ -367,6 +384,8 @@ PAYLOADS: dict[EventKind, tuple[type, ...]] = {
     EventKind.REMINDER: (Reminder,),
     EventKind.ACTION: (ActionRecorded,),
     EventKind.WAITING: (Waiting,),
+    EventKind.VARIANT_CALLED: (VariantCalled,),
+    EventKind.JOKER: (Joker,),
     EventKind.BOOT: (Boot,),
     EventKind.BLIND: (Blind,),
     EventKind.DEALT: (Dealt,),

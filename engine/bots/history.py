@@ -134,7 +134,7 @@ class History:
     this_hand_aggressive: tuple[str, ...] = ()  # hold'em: bet or raised after the flop this hand
     this_hand_faced_raise: tuple[str, ...] = ()  # hold'em: acted before the flop facing another's raise
     this_hand_open_chance: tuple[str, ...] = ()  # hold'em: acted before the flop with nobody raised yet
-    ranking: tuple[str, str] | None = None  # Teen Patti: the hand's ranking and best run
+    ranking: tuple[str, ...] | None = None  # Teen Patti: ranking, best run, variant (and turned card)
     bet_open: bool = False  # hold'em: someone has bet in this betting round after the flop
     board: tuple[str, ...] = ()  # hold'em: the shared cards dealt so far this hand
 
@@ -165,8 +165,14 @@ class History:
             settings = event.get("settings")
             ranking = None
             if isinstance(settings, Mapping) and "ranking" in settings:
-                ranking = (str(settings["ranking"]), str(settings.get("best_run", "AKQ")))
+                ranking = (
+                    str(settings["ranking"]),
+                    str(settings.get("best_run", "AKQ")),
+                    str(settings.get("variant", "none")),
+                )
             return History(players=players, ranking=ranking)
+        if kind == "joker" and self.ranking is not None:  # the Joker variant's turned card
+            return replace(self, ranking=(*self.ranking[:3], str(event.get("card", ""))))
         if kind == "showdown":
             return self._teenpatti_showdown(event)
         if kind == "board":
@@ -280,7 +286,14 @@ class History:
         cards = event.get("cards")
         if self.ranking is None or not isinstance(cards, Mapping):
             return self
-        settings = {"ranking": self.ranking[0], "best_run": self.ranking[1]}
+        # Under a variant a shown hand is placed as the variant ranks it (its jokers, with the
+        # turned card the Joker variant showed everyone; the best three of four; Muflis low first).
+        settings = {
+            "ranking": self.ranking[0],
+            "best_run": self.ranking[1],
+            "variant": self.ranking[2] if len(self.ranking) > 2 else "none",
+            "joker": self.ranking[3] if len(self.ranking) > 3 else None,
+        }
         players = dict(self.players)
         for name, shown in cards.items():
             if name not in self.this_hand_stayed:

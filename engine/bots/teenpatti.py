@@ -166,7 +166,8 @@ def read_table(view: Mapping[str, Any], player: str) -> Table:
         pot=int(view["pot"]),
         stake=int(view["stake"]),
         boot=int(view["boot"]),
-        settings=view["settings"],
+        # The Joker variant's face-up card is public; the odds need it to count the jokers.
+        settings={**view["settings"], "joker": view.get("joker")},
         cards=view.get("your_cards"),
         legal={str(entry["verb"]): entry for entry in view["legal"]},
         pending=view.get("sideshow"),

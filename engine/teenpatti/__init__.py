@@ -61,6 +61,9 @@ TEEN_PATTI_TABLE_RULES = TableRules(
     raise_step_setting="boot",
     raise_from_double_stake=True,
     action_verbs=("see", "chaal", "raise", "show", "sideshow", "accept", "refuse", "pack"),
+    variant_setting="variant",
+    variant_hole_cards={"four_card": 4},
+    variants_turning_a_card=("joker",),
 )
 
 

@@ -37,7 +37,8 @@ kind                visible to            data
 ==================  ====================  =====================================================
 hand_started        everyone              game, dealer, players [{name, stack}], settings
 boot                everyone              amount, pot, players
-dealt               everyone              order (names, first card first), cards_each (3)
+dealt               everyone              order (names, first card first), cards_each (3; Four-card 4)
+joker               everyone              card (turned face up after the deal), rank: Joker variant
 see                 everyone              player
 cards               that player only      player, cards, hand (label, see ranking.hand_label)
 chaal / raise       everyone              player, amount (paid), stake (after), blind, pot, stack
@@ -60,9 +61,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.api import Action, Event, LegalAction, PotResult, RuleError, SettingsError
-from engine.cards import DECK_SIZE, card_text
+from engine.cards import DECK_SIZE, RANK_CHARS, card_text, rank_of
 from engine.teenpatti.ranking import hand_label, score_table
 from engine.teenpatti.settings import Settings
+from engine.teenpatti.variants import cards_each, turns_a_card, variant_hand
 from engine.views import HandLabel
 
 VERBS = ("see", "chaal", "raise", "pack", "show", "sideshow", "accept", "refuse")
@@ -99,6 +101,7 @@ class HandState:
         "in_count",
         "index",
         "known_by",
+        "labels",
         "names",
         "outcome",
         "packed",
@@ -112,6 +115,7 @@ class HandState:
         "stake",
         "start_stacks",
         "turn",
+        "turned",
     )
 
     game: str
@@ -120,8 +124,10 @@ class HandState:
     index: dict[str, int]
     dealer: int
     start_stacks: tuple[int, ...]
-    cards: tuple[tuple[int, int, int], ...]
+    cards: tuple[tuple[int, ...], ...]  # three each (Four-card: four), in the order dealt
     scores: tuple[int, ...]
+    labels: tuple[HandLabel, ...] | None  # each hand's label under a variant (None: no variant)
+    turned: int | None  # the Joker variant's face-up card
     stacks: list[int]  # chips not in the pot
     bets: list[int]  # chips each player has put in the pot this hand, boot included
     seen: list[bool]
@@ -188,7 +194,8 @@ def start_hand(
     deck: Sequence[int],
     player_counts: tuple[int, int],
 ) -> tuple[HandState, list[Event]]:
-    """Take the boot and deal three cards each, one at a time, from the player after the dealer.
+    """Take the boot and deal three cards each (Four-card: four), one at a time, from the player
+    after the dealer; in the Joker variant the next card is turned face up for everyone.
 
     Raises :class:`SettingsError` naming the field (``players``, ``players[1].stack``,
     ``dealer``, ``deck``) when the hand cannot be dealt.
@@ -221,10 +228,22 @@ def start_hand(
         raise SettingsError("deck", "must hold each of the 52 cards exactly once.")
 
     order = deal_order(count, dealer)
-    dealt: list[tuple[int, int, int]] = [(0, 0, 0)] * count
+    variant = settings.variant
+    each = cards_each(variant)
+    dealt: list[tuple[int, ...]] = [()] * count
     for k, seat in enumerate(order):
-        dealt[seat] = (deck[k], deck[k + count], deck[k + 2 * count])
-    table = score_table(settings.ranking, settings.best_run)
+        dealt[seat] = tuple(deck[k + round_number * count] for round_number in range(each))
+    if each * count + turns_a_card(variant) > DECK_SIZE:
+        raise SettingsError("players", f"{count} players at {each} cards each need more than one deck.")
+    turned = deck[each * count] if turns_a_card(variant) else None
+    if variant == "none":
+        table = score_table(settings.ranking, settings.best_run)
+        scores = tuple(table[1 << a | 1 << b | 1 << c] for a, b, c in dealt)
+        labels = None
+    else:
+        hands = [variant_hand(cards, variant=variant, best_run=settings.best_run, turned=turned) for cards in dealt]
+        scores = tuple(hand.score for hand in hands)
+        labels = tuple(hand.label(variant) for hand in hands)
 
     state = object.__new__(HandState)
     state.game = game
@@ -234,7 +253,9 @@ def start_hand(
     state.dealer = dealer
     state.start_stacks = tuple(stacks)
     state.cards = tuple(dealt)
-    state.scores = tuple(table[1 << a | 1 << b | 1 << c] for a, b, c in dealt)
+    state.scores = scores
+    state.labels = labels
+    state.turned = turned
     state.stacks = [stack - boot for stack in stacks]
     state.bets = [boot] * count
     state.seen = [False] * count
@@ -263,8 +284,11 @@ def start_hand(
         Event("boot", {"amount": boot, "pot": state.pot, "players": list(names)}),
         # No cards here: a blind player's cards reach nobody, not even their own screen,
         # until they see (a ``cards`` event), so looking can never happen unrecorded.
-        Event("dealt", {"order": [names[seat] for seat in order], "cards_each": 3}),
+        Event("dealt", {"order": [names[seat] for seat in order], "cards_each": each}),
     ]
+    if turned is not None:
+        # The Joker variant's face-up card: shown to everyone, players and watchers, and logged.
+        events.append(Event("joker", {"card": card_text(turned), "rank": RANK_CHARS[rank_of(turned) - 2]}))
     return state, events
 
 
@@ -484,8 +508,15 @@ def _cards(state: HandState, seat: int) -> list[str]:
     return [card_text(card) for card in state.cards[seat]]
 
 
-def _label(state: HandState, seat: int) -> HandLabel:
+def hand_label_of(state: HandState, seat: int) -> HandLabel:
+    """What ``seat``'s hand is, for people (under a variant: with the three cards it plays)."""
+    if state.labels is not None:
+        label: HandLabel = {**state.labels[seat]}
+        return label
     return hand_label(state.scores[seat], state.settings.ranking)
+
+
+_label = hand_label_of
 
 
 def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:

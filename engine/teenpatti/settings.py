@@ -15,7 +15,13 @@ Keys (``shared/spec/hand-scenario.md``) and the allowed values:
 ``blind_show``      ``True`` / ``False``: may a blind player ask for a show (for one stake)
 ``best_run``        ``"AKQ"`` or ``"A23"``: the top run; the other is second
 ``ranking``         ``"standard"`` or ``"digits"`` (999)
+``variant``         optional: ``"none"`` (the default), ``"muflis"``, ``"ak47"``, ``"joker"`` or
+                    ``"four_card"`` (:mod:`engine.teenpatti.variants`); not with ``"digits"``
 ==================  ========================================================================
+
+``variant`` is in no preset's defaults: a key the replay format may omit, so settings without
+it (every file and every stored table before the variants) mean ``"none"``, and
+:meth:`Settings.to_json` leaves it out when it is ``"none"``.
 
 A bad value raises :class:`engine.api.SettingsError` whose ``field`` is the key.
 """
@@ -28,6 +34,7 @@ from typing import Any
 
 from engine.api import SettingsError, is_whole_number
 from engine.teenpatti.ranking import BEST_RUNS, RANKINGS
+from engine.teenpatti.variants import VARIANTS
 
 RAISE_RULES = ("any", "double")
 SIDESHOW_RULES = ("previous", "previous_seen", "off")
@@ -73,6 +80,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
 }
 
+#: Keys a settings mapping may leave out (they then take the value meaning "as the preset").
+OPTIONAL_KEYS = ("variant",)
+
 #: Seats each preset allows (Faras: book 000; Classic: book 004; 999: book 002).
 PLAYER_COUNTS: dict[str, tuple[int, int]] = {"faras": (2, 8), "classic": (3, 7), "999": (2, 16)}
 
@@ -90,6 +100,7 @@ class Settings:
     blind_show: bool
     best_run: str
     ranking: str
+    variant: str = "none"
 
     @property
     def pot_limit(self) -> int | None:
@@ -97,7 +108,7 @@ class Settings:
         return None if self.pot_limit_boots is None else self.pot_limit_boots * self.boot
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "boot": self.boot,
             "blind_turns": self.blind_turns,
             "stake_limit": self.stake_limit,
@@ -108,6 +119,9 @@ class Settings:
             "best_run": self.best_run,
             "ranking": self.ranking,
         }
+        if self.variant != "none":
+            out["variant"] = self.variant
+        return out
 
 
 def _int_in(values: Mapping[str, Any], key: str, low: int, high: int, *, optional: bool) -> int | None:
@@ -135,8 +149,9 @@ def merge_settings(preset: str, overrides: Mapping[str, Any] | None) -> dict[str
         if not isinstance(overrides, Mapping):
             raise SettingsError("settings", "must be an object of setting names and values.")
         for key, value in overrides.items():
-            if key not in defaults:
-                raise SettingsError(str(key), f"is not a {preset} setting; the settings are {', '.join(defaults)}.")
+            if key not in defaults and key not in OPTIONAL_KEYS:
+                known = ", ".join([*defaults, *OPTIONAL_KEYS])
+                raise SettingsError(str(key), f"is not a {preset} setting; the settings are {known}.")
             values[key] = value
     parse_settings(values)
     return values
@@ -160,8 +175,8 @@ def parse_settings(values: Mapping[str, Any]) -> Settings:
         if key not in values:
             raise SettingsError(key, "is missing.")
     for key in values:
-        if key not in PRESETS["faras"]:
-            known = ", ".join(PRESETS["faras"])
+        if key not in PRESETS["faras"] and key not in OPTIONAL_KEYS:
+            known = ", ".join([*PRESETS["faras"], *OPTIONAL_KEYS])
             raise SettingsError(str(key), f"is not a Teen Patti setting; the settings are {known}.")
     boot = _int_in(values, "boot", *BOOT_RANGE, optional=False)
     assert boot is not None
@@ -177,8 +192,13 @@ def parse_settings(values: Mapping[str, Any]) -> Settings:
         raise SettingsError("blind_show", f"must be true or false, not {blind_show!r}.")
     best_run = _choice(values, "best_run", BEST_RUNS)
     ranking = _choice(values, "ranking", RANKINGS)
+    variant = _choice(values, "variant", VARIANTS) if "variant" in values else "none"
+    if variant != "none" and ranking != "standard":
+        raise SettingsError(
+            "variant", f"{variant} plays the standard ranking, so it cannot go with 999's digits (ranking {ranking!r})."
+        )
     settings = Settings(
-        boot, blind_turns, stake_limit, pot_limit_boots, raise_rule, sideshow, blind_show, best_run, ranking
+        boot, blind_turns, stake_limit, pot_limit_boots, raise_rule, sideshow, blind_show, best_run, ranking, variant
     )
     if cache_key is not None and len(_CACHE) < 1024:
         _CACHE[cache_key] = settings

@@ -47,7 +47,10 @@ def deck_for_scenario(
     *, players: Sequence[str], dealer: int, hands: Mapping[str, Sequence[int]], board: Sequence[int] | None
 ) -> list[int]:
     """A deck (top first) that deals each player exactly ``hands[name]``, one card at a time
-    from the player after the dealer; the rest of the deck follows in new-deck order."""
+    from the player after the dealer; the rest of the deck follows in new-deck order.
+
+    Every hand has three cards, or every hand four (the Four-card variant): the replay checks
+    the count against the settings (``TableRules.hole_cards_for``)."""
     if board:
         raise SettingsError("board", "Teen Patti has no board; give only each player's three cards.")
     count = len(players)
@@ -57,12 +60,15 @@ def deck_for_scenario(
         if name not in players:
             raise SettingsError(f"hands.{name}", f"{name!r} is not one of the players.")
     used: set[int] = set()
+    each = 0
     for name in players:
         if name not in hands:
             raise SettingsError(f"hands.{name}", "is missing: give every player's three cards.")
         cards = list(hands[name])
-        if len(cards) != 3:
-            raise SettingsError(f"hands.{name}", f"must be three cards, not {len(cards)}.")
+        if len(cards) not in (3, 4) or each not in (0, len(cards)):
+            wanted = "three cards (four in the Four-card variant, for everyone)" if not each else f"{each} cards"
+            raise SettingsError(f"hands.{name}", f"must be {wanted}, not {len(cards)}.")
+        each = len(cards)
         for card in cards:
             if card in used:
                 raise SettingsError(f"hands.{name}", "repeats a card already dealt to someone.")

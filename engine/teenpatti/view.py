@@ -9,6 +9,10 @@ The view is a JSON-ready dict; the live site and the browser page render it as i
       "dealer": "Chandra",
       "to_act": "Asha" | None,          # None once the hand is over
       "pot": 60, "stake": 10, "boot": 10,
+      "variant": "none" | "muflis" | "ak47" | "joker" | "four_card",
+      "cards_each": 3,                   # Four-card: 4
+      "joker": "7h" | None,              # the Joker variant's card turned face up (everyone sees it)
+      "joker_ranks": ["7"] | [],         # ranks that are jokers this hand (AK47: A, K, 4, 7)
       "players": [                       # seat order
         {"name": "Asha", "stack": 990, "bet": 10,   # bet: chips put in this hand, boot included
          "seen": false, "packed": false,
@@ -16,6 +20,7 @@ The view is a JSON-ready dict; the live site and the browser page render it as i
          "dealer": false, "to_act": true,
          "cards": ["As", "Kd", "2c"] | None,         # only where this viewer may see them
          "hand": {"category": "pair"} | {"category": "digits", "value": 910} | None},
+                                         # under a variant also "cards" (the three it plays), "jokers"
         ...
       ],
       "your_cards": [...] | None,        # the viewer's own cards, once they have seen
@@ -37,9 +42,9 @@ A blind player's own cards are hidden from them too: looking is the ``see`` acti
 from __future__ import annotations
 
 from engine.api import legal_entry
-from engine.cards import card_text
-from engine.teenpatti.hand import HandState, legal_actions, must_see, sideshow_partner
-from engine.teenpatti.ranking import hand_label
+from engine.cards import RANK_CHARS, card_text
+from engine.teenpatti.hand import HandState, hand_label_of, legal_actions, must_see, sideshow_partner
+from engine.teenpatti.variants import cards_each, joker_ranks
 from engine.views import LegalEntry, TeenPattiPlayer, TeenPattiResult, TeenPattiView
 
 
@@ -74,7 +79,7 @@ def hand_view(state: HandState, viewer: str | None) -> TeenPattiView:
                 "dealer": seat == state.dealer,
                 "to_act": seat == state.turn,
                 "cards": [card_text(card) for card in state.cards[seat]] if visible else None,
-                "hand": hand_label(state.scores[seat], settings.ranking) if visible else None,
+                "hand": hand_label_of(state, seat) if visible else None,
             }
         )
     legal: list[LegalEntry] = []
@@ -112,6 +117,12 @@ def hand_view(state: HandState, viewer: str | None) -> TeenPattiView:
         "pot": state.pot,
         "stake": state.stake,
         "boot": settings.boot,
+        "variant": settings.variant,
+        "cards_each": cards_each(settings.variant),
+        "joker": None if state.turned is None else card_text(state.turned),
+        "joker_ranks": [
+            RANK_CHARS[rank - 2] for rank in sorted(joker_ranks(settings.variant, state.turned), reverse=True)
+        ],
         "players": players,
         "your_cards": players[viewer_seat]["cards"] if viewer_seat >= 0 and state.seen[viewer_seat] else None,
         "legal": legal,

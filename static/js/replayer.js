@@ -96,6 +96,9 @@
     var board = view.board || [];
     if (board.length) {
       svg.appendChild(svgNode("text", { x: CX, y: CY + 20, "text-anchor": "middle", fill: "#fff", "font-size": 16 }, strings.board + ": " + board.join(" ")));
+    } else if (view.joker) {
+      // The Joker variant's card turned up after the deal (docs/rules.md, "Variants").
+      svg.appendChild(svgNode("text", { x: CX, y: CY + 20, "text-anchor": "middle", fill: "#fff", "font-size": 14 }, format(strings.joker, { card: view.joker })));
     }
     var players = view.players || [];
     // Up to 16 seats (999) share the oval: narrower boxes, shorter names.

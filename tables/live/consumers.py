@@ -556,6 +556,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             "buy_back": services.seat_buy_back,
             "ask": services.seat_ask,
             "cancel": services.request_cancel,
+            "call_variant": services.variant_call,  # dealer's choice: the next dealer calls the variant
         }
         if verb not in calls:
             raise ServiceError("bad_verb", _("That is not something you can do with a seat."))
@@ -568,6 +569,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             kwargs["seat_id"] = local.pk
         if verb in ("take", "ask") and message.get("number") is not None:
             kwargs["number"] = message["number"]
+        if verb == "call_variant":
+            kwargs["variant"] = message.get("variant")
         if verb == "ask":
             kwargs["what"] = message.get("what")
             request = await database_sync_to_async(services.seat_ask)(**kwargs)

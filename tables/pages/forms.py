@@ -46,6 +46,13 @@ BUY_BACK_CHOICES = [
 BLIND_TURN_CHOICES = [(NO_LIMIT, _("No limit"))] + [(str(n), str(n)) for n in range(2, 7)]
 SIDESHOW_CHOICES = [("on", _("On")), ("off", _("Off"))]
 BEST_RUN_CHOICES = [("AKQ", _("A-K-Q on top, A-2-3 second")), ("A23", _("A-2-3 on top, A-K-Q second"))]
+VARIANT_CHOICES = [
+    ("none", _("None: the usual cards and ranking")),
+    ("muflis", _("Muflis: the lowest hand wins")),
+    ("ak47", _("AK47: every ace, king, four and seven is a joker")),
+    ("joker", _("Joker: a card turned up after the deal makes its rank jokers")),
+    ("four_card", _("Four-card: four cards each, the best three play")),
+]
 BLIND_SPEED_CHOICES = [("5", _("Every 5 hands")), ("10", _("Every 10 hands")), ("20", _("Every 20 hands"))]
 TIMEOUT_ACTION_CHOICES = [
     ("remind", _("Remind the player (the rule book)")),
@@ -195,6 +202,24 @@ class OpenTableForm(forms.Form):
                 label=_("Best run"),
                 choices=BEST_RUN_CHOICES,
                 initial=defaults["best_run"],
+            )
+            self.fields["variant"] = forms.ChoiceField(
+                label=_("Variant"),
+                choices=VARIANT_CHOICES,
+                initial="none",
+                required=False,
+                help_text=_("A variant changes the cards and how hands rank; the betting stays as set here."),
+            )
+            self.fields["dealers_choice"] = forms.MultipleChoiceField(
+                label=_("Dealer's choice"),
+                choices=VARIANT_CHOICES,
+                required=False,
+                initial=[],
+                widget=forms.CheckboxSelectMultiple,
+                help_text=_(
+                    "Tick the variants the dealer of each hand may call before the deal (at least two). "
+                    "A dealer who calls none plays the variant above. None ticked: off."
+                ),
             )
 
     def _add_price_fields(self, *, initial: Decimal) -> None:

@@ -112,6 +112,7 @@ def replayer_strings() -> dict[str, Any]:
         "pot": _("Pot"),
         "stake": _("Stake"),
         "board": _("Board"),
+        "joker": _("Turned up for everyone: %(card)s, every card of its rank is a joker"),
         "dealer": _("Dealer"),
         "packed": _("Packed"),
         "folded": _("Folded"),

@@ -40,6 +40,7 @@ from tables.services.tables import (
     table_resume,
     table_start,
     table_update_settings,
+    variant_call,
 )
 
 __all__ = [
@@ -78,4 +79,5 @@ __all__ = [
     "table_settings_build",
     "table_start",
     "table_update_settings",
+    "variant_call",
 ]

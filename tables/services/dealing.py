@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, replace
 
-from engine.api import TablePosition
+from engine.api import HandPlan, TablePosition
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind
-from tables.models import Hand, Seat, Table
+from tables.models import Event, Hand, Seat, Table
 from tables.services.hand_end import game_end
 from tables.services.log import TableLog
 from tables.services.turns import after_state_change
@@ -63,6 +63,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         return None
 
     number = table.hands_played + 1
+    plan, called = _with_called_variant(table, plan, number)
     table.next_deal_at = None
     seeds = player_seeds(table_id=table.pk, number=number)
     pairs = [(str(name), int(stack)) for name, stack in plan.players]
@@ -101,6 +102,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
             "dealer_index": plan.dealer,
             "players": players,
             "settings": dict(plan.settings),
+            **({"variant_called": True} if called else {}),
         },
         hand=hand,
     )
@@ -108,6 +110,39 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
     after_state_change(log, hand=hand, state=state, actor_name=None, verb=None)
     return hand
+
+
+def _with_called_variant(table: Table, plan: HandPlan, number: int) -> tuple[HandPlan, bool]:
+    """Dealer's choice: the plan with the variant this hand's dealer called for it, if they did
+    (the latest call by the seat that deals it, among the variants the host allows), and
+    whether they did."""
+    allowed = table.settings.get("dealers_choice") or []
+    if not allowed:
+        return plan, False
+    dealer = plan.players[plan.dealer][0]
+    called = (
+        Event.objects.filter(table=table, kind=EventKind.VARIANT_CALLED, payload__number=number)
+        .order_by("-seq")
+        .values_list("payload", flat=True)
+    )
+    for payload in called:
+        if str(payload.get("seat")) == dealer and payload.get("variant") in allowed:
+            return replace(plan, settings={**plan.settings, "variant": payload["variant"]}), True
+    return plan, False
+
+
+def next_dealer(table: Table) -> str | None:
+    """The engine name of the player who would deal the next hand with the seats as they are
+    now (``None``: too few players to deal)."""
+    seats = rows_where(
+        Seat, equal={"table_id": table.pk, "status": Seat.Status.PLAYING}, null={"number": False}, order_by=["number"]
+    )
+    plan = get_game(table.game).plan_hand(
+        settings=table.settings["engine"],
+        seats=[(seat.engine_name, seat.stack) for seat in seats],
+        previous=position_for_seats(table, seats),
+    )
+    return None if plan is None else plan.players[plan.dealer][0]
 
 
 def _hand_live(log: TableLog) -> bool:

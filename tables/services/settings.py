@@ -4,7 +4,9 @@ Rule book 000 lists the host settings of Faras and their ranges: boot 1 to 100,
 buy-in price and chips, buy-backs unlimited / none / up to 1, 2, 3 or 5, blind turns
 2 to 6 or no limit, stake limit, pot limit (in boots, or none), sideshow on or off,
 best run A-K-Q or A-2-3, seats 2 to 8 and a turn timer that reminds but is not
-enforced. Classic (3 to 7) and 999 (2 to 16, book 002) are presets of the same engine
+enforced. Faras and Classic also take a variant (Muflis, AK47, Joker or Four-card; the
+rules are in docs/rules.md, "Variants"), kept in the engine's settings. Classic (3 to 7)
+and 999 (2 to 16, book 002) are presets of the same engine
 with their own player counts, and a table seats as many as its game allows. Rule book
 001 (hold'em) adds the blind speed (every 5, 10 or 20 hands) and the game length
 (until one player has every chip, or 30 or 60 hands); everyone starts with 1,000 play
@@ -80,11 +82,16 @@ TABLE_KEYS = frozenset(
         "currency",
         "computer_pause",
         "approve_seats",
+        "dealers_choice",
     }
 )
 # The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
 # Kept with the host's choices (settings["host"]["currency"]); read it with table_currency().
-TEEN_PATTI_ENGINE_KEYS = frozenset({"boot", "blind_turns", "stake_limit", "pot_limit_boots", "sideshow", "best_run"})
+TEEN_PATTI_ENGINE_KEYS = frozenset(
+    {"boot", "blind_turns", "stake_limit", "pot_limit_boots", "sideshow", "best_run", "variant"}
+)
+#: The Teen Patti variants a host may pick on top of Faras or Classic (docs/rules.md, "Variants").
+VARIANT_CHOICES = ("none", "muflis", "ak47", "joker", "four_card")
 HOLDEM_ENGINE_KEYS = frozenset({"blind_speed"})
 #: Hold'em's own table keys: how the pool is shared (issue 25).
 HOLDEM_TABLE_KEYS = frozenset({"prizes", "payouts"})
@@ -211,6 +218,12 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
             engine_overrides["sideshow"] = _sideshow(game, choices["sideshow"])
         if "best_run" in choices:
             engine_overrides["best_run"] = _choice("best_run", choices["best_run"], ("AKQ", "A23"))
+        if choices.get("variant") not in (None, "", "none"):
+            variant = _choice("variant", choices["variant"], VARIANT_CHOICES)
+            if get_game(game).settings({}).get("ranking") != "standard":
+                raise _error("variant", _("The variants play the usual ranking; 999 counts digits instead."))
+            engine_overrides["variant"] = variant
+        dealers_choice = _dealers_choice(game, choices.get("dealers_choice"))
         buy_in_chips = _int("buy_in_chips", choices.get("buy_in_chips", 1000), low=boot, high=10**7)
         buy_in_price = _price(choices.get("buy_in_price", "10.00"))
         if choices.get("currency") not in (None, "", *CURRENCIES):
@@ -236,6 +249,9 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         prizes = _choice("prizes", choices.get("prizes") or "chips", PRIZE_CHOICES)
         payouts = _payouts(choices.get("payouts"), seats=seats) if prizes == "places" else None
         holdem_prizes = {"prizes": prizes, "payouts": list(payouts) if payouts is not None else None}
+        if choices.get("dealers_choice"):
+            raise _error("dealers_choice", _("This game has no such setting."))
+        dealers_choice = []
 
     try:
         engine_settings = dict(get_game(game).settings(engine_overrides))
@@ -246,7 +262,7 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         host["buy_in_price"] = str(buy_in_price)
     if holdem_prizes.get("payouts"):
         host["payouts"] = payouts_text(holdem_prizes["payouts"])  # as the settings page shows it
-    return {
+    built: dict[str, Any] = {
         "engine": engine_settings,
         "host": host,
         "seats": seats,
@@ -261,6 +277,27 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         "approve_seats": approve_seats,
         **holdem_prizes,
     }
+    if dealers_choice:
+        # The variants the dealer of each hand may call before the deal (docs/rules.md,
+        # "Dealer's choice"); absent when the host allows none (the table's variant holds).
+        built["dealers_choice"] = dealers_choice
+    return built
+
+
+def _dealers_choice(game: str, value: object) -> list[str]:
+    """The variants the host lets each hand's dealer call: a list of variant names (a form's
+    ticked boxes), in the order of ``VARIANT_CHOICES``; empty or omitted: none."""
+    if value in (None, "", []):
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or any(item not in VARIANT_CHOICES for item in value):
+        raise _error("dealers_choice", _("Choose one of: %(choices)s.") % {"choices": ", ".join(VARIANT_CHOICES)})
+    if get_game(game).settings({}).get("ranking") != "standard":
+        raise _error("dealers_choice", _("The variants play the usual ranking; 999 counts digits instead."))
+    if len(set(value)) < 2:
+        raise _error("dealers_choice", _("Tick at least two variants for the dealer to choose from."))
+    return [choice for choice in VARIANT_CHOICES if choice in value]
 
 
 _PERCENT = re.compile(r"[0-9]+")

@@ -25,6 +25,7 @@ from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.news import layer_send
 from tables.services.between_hands import hand_deal_now
+from tables.services.dealing import next_dealer
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.seat_state import in_live_hand
@@ -323,6 +324,34 @@ def table_update_settings(
 
 def _shared_by_places_and_started(table: Table) -> bool:
     return table.settings.get("prizes") == "places" and table.status in (Table.Status.PLAYING, Table.Status.PAUSED)
+
+
+def variant_call(*, table_id: int, seat_id: int | None, variant: object) -> int:
+    """Dealer's choice: the player who deals the next hand calls its variant, one of those the
+    host allows (``settings["dealers_choice"]``), before that hand is dealt. Logged for everyone
+    (``variant_called``); the deal reads it (``tables.services.dealing``). Returns the number of
+    the hand it is for. A later call by the same dealer replaces an earlier one.
+    """
+    with table_write(table_id) as (table, log):
+        seat = seat_at(table, seat_id)
+        allowed = table.settings.get("dealers_choice") or []
+        if not allowed:
+            raise ServiceError("no_dealers_choice", _("At this table the host has not left the variant to the dealer."))
+        if table.status == Table.Status.ENDED:
+            raise ServiceError("game_over", _("The game is over."))
+        if variant not in allowed:
+            raise ServiceError(
+                "variant_not_allowed",
+                _("The host allows these variants: %(choices)s.") % {"choices": ", ".join(allowed)},
+                field="variant",
+            )
+        if seat.banned or seat.status != Seat.Status.PLAYING or seat.number is None:
+            raise ServiceError("not_the_dealer", _("Only the player who deals the next hand calls its variant."))
+        if next_dealer(table) != seat.engine_name:
+            raise ServiceError("not_the_dealer", _("Only the player who deals the next hand calls its variant."))
+        number = table.hands_played + 1
+        log.append(EventKind.VARIANT_CALLED, {"seat": seat.pk, "variant": variant, "number": number})
+    return number
 
 
 def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool = False) -> Seat:

@@ -82,5 +82,7 @@ def test_holdem_starts_everyone_with_the_same_play_chips_and_teen_patti_lets_the
 def test_the_page_gets_every_rule_as_json(name):
     game = get_game(name)
     sent = json.loads(json.dumps(game.table_rules.to_json(game.settings({}))))
-    fields = set(type(game.table_rules).__dataclass_fields__) - {"min_stack_setting"}
-    assert set(sent) == fields | {"min_stack_to_play"}
+    # The variant fields are sent worked out for the table's settings, as the minimum stack is.
+    worked_out = {"min_stack_setting", "variant_setting", "variant_hole_cards", "variants_turning_a_card"}
+    fields = set(type(game.table_rules).__dataclass_fields__) - worked_out
+    assert set(sent) == fields | {"min_stack_to_play", "variant", "turns_a_card"}

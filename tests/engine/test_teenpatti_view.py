@@ -34,7 +34,9 @@ def test_view_has_every_field_the_pages_render_and_is_json_ready():
     assert set(view) == {
         "game", "settings", "viewer", "dealer", "to_act", "pot", "stake", "boot", "players",
         "your_cards", "legal", "must_see", "sideshow", "finished", "result",
+        "variant", "cards_each", "joker", "joker_ranks",
     }  # fmt: skip
+    assert (view["variant"], view["cards_each"], view["joker"], view["joker_ranks"]) == ("none", 3, None, [])
     assert view["players"][1] == {
         "name": "Bikash", "stack": 990, "bet": 10, "seen": False, "packed": False, "blind_turns_used": 0,
         "blind_turns_left": 4, "dealer": False, "to_act": True, "cards": None, "hand": None,

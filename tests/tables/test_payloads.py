@@ -2,7 +2,8 @@
 
 Rules pinned: every kind has a declared shape; every event written in random games of the
 four games (seats coming and going, pauses, settings, the end) and in the requests to the
-host, a join by code, a removal, a ban and a buy-back has all the required keys of one of
+host, a join by code, a removal, a ban, a buy-back, a dealer's call of the Joker variant
+and a Four-card table has all the required keys of one of
 its kind's shapes, no other key, and values of the declared types (bool is not taken for
 int, nor int for bool).
 """
@@ -21,6 +22,7 @@ from tables.models import Event
 from tables.payloads import PAYLOADS
 from tables.services import (
     guest_token_new,
+    hand_act,
     join_ask,
     request_approve,
     request_cancel,
@@ -31,9 +33,12 @@ from tables.services import (
     seat_take,
     table_end,
     table_join,
+    table_start,
     table_update_settings,
+    variant_call,
 )
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import current_turn, make_user, open_table, random_action
+from tests.tables.test_dealers_choice import dealer_seat
 from tests.tables.test_event_kinds import GAMES, _play
 
 
@@ -149,12 +154,30 @@ def _requests_and_bans() -> None:
     table_end(table_id=table.pk, seat_id=host.pk)
 
 
+def _variants(rng: random.Random) -> None:
+    """Dealer's choice (the dealer calls the Joker variant: its card turned up) and a Four-card
+    table, played at random for a few hands."""
+    table, seats = open_table("faras", players=3, choices={"dealers_choice": ["none", "joker"]}, start=False)
+    variant_call(table_id=table.pk, seat_id=dealer_seat(table, seats).pk, variant="joker")
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    four, four_seats = open_table("classic", players=3, choices={"variant": "four_card"})
+    for played, played_seats in ((table, seats), (four, four_seats)):
+        by_name = {seat.engine_name: seat for seat in played_seats}
+        for _step in range(40):
+            player, legal = current_turn(played)
+            if player is None:
+                break
+            verb, amount = random_action(rng, legal)
+            hand_act(table_id=played.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
+
+
 @pytest.mark.django_db
 def test_every_payload_written_has_its_kinds_shape():
     rng = random.Random(23)
     for game in GAMES:
         _play(game, rng)
     _requests_and_bans()
+    _variants(rng)
     problems: list[str] = []
     kinds = set()
     for kind, payload in Event.objects.values_list("kind", "payload"):
@@ -164,3 +187,4 @@ def test_every_payload_written_has_its_kinds_shape():
     # The games reached most of the vocabulary, requests and bans too (not vacuous).
     assert len(kinds) >= 38, sorted({str(kind) for kind in EventKind} - kinds)
     assert {"request_made", "request_approved", "request_denied", "request_cancelled", "seat_banned"} <= kinds
+    assert {"variant_called", "joker"} <= kinds

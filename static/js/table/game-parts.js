@@ -44,7 +44,11 @@ export function gaveUpWord(rules) {
 
 /** The line under the pot: how the money goes in (rules.forced_bets). */
 export function stakesLine(rules, hand, live, call) {
-  if (rules.forced_bets !== "blinds") return fmt(S.stake, { stake: number(hand.stake), boot: number(hand.boot) });
+  if (rules.forced_bets !== "blinds") {
+    const line = fmt(S.stake, { stake: number(hand.stake), boot: number(hand.boot) });
+    // A Teen Patti variant (docs/rules.md, "Variants") is named under the pot for everyone.
+    return hand.variant && hand.variant !== "none" ? line + " · " + (S["variant_" + hand.variant] || hand.variant) : line;
+  }
   let text = fmt(S.blinds, { small: number(hand.small_blind), big: number(hand.big_blind) });
   // What calling costs this viewer now: the same figure as the Call button.
   if (live && call) text += " · " + fmt(S.current_bet, { amount: number(call.cost) });

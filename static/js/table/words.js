@@ -48,10 +48,19 @@ export function describe(event, nameOf) {
     name: d.name || nameOf(d.seat)
   };
   switch (event.kind) {
-    case "hand_started": return d.number === undefined ? null : fmt(S.log_hand_started, { number: d.number, dealer: nameOf(d.dealer) });
+    case "hand_started": {
+      if (d.number === undefined) return null;
+      const started = fmt(S.log_hand_started, { number: d.number, dealer: nameOf(d.dealer) });
+      // A Teen Patti variant (docs/rules.md, "Variants") is said with the hand it is played in.
+      const variant = (d.settings || {}).variant;
+      if (d.variant_called) return started + " " + fmt(S.log_dealer_calls, { variant: S["variant_" + variant] || S.variant_none });
+      return variant && S["variant_" + variant] ? started + " " + S["variant_" + variant] + "." : started;
+    }
+    case "variant_called": return fmt(S.log_variant_called, { player: nameOf(d.seat), variant: S["variant_" + d.variant] || S.variant_none });
     case "boot": return fmt(S.log_boot, p);
     case "blind": return fmt(d.blind === "small" ? S.log_small_blind : S.log_big_blind, p);
     case "dealt": return S.log_dealt;
+    case "joker": return fmt(S.log_joker, { card: d.card });
     case "see": return fmt(S.log_see, p);
     case "chaal": return fmt(d.blind ? S.log_chaal_blind : S.log_chaal_seen, p);
     case "raise": return fmt(d.blind ? S.log_raise_blind : S.log_raise_seen, p);

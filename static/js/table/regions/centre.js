@@ -18,11 +18,17 @@ function drawCentre() {
   $("#stake").textContent = hand ? stakesLine(game, hand, handLive(), legal("call")) : "";
   const board = $("#board");
   board.textContent = "";
+  if (!board.dataset.label) board.dataset.label = board.getAttribute("aria-label") || "";
+  board.setAttribute("aria-label", board.dataset.label);
   if (hand && game.has_board) {
     const result = hand.result;
     const lit = new Set(flatten(result && result.best_cards));
     for (const card of hand.board || []) board.appendChild(window.DashainCards.element(card, { lit: lit.has(card) }));
     board.setAttribute("aria-label", fmt(S.board_label, { cards: (hand.board || []).map(window.DashainCards.label).join(", ") }));
+  } else if (hand && hand.joker) {
+    // The Joker variant's card turned face up after the deal: shown to everyone, like a board.
+    board.appendChild(window.DashainCards.element(hand.joker, {}));
+    board.setAttribute("aria-label", fmt(S.joker_label, { card: window.DashainCards.label(hand.joker) }));
   }
   $("#empty-table").hidden = !!hand;
 }

@@ -24,7 +24,8 @@ function drawMyHand() {
     $("#my-hand-label").textContent = label && label.category ? handLabel(label) : "";
   } else {
     box.textContent = "";
-    for (let i = 0; i < (rules().hole_cards || 0); i++) box.appendChild(window.DashainCards.back({ label: S.my_card_hidden }));
+    const dealt = (state.hand && state.hand.cards_each) || rules().hole_cards || 0;  // Four-card deals four
+    for (let i = 0; i < dealt; i++) box.appendChild(window.DashainCards.back({ label: S.my_card_hidden }));
     $("#my-hand-label").textContent = handLive() && !player.packed ? S.not_looked : "";
   }
   const canSee = !!legal("see");

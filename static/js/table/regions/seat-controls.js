@@ -12,7 +12,7 @@ export function renderSeatControls(sendSeat) {
   const asking = mustAsk();
   const request = myRequest();
   const settings = (state.table && state.table.settings) || {};
-  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed, asking, request, state.denied, settings.buy_in_chips, settings.buy_in_price, settings.buy_backs, openQuestion()], () => {
+  once("seat-controls", [seat, live && player && player.stack, !!player, live, state.table && state.table.status, state.connected, rules().rebuys_allowed, asking, request, state.denied, settings.buy_in_chips, settings.buy_in_price, settings.buy_backs, (settings.dealers_choice || []).join(), openQuestion()], () => {
     const box = $("#between-hands");
     keepFocus(box, () => drawSeatControls(box, sendSeat, { seat, player, live, asking, request, settings }));
   });
@@ -45,6 +45,15 @@ function drawSeatControls(box, sendSeat, { seat, player, live, asking, request, 
       key: "buy-back", command: "buy_back", label: S.buy_again, question, yes: S.buy_again_yes,
       onYes: () => sendSeat("buy_back")
     }));
+  }
+  const dealersChoice = settings.dealers_choice || [];
+  if (seat.status === "playing" && seated && dealersChoice.length) {
+    // Dealer's choice: whoever deals the next hand calls its variant (the server refuses anyone else).
+    const select = el("select", { id: "variant-choice", "aria-label": S.dealers_choice_label });
+    for (const variant of dealersChoice) select.appendChild(el("option", { value: variant, text: S["variant_" + variant] || variant }));
+    box.appendChild(el("p", { class: "aside", text: S.dealers_choice_label }));
+    box.appendChild(select);
+    box.appendChild(controlButton(() => sendSeat("call_variant", { variant: select.value }), "call_variant", S.dealers_choice_call));
   }
   if (seat.status === "playing" && seated) box.appendChild(controlButton(() => sendSeat("sit_out"), "sit_out", S.sit_out));
   if (seat.status === "sitting_out") box.appendChild(controlButton(() => sendSeat("come_back"), "come_back", S.come_back));

@@ -73,7 +73,9 @@ function drawSeats() {
     const cardsBox = el("div", { class: "seat-cards hand-cards-small", "data-cards-of": id });
     if (player) {
       const lit = player.best_cards || (result && result.best_cards && result.best_cards[id]);
-      drawCards(cardsBox, player.cards, player.cards ? 0 : game.hole_cards, lit, live);
+      // The hand's own count (a Teen Patti variant may deal four), else the game's.
+      const dealt = (state.hand && state.hand.cards_each) || game.hole_cards;
+      drawCards(cardsBox, player.cards, player.cards ? 0 : dealt, lit, live);
     }
     const label = player && player.cards && (player.hand || (result && result.hands && result.hands[id]));
     const betShown = player && player.bet && (live || !perRound);

@@ -1,0 +1,132 @@
+"""Dealer's choice (docs/rules.md, "Dealer's choice"): the host lets the dealer of each hand call
+its variant from those allowed, before the deal; the call is logged for everyone, the hand is
+dealt with it, the history says it, and the game still verifies. Abuse: only the next dealer,
+only an allowed variant, only where the host allows it; a refusal changes nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.urls import reverse
+
+from engine import verify
+from tables import history
+from tables.events import EventKind, event_frame
+from tables.models import Event, Hand, Seat, Table
+from tables.selectors import frame_for_viewer
+from tables.services import (
+    ServiceError,
+    seat_remove,
+    seat_sit_out,
+    table_end,
+    table_join,
+    table_start,
+    variant_call,
+)
+from tables.services.dealing import next_dealer
+from tables.services.settings import table_settings_build
+from tests.tables.conftest import make_user, open_table
+from tests.tables.test_history import client_for, play
+
+pytestmark = pytest.mark.django_db
+
+ALLOWED = ["none", "muflis", "ak47", "joker", "four_card"]
+
+
+def dealer_seat(table: Table, seats: list[Seat]) -> Seat:
+    table.refresh_from_db()
+    name = next_dealer(table)
+    return next(seat for seat in seats if seat.engine_name == name)
+
+
+def hand_settings(hand: Hand) -> dict:
+    return Event.objects.get(hand=hand, kind=EventKind.HAND_STARTED, payload__has_key="number").payload
+
+
+def test_each_hand_is_dealt_with_the_variant_its_dealer_called(client):
+    table, seats = open_table("faras", players=3, choices={"dealers_choice": ALLOWED}, start=False)
+    calls = ["muflis", "ak47", "joker", "four_card"]
+    # the first hand's dealer calls before the game starts; each later one during the hand before
+    assert variant_call(table_id=table.pk, seat_id=dealer_seat(table, seats).pk, variant=calls[0]) == 1
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    for number, variant in enumerate(calls[1:], start=2):
+        assert variant_call(table_id=table.pk, seat_id=dealer_seat(table, seats).pk, variant=variant) == number
+        play(table, seats, hands=number - 1, seed=number)
+    play(table, seats, hands=len(calls), seed=9)
+    names = history.seat_names(table=table)
+    for number, variant in enumerate(calls, start=1):
+        hand = Hand.objects.get(table=table, number=number)
+        started = hand_settings(hand)
+        assert started["settings"]["variant"] == variant and started["variant_called"] is True
+        words = " ".join(history.hand_replay_steps(table=table, hand=hand, viewer=None)[0]["words"])
+        assert "The dealer calls:" in words and history._VARIANT_NAMES[variant] in words
+        call = Event.objects.filter(table=table, kind=EventKind.VARIANT_CALLED, payload__number=number).get()
+        assert call.visible_to is None and frame_for_viewer(event_frame(call), None)["data"]["variant"] == variant
+        assert str(call.payload["seat"]) == started["dealer"]  # the dealer of that hand called it
+        sentence = history.describe_event(EventKind.VARIANT_CALLED, call.payload, names, None)
+        assert names[str(call.payload["seat"])] in sentence
+    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    client_for(client, seats[0])
+    whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
+    out = io.StringIO()
+    assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(whole))) == 0, out.getvalue()
+
+
+def test_a_dealer_who_calls_nothing_plays_the_tables_variant():
+    table, _seats = open_table("faras", players=3, choices={"variant": "muflis", "dealers_choice": ["none", "joker"]})
+    started = hand_settings(Hand.objects.get(table=table, number=1))
+    assert started["settings"]["variant"] == "muflis" and "variant_called" not in started
+
+
+def test_only_the_next_dealer_calls_only_an_allowed_variant_and_a_refusal_changes_nothing():
+    table, seats = open_table("faras", players=3, choices={"dealers_choice": ["none", "muflis"]}, start=False)
+    dealer = dealer_seat(table, seats)
+    others = [seat for seat in seats if seat.pk != dealer.pk]
+    watcher = table_join(code=table.code, invite_token=table.invite_token, user=make_user("watcher"))
+    elsewhere, elsewhere_seats = open_table("faras", players=2, start=False)
+    before = Table.objects.get(pk=table.pk).last_seq
+    refusals = [
+        (others[0].pk, "muflis", "not_the_dealer"),  # a player who does not deal next
+        (watcher.pk, "muflis", "not_the_dealer"),  # a watcher with no seat at the felt
+        (elsewhere_seats[0].pk, "muflis", "no_seat"),  # a stranger from another table
+        (None, "muflis", "no_seat"),  # nobody
+        (dealer.pk, "joker", "variant_not_allowed"),  # a variant the host did not allow
+        (dealer.pk, ["muflis"], "variant_not_allowed"),  # not a variant's name
+    ]
+    for seat_id, variant, code in refusals:
+        with pytest.raises(ServiceError) as refused:
+            variant_call(table_id=table.pk, seat_id=seat_id, variant=variant)
+        assert refused.value.code == code, (seat_id, variant)
+    assert Table.objects.get(pk=table.pk).last_seq == before
+    # a banned friend cannot call
+    banned = next(seat for seat in others if seat.pk != seats[0].pk)
+    seat_remove(table_id=table.pk, seat_id=seats[0].pk, remove_seat_id=banned.pk, ban=True)
+    with pytest.raises(ServiceError) as refused:
+        variant_call(table_id=table.pk, seat_id=banned.pk, variant="muflis")
+    assert refused.value.code == "not_the_dealer"
+    # at a table where the host allows no dealer's choice nobody calls
+    with pytest.raises(ServiceError) as refused:
+        variant_call(table_id=elsewhere.pk, seat_id=elsewhere_seats[0].pk, variant="muflis")
+    assert refused.value.code == "no_dealers_choice"
+
+
+def test_a_call_by_a_player_who_no_longer_deals_is_not_used():
+    table, seats = open_table("faras", players=3, choices={"dealers_choice": ["none", "muflis"]}, start=False)
+    dealer = dealer_seat(table, seats)
+    variant_call(table_id=table.pk, seat_id=dealer.pk, variant="muflis")
+    seat_sit_out(table_id=table.pk, seat_id=dealer.pk)  # they sit out before the deal
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    started = hand_settings(Hand.objects.get(table=table, number=1))
+    assert started["dealer"] != dealer.engine_name
+    assert started["settings"].get("variant", "none") == "none" and "variant_called" not in started
+
+
+def test_the_host_allows_at_least_two_variants_and_only_at_faras_or_classic():
+    assert table_settings_build(game="classic", choices={"dealers_choice": ALLOWED})["dealers_choice"] == ALLOWED
+    assert "dealers_choice" not in table_settings_build(game="faras", choices={"dealers_choice": []})
+    for game, value in (("faras", ["muflis"]), ("faras", ["muflis", "lowball"]), ("999", ALLOWED), ("holdem", ALLOWED)):
+        with pytest.raises(ServiceError) as refused:
+            table_settings_build(game=game, choices={"dealers_choice": value})
+        assert refused.value.field == "dealers_choice", (game, value)
