@@ -10,7 +10,7 @@ import json
 
 import pytest
 from django.urls import reverse
-from tables.forms import OpenTableForm
+from tables.pages.forms import OpenTableForm
 
 from engine import verify
 from engine.replay import run_scenario

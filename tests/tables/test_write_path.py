@@ -94,6 +94,7 @@ def _calls(table, seats, watcher):
         "phone_seat_check": lambda: services.phone_seat_check(
             table_id=table.pk, seat_id=host.pk, local_seat_id=host.pk
         ),
+        "variant_call": lambda: services.variant_call(table_id=table.pk, seat_id=player.pk, variant="muflis"),
     }
 
 
