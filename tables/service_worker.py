@@ -133,7 +133,7 @@ def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:
     translatable message."""
     from django.db import close_old_connections
 
-    from tables.services.errors import ServiceError
+    from tables.services.errors import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 
     module, _, name = function.partition(":")
     target = getattr(importlib.import_module(module), name)
@@ -141,6 +141,10 @@ def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:
     try:
         return ("done", target(**kwargs))
     except ServiceError as error:
+        return ("refused", error.code, error.message, error.field)
+    except DATABASE_UNAVAILABLE:  # the database is away: the player is told to try again
+        logger.warning("%s: database unavailable", function, exc_info=True)
+        error = unavailable_error()
         return ("refused", error.code, error.message, error.field)
     except Exception:
         logger.exception("%s failed in a service worker", function)
