@@ -144,8 +144,8 @@ def run(function: str, kwargs: dict[str, Any]) -> tuple[Any, ...]:
         return ("refused", error.code, error.message, error.field)
     except DATABASE_UNAVAILABLE:  # the database is away: the player is told to try again
         logger.warning("%s: database unavailable", function, exc_info=True)
-        error = unavailable_error()
-        return ("refused", error.code, error.message, error.field)
+        refusal = unavailable_error()
+        return ("refused", refusal.code, refusal.message, refusal.field)
     except Exception:
         logger.exception("%s failed in a service worker", function)
         return ("failed", traceback.format_exc())
