@@ -26,13 +26,15 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PAGE_TIMEOUT_MS
 from tests.browser.driver import Player, page_seq, to_act
 from tests.tables.faults import Site
-from tests.tables.private_postgres import PrivatePostgres
+from tests.tables.private_postgres import PrivatePostgres, postgres_bin
 
 pytestmark = pytest.mark.postgres
 
 
 @pytest.fixture(scope="module")
 def outage_site():
+    if postgres_bin() is None:
+        pytest.skip("needs PostgreSQL's server programs (initdb, pg_ctl) to run a server of its own")
     database = PrivatePostgres()
     workdir = Path(tempfile.mkdtemp(prefix="dashain-page-outage-"))
     site: Site | None = None

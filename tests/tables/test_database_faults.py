@@ -35,7 +35,7 @@ from typing import Any
 import pytest
 
 from tests.tables.faults import Player, Site, players_at, wait_until
-from tests.tables.private_postgres import PrivatePostgres
+from tests.tables.private_postgres import PrivatePostgres, postgres_bin
 from tests.tables.test_clock_faults import (
     BOUND,
     _act,
@@ -56,6 +56,8 @@ OUTAGE = 3.0
 
 @pytest.fixture(scope="module")
 def database():
+    if postgres_bin() is None:
+        pytest.skip("needs PostgreSQL's server programs (initdb, pg_ctl) to run a server of its own")
     server = PrivatePostgres()
     try:
         server.start()
