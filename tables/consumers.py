@@ -22,7 +22,9 @@ tables in one query, and a socket that is behind sends what it missed from the l
 
 When the channel layer is down (Redis stopped) a new socket is accepted, told
 ``{"type": "error", "code": "unavailable"}`` and closed with 4503 (try again later), never
-an HTTP 500. Connecting also runs the table clock if something there is overdue.
+an HTTP 500. So is one that connects while the database is away; a request then is answered
+``unavailable`` with its id and the socket goes on (docs/operations.md, "The database
+stopped"). Connecting also runs the table clock if something there is overdue.
 """
 
 from __future__ import annotations

@@ -116,6 +116,7 @@ questionsRedrawWith(render);
 // its answer is sent again by resend.js, with its id, while the table has not moved on.
 function answeredUnavailable(frame) {
   if (frame.type !== "error" || frame.code !== "unavailable") return false;
+  state.snapshotWanted = false;   // a snapshot asked for did not come: ask again at the next need
   const resending = frame.id !== undefined && movesRetry(frame.id, {
     send: (request) => socket.send(request),
     seqNow: () => state.lastSeq,
