@@ -117,6 +117,12 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'dashain.sqlite3'}"),
 }
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
+# A connection kept between requests (``?conn_max_age=600`` in DATABASE_URL) is checked
+# before its first use in each request, socket call, move and task (Django's health check),
+# so one that a database restart left broken is replaced, never used (docs/operations.md,
+# "The database stopped"). ``?conn_health_checks=false`` turns it off.
+_health_checks = str(DATABASES["default"].get("CONN_HEALTH_CHECKS", True)).lower()  # the URL's is text
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = _health_checks not in ("false", "0", "no", "off")
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Wait for a writer instead of failing at once; WAL lets readers go on meanwhile.
     DATABASES["default"].setdefault("OPTIONS", {})

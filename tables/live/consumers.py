@@ -22,7 +22,9 @@ tables in one query, and a socket that is behind sends what it missed from the l
 
 When the channel layer is down (Redis stopped) a new socket is accepted, told
 ``{"type": "error", "code": "unavailable"}`` and closed with 4503 (try again later), never
-an HTTP 500. Connecting also runs the table clock if something there is overdue.
+an HTTP 500. So is one that connects while the database is away; a request then is answered
+``unavailable`` with its id and the socket goes on (docs/operations.md, "The database
+stopped"). Connecting also runs the table clock if something there is overdue.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from tables.live.quiet_watch import TableWatch, watch_for_loop
 from tables.live.viewer import Viewer
 from tables.messages import NewsScreen, TableEventsMessage
 from tables.news import layer_send, remember_server_loop
-from tables.services import ServiceError
+from tables.services import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 
 if TYPE_CHECKING:
     from asgiref.typing import Scope
@@ -260,6 +262,29 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.watch: TableWatch = watch_for_loop(latest_seqs=_tables_last_seq, quiet_seconds=_quiet_seconds)
         self.watch.join(self.table_id, self)
 
+    # --- the database away (docs/operations.md, "The database stopped") ----------
+
+    async def websocket_connect(self, message: Message) -> None:
+        """Channels' connect, with a database that cannot be reached answered as a channel
+        layer that cannot: accepted (so the page can be told), ``unavailable``, closed 4503."""
+        try:
+            await super().websocket_connect(message)
+        except DATABASE_UNAVAILABLE:
+            logger.warning("database unavailable; socket refused", exc_info=True)
+            await self._close_unavailable()
+
+    async def accept(self, subprotocol: str | None = None, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+        self.accepted = True
+        await super().accept(subprotocol, headers)
+
+    async def _close_unavailable(self) -> None:
+        """Tell this socket the table cannot be reached now and close it with 4503 (the page
+        comes back with its back-off and a fresh snapshot)."""
+        if not getattr(self, "accepted", False):
+            await self.accept()
+        await self._error("unavailable", UNAVAILABLE)
+        await self.close(code=CLOSE_UNAVAILABLE)
+
     async def disconnect(self, code: int) -> None:
         watch = getattr(self, "watch", None)
         if watch is not None:
@@ -353,8 +378,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         watch = getattr(self, "watch", None)
         if watch is not None:
             watch.heard(self.table_id)
-        async with self.sending:
-            await self._send_news(message)
+        try:
+            async with self.sending:
+                await self._send_news(message)
+        except DATABASE_UNAVAILABLE:
+            # What was missed cannot be read now: this socket cannot go on exact; the page
+            # reconnects and starts again from a snapshot.
+            logger.warning("database unavailable; news to %s stopped", self.group, exc_info=True)
+            await self._close_unavailable()
 
     async def _send_news(self, message: TableEventsMessage) -> None:
         frames = message["events"]
@@ -448,6 +479,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             reply = await handler(self, message)
         except ServiceError as error:
             await self._error(error.code, error.message, request_id)
+            return
+        except DATABASE_UNAVAILABLE:
+            # The database is away (stopped, restarting): nothing was done, or a commit cut
+            # off may have been; a resend with the same id is applied once. The socket goes on.
+            logger.warning("database unavailable; %s refused", message["type"], exc_info=True)
+            await self._error("unavailable", unavailable_error().message, request_id)
             return
         if reply is not None:
             if request_id is not None:

@@ -39,7 +39,7 @@ from django.utils.translation import gettext_lazy
 
 from tables import services
 from tables.news import remember_server_loop
-from tables.services.errors import ServiceError
+from tables.services.errors import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 
 logger = logging.getLogger(__name__)
 
@@ -171,6 +171,9 @@ def _played(message: dict[str, Any]) -> dict[str, Any]:
             return {"outcome": "played", "seq": move(**kwargs)}
         except ServiceError as refusal:
             return {"outcome": "refused", "code": refusal.code, "message": str(refusal.message), "field": refusal.field}
+        except DATABASE_UNAVAILABLE:  # the database is away: the player is told to try again
+            logger.warning("move %s: database unavailable", message.get("move"), exc_info=True)
+            return {"outcome": "refused", "code": "unavailable", "message": str(unavailable_error().message)}
         except Exception as error:
             logger.exception("move %s failed", message.get("move"))
             return {"outcome": "failed", "error": f"{type(error).__name__}: {error}"}

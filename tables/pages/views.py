@@ -516,6 +516,11 @@ def table_page_strings() -> dict[str, Any]:
         "connection_connecting": _("Connecting…"),
         "connection_closed": _("Connection lost: reconnecting…"),
         "not_connected": _("Not connected: wait a moment, the page is reconnecting."),
+        # The database away (docs/operations.md, "The database stopped"): static/js/table/resend.js.
+        "connection_unavailable": _("The table is catching its breath: coming back in a moment…"),
+        "unavailable": _("The table is catching its breath: its records cannot be reached. Try again in a moment."),
+        "unavailable_resending": _("The table is catching its breath: your move will be sent again in a moment."),
+        "move_not_played": _("Your move was not played: look at the table, then make it again."),
         "refused": _("That move is not allowed now."),
         "status_waiting": _("Waiting for players"),
         "status_playing": _("Playing"),

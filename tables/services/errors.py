@@ -8,10 +8,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.db import InterfaceError, OperationalError
 from django.utils.encoding import force_str
+from django.utils.translation import gettext_lazy
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
+
+#: What Django raises when the database cannot be reached (stopped, restarting, a connection
+#: it dropped): the request was not carried out, or, cut off in its commit, may have been.
+#: Either way a resend with the same client action id is applied once (docs/operations.md).
+DATABASE_UNAVAILABLE = (OperationalError, InterfaceError)
+#: The answer to a request the database's absence stopped (code ``unavailable``).
+TRY_AGAIN = gettext_lazy("The table is catching its breath: its records cannot be reached. Try again in a moment.")
 
 
 class ServiceError(Exception):
@@ -29,3 +38,8 @@ class ServiceError(Exception):
         if self.field:
             out["field"] = self.field
         return out
+
+
+def unavailable_error() -> ServiceError:
+    """The refusal of a request the database's absence stopped (``DATABASE_UNAVAILABLE``)."""
+    return ServiceError("unavailable", TRY_AGAIN)

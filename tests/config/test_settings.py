@@ -230,3 +230,16 @@ def test_a_redis_prefix_channel_names_cannot_carry_is_refused(prefix):
     result = manage("check", environment=clean_environment(**PRODUCTION | {"DASHAIN_REDIS_PREFIX": prefix}))
     assert result.returncode != 0
     assert "DASHAIN_REDIS_PREFIX is 1 to 60 letters" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "checked"),
+    [("", True), ("?conn_max_age=600", True), ("?conn_max_age=600&conn_health_checks=false", False)],
+)
+def test_kept_database_connections_are_health_checked_unless_the_url_says_not(query, checked):
+    """Issue 30: a connection kept through a database restart is checked before it is used
+    again (Django's CONN_HEALTH_CHECKS), by default; the URL's word is read as a yes or no."""
+    url = PRODUCTION["DATABASE_URL"] + query
+    seen = settings_seen_with(clean_environment(**PRODUCTION | {"DATABASE_URL": url}))
+
+    assert seen["database"]["CONN_HEALTH_CHECKS"] is checked

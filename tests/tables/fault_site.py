@@ -2,6 +2,7 @@
 
     python -m tests.tables.fault_site prepare WORKDIR           migrate, users and their sessions
     python -m tests.tables.fault_site table WORKDIR GAME N JSON  open a table, N players seated; prints it
+    python -m tests.tables.fault_site start WORKDIR CODE         the host starts the game
     python -m tests.tables.fault_site web PORT WORKDIR           daphne config.asgi:application
     python -m tests.tables.fault_site worker WORKDIR             celery -A config worker (with REDIS_URL)
     python -m tests.tables.fault_site check WORKDIR CODE         the table's log and invariants, as JSON
@@ -65,6 +66,16 @@ def table(workdir: Path, game: str, players: int, choices: dict) -> None:
     for seat in seats:
         seat_take(table_id=created.pk, seat_id=seat.pk)
     print(json.dumps({"code": created.code, "id": created.pk, "seats": [seat.pk for seat in seats]}))
+
+
+def start(workdir: Path, code: str) -> None:
+    """The host starts the table's game (the first hand is dealt)."""
+    _django()
+    from tables.models import Seat, Table
+    from tables.services import table_start
+
+    found = Table.objects.get(code=code)
+    table_start(table_id=found.pk, seat_id=Seat.objects.get(table=found, user_id=found.host_id).pk)
 
 
 def _arm_kill_before_queue(workdir: Path) -> None:
@@ -158,6 +169,8 @@ def main() -> None:
         prepare(Path(rest[0]))
     elif command == "table":
         table(Path(rest[0]), rest[1], int(rest[2]), json.loads(rest[3]))
+    elif command == "start":
+        start(Path(rest[0]), rest[1])
     elif command == "web":
         web(int(rest[0]), Path(rest[1]))
     elif command == "worker":

@@ -187,6 +187,7 @@ class Player:
         self.turn: dict[str, Any] | None = None
         self.replies: dict[str, dict[str, Any]] = {}
         self.closes: list[int | None] = []
+        self.statuses: list[int] = []  # HTTP statuses of handshakes that were not accepted
         self.errors: list[dict[str, Any]] = []
         self.socket: Any = None
         self.connected = asyncio.Event()
@@ -221,6 +222,9 @@ class Player:
             except Exception as error:  # refused, reset, closed: the page retries too
                 code = getattr(getattr(error, "rcvd", None), "code", None)
                 self.closes.append(code)
+                status = getattr(getattr(error, "response", None), "status_code", None)
+                if status is not None:  # the handshake answered with HTTP (a 500, say)
+                    self.statuses.append(status)
             self.socket = None
             self.waiting_for = None
             self.connected.clear()

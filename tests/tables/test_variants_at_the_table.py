@@ -10,13 +10,13 @@ import json
 
 import pytest
 from django.urls import reverse
-from tables.pages.forms import OpenTableForm
 
 from engine import verify
 from engine.replay import run_scenario
 from tables import history, screens
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat
+from tables.pages.forms import OpenTableForm
 from tables.selectors import frame_for_viewer
 from tables.services import ServiceError, hand_act, table_end, table_update_settings
 from tables.services.settings import table_settings_build

@@ -8,6 +8,9 @@
  * back at the same instant after a server restart); reconnecting at once when the
  * browser comes back online or the tab is shown again. A socket the server closed
  * because this viewer may not be there (4403) or signed out (4401) is not reopened.
+ * A socket closed with 4503 (the server cannot reach the table's records or news right
+ * now: it accepts, says "unavailable", closes) is reopened with the same back-off, which
+ * starts again from 0.5 s only once a snapshot has arrived, not on every accepted socket.
  */
 
 const HEARTBEAT_MS = 25000;
@@ -33,7 +36,6 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
     onSocket(current);
     current.addEventListener("open", () => {
       if (socket !== current) return;
-      retry = 0;
       lastHeard = Date.now();
       window.clearInterval(heartbeat);
       heartbeat = window.setInterval(beat, HEARTBEAT_MS);
@@ -44,6 +46,7 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
       lastHeard = Date.now();
       let frame;
       try { frame = JSON.parse(message.data); } catch (error) { return; }
+      if (frame.type === "snapshot") retry = 0;   // the table is really back
       onFrame(frame);
     });
     current.addEventListener("close", (event) => {

@@ -16,6 +16,7 @@
 import { $ } from "./dom.js";
 import { connect } from "./connection.js";
 import { questionsRedrawWith, questionsTidy } from "./controls.js";
+import { movesForget, movesRemember, movesRetry } from "./resend.js";
 import { applyFrame, legal, mySeat, state } from "./store.js";
 import { CONFIG, S } from "./words.js";
 import { renderActions } from "./regions/actions.js";
@@ -50,7 +51,10 @@ function sendAction(verb, amount) {
   // "see" has its own message; everything else is an action. The id makes a resend a no-op.
   const frame = verb === "see" ? { type: "see", id: newClientId() } : { type: "action", verb, id: newClientId() };
   if (amount !== undefined && amount !== null) frame.amount = amount;
-  if (send(frame)) showNotice("");
+  if (send(frame)) {
+    showNotice("");
+    movesRemember(frame, state.lastSeq);   // sent again by itself if the table is catching its breath
+  }
 }
 
 function sendSeat(verb, extra) {
@@ -109,7 +113,23 @@ function render() {
 }
 questionsRedrawWith(render);
 
+// The table's records out of reach (the database restarting): say so; a move waiting for
+// its answer is sent again by resend.js, with its id, while the table has not moved on.
+function answeredUnavailable(frame) {
+  if (frame.type !== "error" || frame.code !== "unavailable") return false;
+  state.snapshotWanted = false;   // a snapshot asked for did not come: ask again at the next need
+  const resending = frame.id !== undefined && movesRetry(frame.id, {
+    send: (request) => socket.send(request),
+    seqNow: () => state.lastSeq,
+    gaveUp: () => showNotice(S.move_not_played)
+  });
+  showNotice(resending ? S.unavailable_resending : S.unavailable);
+  return true;
+}
+
 function onFrame(frame) {
+  if (answeredUnavailable(frame)) return;
+  if (frame.id !== undefined) movesForget(frame.id);
   if (frame.type === "error") {
     if (frame.code !== "seed_given") showNotice(frame.message || S.refused);   // seed_given: already in
     return;
@@ -128,10 +148,10 @@ const socket = connect({
     render();
   },
   onFrame,
-  onClose: () => {
+  onClose: (final, code) => {
     state.connected = false;
     state.snapshotWanted = false;
-    renderConnection("closed");
+    renderConnection(code === 4503 ? "unavailable" : "closed");
     render();
   }
 });

@@ -120,7 +120,7 @@ function nextDealIn() {
 export function phase() {
   const root = $("#table-root");
   const status = state.table && state.table.status;
-  if (root.getAttribute("data-connection") === "closed") return "lost";
+  if (["closed", "unavailable"].includes(root.getAttribute("data-connection"))) return "lost";
   if (!status) return "connecting";   // nothing known yet: the badge says "Connecting…"
   if (status === "ended") return "ended";
   if (status === "paused") return "paused";
@@ -137,7 +137,7 @@ export function phase() {
 
 function phaseWords(which) {
   switch (which) {
-    case "lost": return S.connection_closed;
+    case "lost": return S["connection_" + $("#table-root").getAttribute("data-connection")] || S.connection_closed;
     case "ended": return S.log_game_ended;
     case "paused": return S.paused_line;
     case "waiting": return state.table && state.table.status === "playing" ? S.waiting_for_chips : S.waiting_for_start;
