@@ -251,7 +251,7 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             raise ServiceError("not_paused", _("The game is not paused."))
         table.status = Table.Status.PLAYING
         log.append(EventKind.GAME_RESUMED, {})
-        hand = selectors.hand_live(table=table)
+        hand, state, action_seq = selectors.live_hand_and_state(table=table)
         if hand is None:
             hand_deal_now(log)
         elif hand.to_act:
@@ -260,6 +260,9 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             computer_turn_clock(table, hand)  # a computer's turn starts again too
             hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
             turn_clock_due(log, hand)
+            # The turn's new clock (its deadline, and when the host may act for them) goes
+            # out with the news to every open page: a page never works a clock out itself.
+            log.hand_now(hand, state, action_seq)
     return table
 
 

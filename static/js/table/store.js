@@ -62,8 +62,11 @@ function setHand(hand) {
   }
   const sameHand = state.hand && state.hand.number === hand.number;
   state.hand = Object.assign({}, hand.view, { number: hand.number, finished: !!hand.finished, dealer_seat: hand.dealer });
+  const before = state.turn;
   state.turn = hand.turn || null;
   if (!sameHand) state.reminder = null;
+  // The turn's clock started again (the host resumed): an old reminder no longer stands.
+  else if (before && state.turn && before.deadline !== state.turn.deadline) state.reminder = null;
 }
 
 /**
