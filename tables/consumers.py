@@ -111,6 +111,8 @@ MAX_FRAME_BYTES = 4096
 RESYNC_LIMIT = 500
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
+CLOSE_SEAT_MOVED = 4409  # a guest's seat link was opened in another browser (issue 28): not retried
+SEAT_GONE_KINDS = ("seat_banned", "seat_moved")
 CLOSE_UNAVAILABLE = 4503  # like HTTP 503, try again later (daphne sends only 1000 and 3000-4999)
 UNAVAILABLE = gettext_lazy("The server cannot reach the table right now; retrying.")
 
@@ -466,11 +468,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                     self.holding, viewer_changed = None, True
         after, viewer = self.last_seq, self.viewer
         self.last_seq = frames[-1]["seq"]
-        # Only news of a ban needs the events as this viewer sees them here.
+        # Only news of a ban (or of a guest's seat moved to another browser) needs the events
+        # as this viewer sees them here.
         banned = [
             selectors.frame_for_viewer(frame, viewer)
             for frame in frames
-            if frame.get("kind") == "seat_banned" and frame["seq"] > after
+            if frame.get("kind") in SEAT_GONE_KINDS and frame["seq"] > after
         ]
         if viewer_changed and (screen is None or "hand" not in screen):
             # The page holds a hand seen with other eyes and this news does not replace it.
@@ -487,10 +490,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._close_if_banned(banned)
 
     async def _close_if_banned(self, events: Sequence[Mapping[str, Any]]) -> None:
-        """The log says this seat was banned (the layer's own word may have been lost): go."""
-        if any(e.get("kind") == "seat_banned" and e.get("data", {}).get("seat") == self.seat_id for e in events):
-            self.signed_out = True
-            await self.close(code=CLOSE_FORBIDDEN)
+        """The log says this seat was banned (the layer's own word may have been lost), or
+        (issue 28) its guest's seat link was opened in another browser: go. A socket opened
+        after the move never sees that news (its snapshot is past it)."""
+        for event in events:
+            if event.get("kind") in SEAT_GONE_KINDS and event.get("data", {}).get("seat") == self.seat_id:
+                self.signed_out = True
+                moved = event.get("kind") == "seat_moved"
+                await self.close(code=CLOSE_SEAT_MOVED if moved else CLOSE_FORBIDDEN)
+                return
 
     async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}

@@ -108,7 +108,17 @@ function render() {
 }
 questionsRedrawWith(render);
 
+// The server's word that this page's seat is not its own any more (issue 28): banned by
+// the host, or a guest's seat link opened in another browser. A close that says so is final.
+const GONE_CODES = { banned: "banned", seat_moved: "moved" };
+const GONE_CLOSES = { 4403: "gone", 4409: "moved" };
+
 function onFrame(frame) {
+  if ((frame.type === "error" || frame.type === "closed") && GONE_CODES[frame.code]) {
+    state.gone = GONE_CODES[frame.code];
+    render();
+    return;
+  }
   if (frame.type === "error") {
     if (frame.code !== "seed_given") showNotice(frame.message || S.refused);   // seed_given: already in
     return;
@@ -127,10 +137,11 @@ const socket = connect({
     render();
   },
   onFrame,
-  onClose: () => {
+  onClose: (final, code) => {
     state.connected = false;
     state.snapshotWanted = false;
-    renderConnection("closed");
+    if (final && GONE_CLOSES[code] && !state.gone) state.gone = GONE_CLOSES[code];
+    renderConnection(state.gone ? "gone" : "closed");
     render();
   }
 });
@@ -176,6 +187,16 @@ if (copy) {
     input.select();
     if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
     showNotice(S.link_copied);
+  });
+}
+
+const copySeat = $("#copy-seat-link");
+if (copySeat) {
+  copySeat.addEventListener("click", () => {
+    const input = $("#seat-link");
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
+    showNotice(S.seat_link_copied);
   });
 }
 

@@ -31,7 +31,8 @@ export const state = {
   reminder: null,     // the last reminder event's data, until the turn moves on
   requests: [],       // requests to the host not answered yet: [{request, seat, name, what, number}]
   denied: null,       // what the host last said no to me for ("seat" | "buy_back"), until I ask again or buy in (a snapshot says it too)
-  phone: null         // pass and play, on the host's phone: {seats, holding, pass_to} as the server says
+  phone: null,        // pass and play, on the host's phone: {seats, holding, pass_to} as the server says
+  gone: null          // "banned" | "moved" | "gone": this page's seat is no longer its own (issue 28)
 };
 
 const LOG_REQUEST = "hand-log";
@@ -146,6 +147,11 @@ function catchUp(events, id) {
     if (!event.kind || event.seq <= after || event.seq > upTo) continue;
     if (isDeal(event)) state.log = state.log.filter((line) => line.seq > event.seq);
     if (event.kind === "game_ended") gameEnded(event.data);
+    // My seat banned, or its guest's seat link opened in another browser: the server
+    // closes this socket next; the page says why at once.
+    if ((event.kind === "seat_banned" || event.kind === "seat_moved") && String((event.data || {}).seat) === String(CONFIG.seat)) {
+      state.gone = event.kind === "seat_banned" ? "banned" : "moved";
+    }
     if (state.log.some((line) => line.seq === event.seq)) continue;
     const line = logLine(event);
     if (line) state.log.push(line);

@@ -63,6 +63,8 @@ export function showNotice(text) {
  * (for the stylesheet and the tests) and, in words, to the status line under the head.
  *
  *   connecting      before the first snapshot (the connection badge says it)
+ *   gone            this page's seat is not its own any more: banned, or (a guest) opened
+ *                   in another browser by its seat link; nothing is retried (issue 28)
  *   lost            the connection dropped (the page is reconnecting)
  *   ended           the game is over (the game-over box has the final chips)
  *   paused          the host paused (table_alerts.js covers the felt and disables actions)
@@ -86,6 +88,7 @@ function nextDealIn() {
 export function phase() {
   const root = $("#table-root");
   const status = state.table && state.table.status;
+  if (state.gone) return "gone";
   if (root.getAttribute("data-connection") === "closed") return "lost";
   if (!status) return "connecting";   // nothing known yet: the badge says "Connecting…"
   if (status === "ended") return "ended";
@@ -103,6 +106,7 @@ export function phase() {
 
 function phaseWords(which) {
   switch (which) {
+    case "gone": return S["gone_" + state.gone] || S.gone_gone;
     case "lost": return S.connection_closed;
     case "ended": return S.log_game_ended;
     case "paused": return S.paused_line;
@@ -125,6 +129,8 @@ export function renderPhase() {
   const text = phaseWords(which);
   if (line.textContent !== text) line.textContent = text;
   line.hidden = !text;
+  const gone = $("#gone");
+  if (gone) gone.hidden = which !== "gone";
   const empty = $("#empty-table");
   if (empty && !state.hand) empty.textContent = text || S.waiting_next_hand;
   // Count down to the next deal, and say "dealing" when its time comes, without news.
