@@ -304,6 +304,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """The host banned a player: their sockets close at once (they may not watch on)."""
         if message.get("seat") == self.seat_id:
             self.signed_out = True
+            # The page says why at once (issue 28), before the close.
+            await self._error("banned", _("The host has removed you from this game."))
             await self.close(code=CLOSE_FORBIDDEN)
 
     async def session_ended(self, message: dict[str, Any]) -> None:
