@@ -577,3 +577,49 @@ def test_seats_round_the_oval_never_overlap_on_a_laptop(chromium, live_site, scr
     finally:
         context.close()
     assert problems == [], "\n".join(problems)
+
+
+#: How many of my cards are not wholly inside my seat's tile, or lie over its name, badges or bet.
+CARDS_CLIPPED = """() => {
+  const tile = document.querySelector('.seat[data-me="true"]');
+  const t = tile.getBoundingClientRect();
+  const box = (node) => node.getBoundingClientRect();
+  const cards = [...tile.querySelectorAll('.seat-cards .playing-card')].map(box);
+  const parts = [...tile.querySelectorAll('.name, .badges, .bet')].map(box);
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const outside = (c) => c.left < t.left || c.right > t.right || c.top < t.top || c.bottom > t.bottom;
+  return cards.filter(c => outside(c) || parts.some(p => meet(c, p))).length;
+}"""
+
+
+def test_at_16_seats_a_phone_shows_my_cards_near_the_top_and_on_my_own_tile(chromium, live_site, screenshots):
+    """Issue 28: with 999's 16 seats on a phone, "Your cards" and "See my cards" sat at y =
+    1112-1229, under 16 seat tiles, and my own tile showed no card. Now, at both sizes, my
+    cards and "See my cards" are inside the first screen (on a phone in its top half), and
+    my own tile shows my (face-down) cards while the other tiles leave theirs out."""
+    code = live_site.scenario("full:999:16")["code"]
+    for size in sorted(SIZES):
+        host = person(chromium, live_site, "hostuser", size, "host-16-cards")
+        try:
+            host.page.goto(f"/tables/{code}/")
+            expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
+            expect(host.page.locator(".seat")).to_have_count(16)
+            expect(host.page.locator("#see-button")).to_be_visible()
+            for selector in ("#my-hand", "#see-button", "#action-bar", "#turn-reminder"):
+                assert inside_window(host.page, selector), (size, selector)
+            top = host.page.evaluate("() => document.querySelector('#my-hand').getBoundingClientRect().top")
+            if size == "phone":
+                assert top < 844 / 2, top
+            mine = host.page.locator('.seat[data-me="true"] .seat-cards .playing-card')
+            expect(mine).to_have_count(3)
+            assert all(card.is_visible() for card in mine.all()), size
+            # each card wholly inside my tile, none over another part of it
+            clipped = host.page.evaluate(CARDS_CLIPPED)
+            assert clipped == 0, size
+            others = host.page.locator('.seat[data-me="false"] .seat-cards')
+            assert not any(box.is_visible() for box in others.all()), size
+            assert fits_the_screen(host.page), size
+            snap(screenshots, "full-999-16-my-cards", [host])
+        finally:
+            host.page.context.close()
