@@ -13,7 +13,17 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, act, action_verbs, end_the_game, join_table, settle, stacks_shown, to_act
+from tests.browser.driver import (
+    Player,
+    act,
+    action_verbs,
+    end_the_game,
+    join_table,
+    open_table,
+    settle,
+    stacks_shown,
+    to_act,
+)
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -120,3 +130,82 @@ def test_a_new_hosts_invite_link_is_on_the_first_screen(new_page, live_site, art
             assert box["scrollY"] == 0, (label, box)
             assert 0 <= box["top"] and box["bottom"] <= box["height"], (label, selector, box)
             assert 0 <= box["left"] and box["right"] <= box["width"], (label, selector, box)
+
+
+def test_an_away_player_is_played_for_the_rest_of_the_hand_and_comes_back_next_hand(new_page, live_site, artifacts):
+    """Hold'em of three with a 5-second turn timer. A pause outlasts a turn's time: on resume
+    every page reads the turn's new clock ("left", no "Act for"). Then a player closes their
+    tab on a turn where they could check; the host acts for them once; every later turn of
+    theirs in that hand is played at once (the hand ends with no second "Act for"); they
+    open the table again, come back, and are dealt into the next hand."""
+    host = Player("asha-host", new_page("hostuser"))
+    host.listen()
+    live_site.set_next_table_code("AWAY28")
+    open_table(host.page, "holdem", turn_timer=5)
+    host.read_seat()
+    host.page.locator('#between-hands [data-command="take"]').click()
+    link = host.page.locator("#join-link").input_value()
+    others = []
+    for name in ("bikash", "chandra"):
+        player = Player(name, new_page(name))
+        join_table(player.page, link)
+        player.read_seat()
+        others.append(player)
+    players = [host, *others]
+    expect(host.page.locator(".seat")).to_have_count(3)
+    host.page.locator('#host-controls [data-command="start"]').click()
+    host.page.wait_for_selector('.seat[data-to-act="true"]')
+    settle(players)
+
+    # A pause longer than the turn's time, then resume: every page agrees with the server.
+    host.page.locator('#host-controls [data-command="pause"]').click()
+    for player in players:
+        expect(player.page.locator("#turn-clock")).to_contain_text("time is up", timeout=15_000)
+    host.page.locator('#host-controls [data-command="resume"]').click()
+    for player in players:
+        expect(player.page.locator("#turn-clock")).to_contain_text("left")
+    expect(host.page.locator('#act-for [data-verb="act_for"]')).to_have_count(0)
+
+    # Play on until a guest may check; that guest closes their tab.
+    by_seat = {player.seat: player for player in players}
+    away = None
+    while away is None:
+        settle(players)
+        mover = by_seat[to_act(host)]
+        verbs = action_verbs(mover)
+        if mover is not host and "check" in verbs:
+            away = mover
+            break
+        act(mover, "check" if "check" in verbs else "call")
+    away_name = away.label.capitalize()
+    away.page.close()
+    present = [player for player in players if player is not away]
+    button = host.page.locator('#act-for [data-verb="act_for"]')
+    expect(button).to_have_text(f"Act for {away_name}", timeout=15_000)
+    acted = len([f for f in host.sent if f.get("type") == "host" and f.get("verb") == "act_for"])
+    button.click()
+    expect(host.page.locator("#hand-log")).to_contain_text(f"{away_name} checks", timeout=15_000)
+    # The others check every street down; the away player's turns never wait.
+    while host.page.locator("#result").is_hidden():
+        settle(present)
+        seat = to_act(host)
+        if seat is None:
+            continue
+        assert seat != away.seat, "the table waits for the away player"
+        mover = by_seat[seat]
+        act(mover, "check" if "check" in action_verbs(mover) else "call")
+    expect(host.page.locator("#result")).to_be_visible()
+    assert len([f for f in host.sent if f.get("type") == "host" and f.get("verb") == "act_for"]) == acted + 1
+    host.page.screenshot(path=str(artifacts / "away-hand-over-host.png"))
+
+    # They come back: the table page again, "Come back", and the next deal has them in.
+    back = Player(away.label, new_page(away.label))
+    back.page.goto("/tables/AWAY28/")
+    expect(back.page.locator("#connection")).to_have_attribute("data-state", "open")
+    back.read_seat()
+    back.page.locator('#between-hands [data-command="come_back"]').click()
+    expect(host.page.locator("#hand-log")).to_contain_text(f"{away_name} comes back")
+    host.page.locator('#host-controls [data-command="pause"]').click()
+    host.page.locator('#host-controls [data-command="resume"]').click()  # deals the next hand now
+    expect(back.page.locator("#hand-number")).to_contain_text("2")
+    expect(back.page.locator("#my-cards .playing-card")).to_have_count(2)
