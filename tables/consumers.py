@@ -52,6 +52,7 @@ from tables.messages import NewsScreen, SeatPublic, TableEventsMessage
 from tables.move_workers import MoveClient, move_workers_enabled
 from tables.news import layer_send, remember_server_loop
 from tables.news_text import news_text, text_with
+from tables.presence import presence_close, presence_online, presence_open
 from tables.quiet_watch import TableWatch, watch_for_loop
 from tables.service_processes import service_processes
 from tables.services import ServiceError
@@ -278,12 +279,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         await self.accept()
+        await self._presence_open()
         await self._send_snapshot()
         self.catching_up: asyncio.Task[None] | None = None
         self.watch: TableWatch = watch_for_loop(latest_seqs=_tables_last_seq, quiet_seconds=_quiet_seconds)
         self.watch.join(self.table_id, self)
 
     async def disconnect(self, code: int) -> None:
+        await self._presence_close()
         watch = getattr(self, "watch", None)
         if watch is not None:
             watch.leave(self.table_id, self)
@@ -307,6 +310,51 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # The page says why at once (issue 28), before the close.
             await self._error("banned", _("The host has removed you from this game."))
             await self.close(code=CLOSE_FORBIDDEN)
+
+    # --- who has the table open (issue 28, tables.presence) ----------------------
+
+    async def _presence_open(self) -> None:
+        """Count this socket open; the table hears when its seat comes online."""
+        self.present = False
+        if self.seat_id is None:
+            return
+        try:
+            online = await presence_open(self.group, self.seat_id)
+            self.present = True
+            if online:
+                await self.channel_layer.group_send(
+                    self.group, {"type": "seat.presence", "seat": self.seat_id, "online": True}
+                )
+        except Exception:  # the cache or the layer is away: the seat just shows as before
+            logger.warning("presence of %s not counted", self.group, exc_info=True)
+
+    async def _presence_close(self) -> None:
+        """Count this socket closed; the table hears when its seat has no page left open."""
+        if not getattr(self, "present", False) or self.seat_id is None:
+            return
+        self.present = False
+        try:
+            if await presence_close(self.group, self.seat_id):
+                await self.channel_layer.group_send(
+                    self.group, {"type": "seat.presence", "seat": self.seat_id, "online": False}
+                )
+        except Exception:
+            logger.warning("presence of %s not uncounted", self.group, exc_info=True)
+
+    async def seat_presence(self, message: dict[str, Any]) -> None:
+        """A seat came online or has no open page left: tell the page (its own seat's page
+        knows it is open)."""
+        if message.get("seat") == self.seat_id:
+            return
+        await self.send_json({"type": "presence", "seat": message.get("seat"), "online": bool(message.get("online"))})
+
+    async def _online(self, snapshot: Mapping[str, Any]) -> list[int] | None:
+        """The seats with an open page now (``None`` when the cache cannot say)."""
+        try:
+            return await presence_online(self.group, [seat["id"] for seat in snapshot["seats"]])
+        except Exception:
+            logger.warning("presence of %s not read", self.group, exc_info=True)
+            return None
 
     async def session_ended(self, message: dict[str, Any]) -> None:
         """The session this socket was opened with signed out: it may not act any more."""
@@ -388,6 +436,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.phone is not None:
             snapshot["you"] = self.seat_id
         self.last_seq = snapshot["seq"]
+        snapshot["online"] = await self._online(snapshot)  # issue 28: who has a page open
         await self.send_json(self._with_phone(snapshot))
 
     def behind(self, latest: int) -> None:

@@ -548,6 +548,7 @@ def table_page_strings() -> dict[str, Any]:
         "connection_connecting": _("Connecting…"),
         "connection_closed": _("Connection lost: reconnecting…"),
         "connection_gone": _("Not at this table"),
+        "offline": _("Offline"),
         "gone_banned": _("The host has removed you from this game."),
         "gone_moved": _("Your seat is open on another device now: this page no longer plays for it."),
         "gone_gone": _("You are no longer at this table."),

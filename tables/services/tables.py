@@ -314,7 +314,8 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             turn_clock_due(log, hand)
             # The turn's new clock (its deadline, and when the host may act for them) goes
             # out with the news to every open page: a page never works a clock out itself.
-            log.hand_now(hand, state, action_seq)
+            if state is not None:
+                log.hand_now(hand, state, action_seq)
     return table
 
 

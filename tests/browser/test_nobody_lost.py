@@ -178,8 +178,17 @@ def test_an_away_player_is_played_for_the_rest_of_the_hand_and_comes_back_next_h
             break
         act(mover, "check" if "check" in verbs else "call")
     away_name = away.label.capitalize()
+    away_tile = host.page.locator(f'.seat[data-seat="{away.seat}"]')
+    expect(away_tile).to_have_attribute("data-online", "true")
+    expect(away_tile.locator(".badge-offline")).to_have_count(0)
     away.page.close()
     present = [player for player in players if player is not away]
+    # Every page shows that the player has no page open.
+    for player in present:
+        tile = player.page.locator(f'.seat[data-seat="{away.seat}"]')
+        expect(tile).to_have_attribute("data-online", "false")
+        expect(tile.locator(".badge-offline")).to_have_text("Offline")
+        assert "Offline" in (tile.get_attribute("aria-label") or "")
     button = host.page.locator('#act-for [data-verb="act_for"]')
     expect(button).to_have_text(f"Act for {away_name}", timeout=15_000)
     acted = len([f for f in host.sent if f.get("type") == "host" and f.get("verb") == "act_for"])
@@ -203,6 +212,7 @@ def test_an_away_player_is_played_for_the_rest_of_the_hand_and_comes_back_next_h
     back.page.goto("/tables/AWAY28/")
     expect(back.page.locator("#connection")).to_have_attribute("data-state", "open")
     back.read_seat()
+    expect(host.page.locator(f'.seat[data-seat="{away.seat}"]')).to_have_attribute("data-online", "true")
     back.page.locator('#between-hands [data-command="come_back"]').click()
     expect(host.page.locator("#hand-log")).to_contain_text(f"{away_name} comes back")
     host.page.locator('#host-controls [data-command="pause"]').click()

@@ -32,7 +32,8 @@ export const state = {
   requests: [],       // requests to the host not answered yet: [{request, seat, name, what, number}]
   denied: null,       // what the host last said no to me for ("seat" | "buy_back"), until I ask again or buy in (a snapshot says it too)
   phone: null,        // pass and play, on the host's phone: {seats, holding, pass_to} as the server says
-  gone: null          // "banned" | "moved" | "gone": this page's seat is no longer its own (issue 28)
+  gone: null,         // "banned" | "moved" | "gone": this page's seat is no longer its own (issue 28)
+  online: null        // {seat id: true} of the seats with a page open (null: not known), as the server says
 };
 
 const LOG_REQUEST = "hand-log";
@@ -81,6 +82,15 @@ export function applyFrame(frame, send) {
       if (frame.id === LOG_REQUEST) { fillLog(frame.events || []); return []; }
       if (typeof frame.id === "string" && frame.id.indexOf(CATCH_UP) === 0) { catchUp(frame.events || [], frame.id); return []; }
       return applyEvents(frame, send);
+    case "presence":
+      // A seat came online or has no page open any more (tables/presence.py).
+      if (state.online) {
+        const online = Object.assign({}, state.online);
+        if (frame.online) online[String(frame.seat)] = true;
+        else delete online[String(frame.seat)];
+        state.online = online;
+      }
+      return [];
     case "pong":
       // The server's last seq for this socket: behind it, news was lost on the way.
       if (typeof frame.seq === "number" && frame.seq > state.lastSeq) wantSnapshot(send);
@@ -103,6 +113,7 @@ function applySnapshot(frame, send) {
   state.lastSeq = frame.seq || 0;
   state.you = frame.you;
   state.phone = frame.phone || null;
+  state.online = Array.isArray(frame.online) ? Object.fromEntries(frame.online.map((id) => [String(id), true])) : null;
   if (frame.table) state.table = frame.table;
   if (frame.seats) setSeats(frame.seats);
   setHand(frame.hand);

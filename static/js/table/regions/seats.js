@@ -30,7 +30,7 @@ const POSITIONS = {
 };
 
 export function renderSeats() {
-  once("seats", [state.hand, state.seats, state.you], drawSeats);
+  once("seats", [state.hand, state.seats, state.you, state.online], drawSeats);
 }
 
 function drawSeats() {
@@ -59,6 +59,9 @@ function drawSeats() {
       description.push(dealerWord);
     }
     if (seat.local) { badge(S.on_this_phone, "badge-computer"); description.push(S.on_this_phone); }
+    // A person with no page open (issue 28); computers and the host's phone's players have none.
+    const offline = state.online && !seat.computer && !seat.local && seat.id !== undefined && !state.online[String(seat.id)];
+    if (offline) { badge(S.offline, "badge-offline"); description.push(S.offline); }
     if (seat.computer) { const word = S["computer_" + seat.computer] || seat.computer; badge(word, "badge-computer"); description.push(word); }
     if (isToAct(player)) { badge(S.to_act, "badge-turn"); description.push(S.to_act); }
     if (player && game.has_blind_and_seen && !player.packed && player.seen !== undefined) {
@@ -82,6 +85,7 @@ function drawSeats() {
       "data-seat": id,
       "data-pos": map[i] !== undefined ? map[i] : i % 8,
       "data-me": String(id === me()),
+      "data-online": state.online ? String(!!state.online[id]) : "",
       "data-to-act": String(isToAct(player)),
       "data-folded": String(!!(player && (player.packed || player.folded))),
       "aria-label": description.join(", ")
