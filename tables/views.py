@@ -369,7 +369,10 @@ def _seat_take_or_ask(request: HttpRequest, table: Table, seat: Seat) -> None:
         if error.code != "ask_host":
             raise
         services.seat_ask(table_id=table.pk, seat_id=seat.pk, what="seat")
-        messages.info(request, _("You asked the host for a seat; you watch until they answer."))
+        # "until-seated": the table page takes it away once the host has answered yes (main.js).
+        messages.info(
+            request, _("You asked the host for a seat; you watch until they answer."), extra_tags="until-seated"
+        )
 
 
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:

@@ -86,7 +86,18 @@ function offerSeed() {
   send({ type: "seed", seed, id: newClientId() });
 }
 
+// "You asked the host for a seat; you watch until they answer." (a message of the page's
+// load) no longer stands once the host seated me.
+function tidyMessages() {
+  const seat = mySeat();
+  if (!seat || seat.number === null || seat.number === undefined) return;
+  for (const message of document.querySelectorAll(".message--until-seated")) message.remove();
+  const list = document.querySelector(".messages");
+  if (list && !list.children.length) list.remove();
+}
+
 function render() {
+  tidyMessages();
   renderHeader();
   renderPhone(sendHold);
   renderSeats();

@@ -90,7 +90,15 @@ function drawSeats() {
       "data-folded": String(!!(player && (player.packed || player.folded))),
       "aria-label": description.join(", ")
     }, [
-      el("div", { class: "name" }, [el("span", { class: "seat-name", title: name, text: name }), el("span", { class: "seat-stack", text: chips(stack) })]),
+      el("div", { class: "name" }, [
+        el("span", { class: "seat-name", title: name, text: name }),
+        // "1,000 chips"; round the laptop's oval only "1,000", so the name keeps the room (the
+        // seat's accessible name says "chips" whole either way; issue 28)
+        el("span", { class: "seat-stack", title: chips(stack) }, [
+          el("span", { class: "stack-long", text: chips(stack) }),
+          el("span", { class: "stack-short", "aria-hidden": "true", text: number(stack) })
+        ])
+      ]),
       badges,
       betShown ? el("div", { class: "bet", text: fmt(perRound ? S.bet_round : S.bet_hand, { amount: number(player.bet) }) }) : null,
       cardsBox,

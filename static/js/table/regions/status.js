@@ -46,7 +46,9 @@ export function renderGameOver() {
     return;
   }
   const finals = state.finalStacks || {};
-  const text = Object.keys(finals).filter((id) => finals[id] > 0).map((id) => nameOf(id) + " " + number(finals[id])).join(" · ");
+  // Everyone who played (bought in), a player who ended with nothing too; not a watcher.
+  const played = (id) => finals[id] > 0 || ((state.seats[id] || {}).buy_ins || 0) > 0;
+  const text = Object.keys(finals).filter(played).map((id) => nameOf(id) + " " + number(finals[id])).join(" · ");
   $("#game-over-stacks").textContent = text ? fmt(S.final_stacks, { stacks: text }) : "";
 }
 
