@@ -51,6 +51,8 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     host.page.locator('#host-requests [data-command="approve"]').click()
     expect(dipa.page.locator("#between-hands")).to_contain_text("Seat 2")
     expect(dipa.page.locator("#between-hands")).not_to_contain_text("Waiting for the host")
+    # Issue 28: the banner "you watch until they answer" goes with the answer.
+    expect(dipa.page.locator(".messages")).to_have_count(0)
     expect(host.page.locator("#host-requests-box")).to_be_hidden()
     expect(host.page.locator(".seat")).to_have_count(2)
 

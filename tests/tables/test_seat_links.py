@@ -252,3 +252,13 @@ async def test_the_old_browsers_socket_closes_when_the_seat_link_is_used():
     connected, new_socket, _ = await connect(table.code, guest_token=new_token)
     assert connected and new_socket.seat_id == dipa.pk
     await new_socket.close()
+
+
+def test_the_table_page_has_one_language_switch():
+    """Issue 28: the table page hides the site's footer; its side column has the switch."""
+    table, seats = open_table("faras", 2, start=False)
+    player = Client()
+    player.force_login(seats[1].user)
+    page = player.get(reverse("table_detail", kwargs={"code": table.code})).content.decode()
+    assert page.count('id="language-switcher-select"') == 1
+    assert reverse("set_language") in page
