@@ -1,7 +1,7 @@
 /* The seats round the table: name, stack, badges, cards, bet, hand label. */
 
 import { $, el, once } from "../dom.js";
-import { S, chips, fmt, handLabel, number } from "../words.js";
+import { CONFIG, S, chips, fmt, handLabel, number } from "../words.js";
 import { dealerWords, gaveUpWord } from "../game-parts.js";
 import { handLive, isToAct, me, nameOf, rules, state } from "../store.js";
 import { drawCards } from "./cards.js";
@@ -19,7 +19,10 @@ function seatOrder() {
   }
   const place = (entry) => (entry.seat && entry.seat.number !== null && entry.seat.number !== undefined ? entry.seat.number : 99);
   people.sort((a, b) => place(a) - place(b));
-  const mine = people.findIndex((entry) => (entry.player ? String(entry.player.name) : String(entry.seat.id)) === me());
+  // Pass and play: the host's seat stays at the bottom whoever holds the phone, so the seats
+  // keep their places while it is passed (issue 28); elsewhere my own seat.
+  const anchor = state.phone ? String(CONFIG.seat) : me();
+  const mine = people.findIndex((entry) => (entry.player ? String(entry.player.name) : String(entry.seat.id)) === anchor);
   return mine > 0 ? people.slice(mine).concat(people.slice(0, mine)) : people;
 }
 
