@@ -24,6 +24,7 @@ from tests.browser.driver import (
     stacks_shown,
     to_act,
 )
+from tests.browser.test_pages_layout import page_problems
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -86,6 +87,7 @@ def test_a_guest_comes_back_by_their_seat_link_on_a_new_device(new_page, live_si
     back = Player("dipa-new", new_page(viewport=PHONE))
     back.page.goto(seat_link)
     expect(back.page.locator("h1")).to_have_text("Sit as Dipa on this device?")
+    assert page_problems(back.page) == []
     back.page.get_by_role("button", name="Yes, I am Dipa").click()
     back.page.wait_for_url(re.compile(r"/tables/SEAT28/$"))
     expect(back.page.locator("#connection")).to_have_attribute("data-state", "open")
@@ -97,6 +99,8 @@ def test_a_guest_comes_back_by_their_seat_link_on_a_new_device(new_page, live_si
     assert stacks_shown(host.page) == before
     expect(back.page.locator(f'.seat[data-seat="{dipa.seat}"]')).to_contain_text("Dipa")
     back.page.screenshot(path=str(artifacts / "back-dipa-phone.png"))
+    back.page.locator("#seat-link-box summary").click()
+    assert page_problems(back.page) == []  # the guest's table page with the seat link open
 
     # The old page is told at once, and its socket stays closed.
     expect(dipa.page.locator("#table-root")).to_have_attribute("data-phase", "gone")
@@ -105,6 +109,7 @@ def test_a_guest_comes_back_by_their_seat_link_on_a_new_device(new_page, live_si
     )
     expect(dipa.page.locator("#connection")).to_have_attribute("data-state", "gone")
     dipa.page.screenshot(path=str(artifacts / "old-dipa-phone.png"))
+    assert page_problems(dipa.page) == []
     assert dipa.page.evaluate("() => window.DashainTable.state.socket.readyState") == 3  # CLOSED
     assert any(frame.get("kind") == "seat_moved" for f in dipa.frames for frame in f.get("events", []))
 
@@ -189,6 +194,7 @@ def test_an_away_player_is_played_for_the_rest_of_the_hand_and_comes_back_next_h
         expect(tile).to_have_attribute("data-online", "false")
         expect(tile.locator(".badge-offline")).to_have_text("Offline")
         assert "Offline" in (tile.get_attribute("aria-label") or "")
+    assert page_problems(host.page) == []
     button = host.page.locator('#act-for [data-verb="act_for"]')
     expect(button).to_have_text(f"Act for {away_name}", timeout=15_000)
     acted = len([f for f in host.sent if f.get("type") == "host" and f.get("verb") == "act_for"])

@@ -151,6 +151,9 @@ def test_the_pages_of_a_finished_game_fit_and_pass_axe(browse, screenshots, play
     page = check(browse, screenshots, "join-ask", f"/tables/join/?code={code}", None, status=403)
     assert page.locator(".join-ask button[type=submit]").count() == 1
     check(browse, screenshots, "lobby-after-a-game", "/tables/", "bikash")
+    # Issue 28: the host's list of guests' seat links, and a seat link that does not work.
+    check(browse, screenshots, "seat-links", f"/tables/{code}/seat-links/", "hostuser")
+    check(browse, screenshots, "seat-link-refused", f"/t/{code}/seat/1/{'0' * 32}/", None, status=404)
 
 
 def test_error_pages_are_the_sites_own_and_pass_axe(browse, screenshots, played):
