@@ -67,6 +67,8 @@ def page_urls(site) -> list[str]:
         "home_game_id": str(site["home_game"].pk),
         "uidb64": "MQ",
         "token": "set-password",
+        "seat_id": "1",  # a guest's seat link (a wrong key: the refusal page)
+        "key": "0" * 32,
     }
     urls = [fill(route, values) for route, _name in routes()]
     urls += [
