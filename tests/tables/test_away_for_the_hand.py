@@ -4,6 +4,7 @@ is made at once by the away rule, until they come back (docs/rules.md, "Away pla
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,7 @@ from django.utils import timezone
 
 from tables.models import Event, Hand, Seat, Table
 from tables.services import hand_act, hand_act_for_away, seat_come_back, table_clock_run
-from tests.tables.conftest import current_turn, open_table
+from tests.tables.conftest import current_turn, open_table, repeatable_decks
 
 
 def _live(table: Table) -> Hand:
@@ -132,3 +133,40 @@ def test_a_player_who_sat_out_by_themselves_still_plays_the_hand_they_are_in():
         assert player is not None
         hand_act(table_id=table.pk, seat_id=_seat_of(seats, player).pk, verb="check")
     assert _actions_of(table, bb) == [("check", None)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_issues_case_a_refused_sideshow_then_her_next_turn_is_packed_at_once(monkeypatch, seed):
+    """Issue 28's report: "Act for Dipa" refused her sideshow and sat her out, but on her
+    next turn the table waited for a second "Act for". Faras of three, sideshow on, fixed
+    decks (a sideshow is asked whatever the cards: everyone sees, then chaals)."""
+    repeatable_decks(monkeypatch, random.Random(seed))
+    table, seats = open_table("faras", 3, {"sideshow": True})
+    by_name = {seat.engine_name: seat for seat in seats}
+    host = seats[0]
+    partner = None
+    for _ in range(60):
+        player, legal = current_turn(table)
+        assert player is not None, "the hand ended before a sideshow"
+        verbs = {entry.verb for entry in legal}
+        if "sideshow" in verbs:
+            hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb="sideshow")
+            partner = by_name[current_turn(table)[0]]
+            break
+        hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb="see" if "see" in verbs else "chaal")
+    assert partner is not None, "no sideshow came"
+    if partner.pk == host.pk:
+        pytest.fail("pick seeds where the partner is not the host")
+    assert {entry.verb for entry in current_turn(table)[1]} >= {"accept", "refuse"}
+    _host_acts_for(table, host, partner)
+    assert _actions_of(table, partner)[-1] == ("refuse", "host")
+    # The others play on; when her turn comes round she packs at once, nobody waits.
+    for _ in range(20):
+        player, legal = current_turn(table)
+        if player is None or ("pack", "away") in _actions_of(table, partner):
+            break
+        assert player != partner.engine_name, "the table waits for the away player"
+        verbs = {entry.verb for entry in legal}
+        hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb="chaal" if "chaal" in verbs else legal[0].verb)
+    assert _actions_of(table, partner)[-1] == ("pack", "away")
