@@ -36,6 +36,7 @@ class EventKind(StrEnum):
     SEAT_SAT_OUT = "seat_sat_out"
     SEAT_CAME_BACK = "seat_came_back"
     SEAT_BOUGHT_BACK = "seat_bought_back"
+    SEAT_MOVED = "seat_moved"  # a guest's seat link opened in another browser: seat, name (its old pages close)
     # Asking the host (tables.services.requests): a request's id is its seq; exactly one of
     # approved / denied / cancelled ends it (``request``: that seq).
     REQUEST_MADE = "request_made"  # seat, name, what ("seat" | "buy_back" | "join"), number, chips, price, buy_ins

@@ -150,6 +150,9 @@ class Snapshot(TypedDict):
     hand: HandForViewer | None
     requests: list[RequestPublic]
     denied: str | None
+    # The seats with a page open now (tables.live.presence; None when the cache cannot say),
+    # added by the socket that sends it.
+    online: NotRequired[list[int] | None]
 
 
 class CatchUpScreen(TypedDict):

@@ -58,6 +58,8 @@ class SeatOnly(TypedDict):
 
 
 class SeatBanned(TypedDict):
+    """Banned by the host, or (``seat_moved``) a guest's seat taken to another browser by its link."""
+
     seat: int
     name: str
 
@@ -363,6 +365,7 @@ PAYLOADS: dict[EventKind, tuple[type, ...]] = {
     EventKind.SEAT_LEFT: (SeatCashedOut,),
     EventKind.SEAT_REMOVED: (SeatCashedOut,),
     EventKind.SEAT_BANNED: (SeatBanned,),
+    EventKind.SEAT_MOVED: (SeatBanned,),
     EventKind.SEAT_OUT: (SeatCashedOut,),
     EventKind.SEAT_SAT_OUT: (SeatOnly,),
     EventKind.SEAT_CAME_BACK: (SeatOnly,),

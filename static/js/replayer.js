@@ -184,8 +184,16 @@
         wordsBox.appendChild(item);
       });
     });
-    var current = wordsBox.querySelector(".is-current");
-    if (current && current.scrollIntoView) current.scrollIntoView({ block: "nearest" });
+    // The step's last line in view inside the list's own box (issue 28): scrollIntoView
+    // scrolled the window too, taking the buttons and the table off screen as it stepped.
+    var lines = wordsBox.querySelectorAll(".is-current");
+    var current = lines.length ? lines[lines.length - 1] : null;
+    if (current) {
+      var top = current.offsetTop;
+      var bottom = top + current.offsetHeight;
+      if (bottom > wordsBox.scrollTop + wordsBox.clientHeight) wordsBox.scrollTop = bottom - wordsBox.clientHeight;
+      if (top < wordsBox.scrollTop) wordsBox.scrollTop = top;
+    }
   }
 
   function show(newIndex) {

@@ -52,6 +52,7 @@ from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.live.move_workers import MoveClient, move_workers_enabled
 from tables.live.news_text import news_text, text_with
+from tables.live.presence import presence_close, presence_online, presence_open
 from tables.live.quiet_watch import TableWatch, watch_for_loop
 from tables.live.viewer import Viewer
 from tables.messages import NewsScreen, TableEventsMessage
@@ -114,6 +115,8 @@ MAX_FRAME_BYTES = 4096
 RESYNC_LIMIT = 500
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
+CLOSE_SEAT_MOVED = 4409  # a guest's seat link was opened in another browser (issue 28): not retried
+SEAT_GONE_KINDS = ("seat_banned", "seat_moved")
 CLOSE_UNAVAILABLE = 4503  # like HTTP 503, try again later (daphne sends only 1000 and 3000-4999)
 UNAVAILABLE = gettext_lazy("The server cannot reach the table right now; retrying.")
 
@@ -257,6 +260,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         await self.accept()
+        await self._presence_open()
         await self._send_snapshot()
         self.catching_up: asyncio.Task[None] | None = None
         self.watch: TableWatch = watch_for_loop(latest_seqs=_tables_last_seq, quiet_seconds=_quiet_seconds)
@@ -286,6 +290,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_UNAVAILABLE)
 
     async def disconnect(self, code: int) -> None:
+        await self._presence_close()
         watch = getattr(self, "watch", None)
         if watch is not None:
             watch.leave(self.table_id, self)
@@ -306,7 +311,54 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """The host banned a player: their sockets close at once (they may not watch on)."""
         if message.get("seat") == self.seat_id:
             self.signed_out = True
+            # The page says why at once (issue 28), before the close.
+            await self._error("banned", _("The host has removed you from this game."))
             await self.close(code=CLOSE_FORBIDDEN)
+
+    # --- who has the table open (issue 28, tables.live.presence) ----------------------
+
+    async def _presence_open(self) -> None:
+        """Count this socket open; the table hears when its seat comes online."""
+        self.present = False
+        if self.seat_id is None:
+            return
+        try:
+            online = await presence_open(self.group, self.seat_id)
+            self.present = True
+            if online:
+                await self.channel_layer.group_send(
+                    self.group, {"type": "seat.presence", "seat": self.seat_id, "online": True}
+                )
+        except Exception:  # the cache or the layer is away: the seat just shows as before
+            logger.warning("presence of %s not counted", self.group, exc_info=True)
+
+    async def _presence_close(self) -> None:
+        """Count this socket closed; the table hears when its seat has no page left open."""
+        if not getattr(self, "present", False) or self.seat_id is None:
+            return
+        self.present = False
+        try:
+            if await presence_close(self.group, self.seat_id):
+                await self.channel_layer.group_send(
+                    self.group, {"type": "seat.presence", "seat": self.seat_id, "online": False}
+                )
+        except Exception:
+            logger.warning("presence of %s not uncounted", self.group, exc_info=True)
+
+    async def seat_presence(self, message: dict[str, Any]) -> None:
+        """A seat came online or has no open page left: tell the page (its own seat's page
+        knows it is open)."""
+        if message.get("seat") == self.seat_id:
+            return
+        await self.send_json({"type": "presence", "seat": message.get("seat"), "online": bool(message.get("online"))})
+
+    async def _online(self, snapshot: Mapping[str, Any]) -> list[int] | None:
+        """The seats with an open page now (``None`` when the cache cannot say)."""
+        try:
+            return await presence_online(self.group, [seat["id"] for seat in snapshot["seats"]])
+        except Exception:
+            logger.warning("presence of %s not read", self.group, exc_info=True)
+            return None
 
     async def session_ended(self, message: dict[str, Any]) -> None:
         """The session this socket was opened with signed out: it may not act any more."""
@@ -324,6 +376,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.viewer.passing:
             snapshot["you"] = self.seat_id
         self.last_seq = snapshot["seq"]
+        snapshot["online"] = await self._online(snapshot)  # issue 28: who has a page open
         await self.send_json(self.viewer.with_phone(snapshot))
 
     def behind(self, latest: int) -> None:
@@ -401,11 +454,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         viewer_changed = self.viewer.heard_news(frames, screen)
         after, viewer = self.last_seq, self.viewer.name
         self.last_seq = frames[-1]["seq"]
-        # Only news of a ban needs the events as this viewer sees them here.
+        # Only news of a ban (or of a guest's seat moved to another browser) needs the events
+        # as this viewer sees them here.
         banned = [
             selectors.frame_for_viewer(frame, viewer)
             for frame in frames
-            if frame.get("kind") == "seat_banned" and frame["seq"] > after
+            if frame.get("kind") in SEAT_GONE_KINDS and frame["seq"] > after
         ]
         if viewer_changed and (screen is None or "hand" not in screen):
             # The page holds a hand seen with other eyes and this news does not replace it.
@@ -423,10 +477,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._close_if_banned(banned)
 
     async def _close_if_banned(self, events: Sequence[Mapping[str, Any]]) -> None:
-        """The log says this seat was banned (the layer's own word may have been lost): go."""
-        if any(e.get("kind") == "seat_banned" and e.get("data", {}).get("seat") == self.seat_id for e in events):
-            self.signed_out = True
-            await self.close(code=CLOSE_FORBIDDEN)
+        """The log says this seat was banned (the layer's own word may have been lost), or
+        (issue 28) its guest's seat link was opened in another browser: go. A socket opened
+        after the move never sees that news (its snapshot is past it)."""
+        for event in events:
+            if event.get("kind") in SEAT_GONE_KINDS and event.get("data", {}).get("seat") == self.seat_id:
+                self.signed_out = True
+                moved = event.get("kind") == "seat_moved"
+                await self.close(code=CLOSE_SEAT_MOVED if moved else CLOSE_FORBIDDEN)
+                return
 
     async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}

@@ -114,7 +114,8 @@ class OpenTableForm(forms.Form):
             min_value=TURN_TIMER_RANGE[0],
             max_value=TURN_TIMER_RANGE[1],
             help_text=_(
-                "From %(low)d to %(high)d seconds; it reminds the player, it never acts for them. Empty: no reminder."
+                "From %(low)d to %(high)d seconds: each player's time for a turn. What happens when it runs "
+                "out is your choice below. Empty: no timer."
             )
             % {"low": TURN_TIMER_RANGE[0], "high": TURN_TIMER_RANGE[1]},
         )

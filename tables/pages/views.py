@@ -23,6 +23,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 from django.utils.encoding import force_str
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -82,7 +83,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     else:
         token = _guest_token(request)
         seats = Seat.objects.filter(guest_token=token) if token else Seat.objects.none()
-    for seat in seats.select_related("table"):
+    # A table whose host banned me is not mine to go back to: the lobby forgets it.
+    for seat in seats.filter(banned=False).select_related("table"):
         row = rows.setdefault(seat.table_id, {"table": seat.table, "seat": None, "hosting": False})
         row["seat"] = seat
     ordered = sorted(rows.values(), key=lambda row: row["table"].created_at, reverse=True)
@@ -298,6 +300,66 @@ def table_join(request: HttpRequest, code: str | None = None, invite_token: str 
     return render(request, "tables/join.html", {"table": table, "form": form, "guest": guest})
 
 
+def seat_link_url(request: HttpRequest, seat: Seat) -> str:
+    """A guest's seat link, in full (``services.seat_link_key``)."""
+    path = reverse(
+        "table_seat_link",
+        kwargs={"code": seat.table.code, "seat_id": seat.pk, "key": services.seat_link_key(seat)},
+    )
+    return request.build_absolute_uri(path)
+
+
+@require_http_methods(["GET", "POST"])
+def table_seat_link(request: HttpRequest, code: str, seat_id: int, key: str) -> HttpResponse:
+    """A guest's own seat link: back in the same seat, name and chips on any browser.
+
+    GET only asks ("Sit as Dipa on this device?"); the POST moves the seat. A link shown
+    in a chat app is fetched for its preview, and a GET that moved the seat would take it
+    from the guest's own phone. A wrong link counts as a failed guess at a table's links
+    (``tables.pages.join_limits``), and answers the same whatever was wrong."""
+    if join_attempts_exceeded(request):
+        return _too_many_guesses(request)
+    table = selectors.table_by_code(code=code)
+    seat = Seat.objects.filter(table=table, pk=seat_id).first() if table is not None else None
+    if (
+        table is None
+        or seat is None
+        or not seat.is_guest
+        or not constant_time_compare(key, services.seat_link_key(seat))
+    ):
+        join_attempt_failed(request)
+        return render(request, "tables/seat_link.html", {"refused": True}, status=404)
+    error = ""
+    if request.user.is_authenticated:
+        error = _("You are signed in: a guest's seat link is for a browser where nobody is signed in.")
+    elif request.method == "POST":
+        try:
+            services.seat_link_use(
+                code=table.code, seat_id=seat.pk, key=key, guest_token=_guest_token(request, create=True) or ""
+            )
+        except ServiceError as refusal:
+            error = force_str(refusal.message)
+        else:
+            messages.success(request, _("Welcome back, %(name)s: this is your seat.") % {"name": seat.display_name})
+            return redirect("table_detail", code=table.code)
+    return render(request, "tables/seat_link.html", {"table": table, "seat": seat, "error": error})
+
+
+def table_seat_links(request: HttpRequest, code: str) -> HttpResponse:
+    """The host's list of every guest's seat link, to hand one again to a guest on a new
+    device. Only the host's: anyone else gets the same 404 as for a code no table has."""
+    table, _seat = _table_of_member(request, code)
+    if not (request.user.is_authenticated and table.host_id == request.user.pk):
+        raise Http404(_("There is no table with that code."))
+    guests = [
+        {"seat": guest, "url": seat_link_url(request, guest)}
+        for guest in Seat.objects.filter(table=table, user__isnull=True, computer="", local=False, banned=False)
+        .select_related("table")
+        .order_by("display_name")
+    ]
+    return render(request, "tables/seat_links.html", {"table": table, "guests": guests})
+
+
 def _seat_take_or_ask(request: HttpRequest, table: Table, seat: Seat) -> None:
     """Sit down, or, where the host approves seats, ask for one (the page shows the wait)."""
     try:
@@ -306,7 +368,10 @@ def _seat_take_or_ask(request: HttpRequest, table: Table, seat: Seat) -> None:
         if error.code != "ask_host":
             raise
         services.seat_ask(table_id=table.pk, seat_id=seat.pk, what="seat")
-        messages.info(request, _("You asked the host for a seat; you watch until they answer."))
+        # "until-seated": the table page takes it away once the host has answered yes (main.js).
+        messages.info(
+            request, _("You asked the host for a seat; you watch until they answer."), extra_tags="until-seated"
+        )
 
 
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
@@ -338,6 +403,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             # page hides the form when the game starts or ends: regions/host.js).
             "computers_open": computers_open(table),
             "join_url": join_url,
+            # A guest's own seat link, to keep: the way back to this seat on any device.
+            "seat_url": seat_link_url(request, seat) if seat.is_guest else "",
             # Every kind of event the log may hold, {"SEAT_TAKEN": "seat_taken", ...}
             # (tables.events.EventKind): the page reads the names from here.
             "event_kinds": event_kinds_for_page(),
@@ -515,6 +582,12 @@ def table_page_strings() -> dict[str, Any]:
         "connection_open": _("Connected"),
         "connection_connecting": _("Connecting…"),
         "connection_closed": _("Connection lost: reconnecting…"),
+        "connection_gone": _("Not at this table"),
+        "offline": _("Offline"),
+        "gone_banned": _("The host has removed you from this game."),
+        "gone_moved": _("Your seat is open on another device now: this page no longer plays for it."),
+        "gone_gone": _("You are no longer at this table."),
+        "seat_link_copied": _("Your seat link is copied: keep it somewhere only you can see."),
         "not_connected": _("Not connected: wait a moment, the page is reconnecting."),
         # The database away (docs/operations.md, "The database stopped"): static/js/table/resend.js.
         "connection_unavailable": _("The table is catching its breath: coming back in a moment…"),

@@ -32,6 +32,8 @@ from tables.services.settings import table_settings_build
 from tables.services.tables import (
     guest_token_new,
     invite_token_matches,
+    seat_link_key,
+    seat_link_use,
     seat_remove,
     table_create,
     table_end,
@@ -65,6 +67,8 @@ __all__ = [
     "seat_buy_back",
     "seat_come_back",
     "seat_leave",
+    "seat_link_key",
+    "seat_link_use",
     "seat_remove",
     "seat_seed_submit",
     "seat_sit_out",

@@ -25,7 +25,7 @@ from tables.services.between_hands import next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
 from tables.services.refusals import rule_refusal
-from tables.services.seat_state import players_of
+from tables.services.seat_state import AWAY_KEY, away_for_hand_mark, players_of
 from tables.services.turns import after_state_change
 from tables.services.write import seat_at, table_write
 
@@ -115,12 +115,27 @@ def move_play(
             seat.status = Seat.Status.SITTING_OUT
             seat.save(update_fields=["status"])
             log.append(EventKind.SEAT_SAT_OUT, {"seat": seat.pk, "by": by})
+        away_for_hand_mark(hand, action.player)
     hand_over = after_state_change(
         log, hand=hand, state=new_state, actor_name=action.player, verb=action.verb, action_seq=seq
     )
     if hand_over:
         next_hand_schedule(log)
-    return Played(seq=seq, state=new_state, hand_over=hand_over)
+        return Played(seq=seq, state=new_state, hand_over=True)
+    # Away for the hand: an away player's every later decision in it is made at once by
+    # the away rule (docs/rules.md, "Away players"), never waiting for a timer or the host.
+    away_move = _away_move(log.table, hand, new_state)
+    if away_move is not None:
+        then = move_play(log, hand=hand, state=new_state, action=away_move, actor_id=int(away_move.player), by="away")
+        return Played(seq=seq, state=then.state, hand_over=then.hand_over)
+    return Played(seq=seq, state=new_state, hand_over=False)
+
+
+def _away_move(table: Table, hand: Hand, state: AnyHandState) -> Action | None:
+    """The away rule's move when the player to act now is away for this hand (no query)."""
+    if not hand.to_act or hand.to_act not in hand.plan.get(AWAY_KEY, ()):
+        return None
+    return least_move(get_game(table.game), state, hand.to_act)
 
 
 def _check_request(verb: object, amount: object, client_action_id: object) -> None:

@@ -11,7 +11,9 @@ the host may act for them the same way, paused or not (:func:`hand_act_for_away`
 hold'em: check when free, else fold. The action is recorded like the player's own
 (``action`` with the player's seat as actor, so the hand replays from it) with
 ``"by": "timer"`` or ``"host"``, and followed by ``seat_sat_out`` (the player is not
-dealt in again until they come back).
+dealt in again until they come back). They are then *away for the hand*: each of their
+later turns in it is played at once by the same rule (``"by": "away"``, ``acting.move_play``)
+until they come back (``seat_come_back``).
 """
 
 from __future__ import annotations

@@ -21,3 +21,28 @@ def buy_backs_left(table: Table, seat: Seat) -> bool:
     """Whether the seat may still buy in again within the table's limit (``None``: no limit)."""
     limit = table.settings.get("buy_backs")
     return limit is None or seat.buy_backs_used < limit
+
+
+#: The key of ``Hand.plan`` that lists the players away for the rest of the hand (seat
+#: ids as strings): sat out by the away rule in it, and not come back since.
+AWAY_KEY = "away"
+
+
+def away_for_hand_mark(hand: Hand, name: str) -> None:
+    """``name`` is away for the rest of ``hand`` (saved on the hand's row). The plan is
+    replaced, never changed in place: the state cache shares the hand's fields."""
+    away = hand.plan.get(AWAY_KEY, [])
+    if name not in away:
+        hand.plan = {**hand.plan, AWAY_KEY: [*away, name]}
+        hand.save(update_fields=["plan"])
+
+
+def away_for_hand_clear(hand: Hand, name: str) -> bool:
+    """``name`` came back: their own decisions again, from their next turn. Returns
+    whether they were away."""
+    away = hand.plan.get(AWAY_KEY, [])
+    if name not in away:
+        return False
+    hand.plan = {**hand.plan, AWAY_KEY: [other for other in away if other != name]}
+    hand.save(update_fields=["plan"])
+    return True

@@ -16,13 +16,14 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.games import get_game
 from ledger.services import ledger_record_buy_in
+from tables import selectors
 from tables.events import EventKind
 from tables.models import Event, Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
 from tables.services.hand_end import seat_cash_out_and_unseat
 from tables.services.log import TableLog
-from tables.services.seat_state import buy_backs_left, in_live_hand
+from tables.services.seat_state import away_for_hand_clear, buy_backs_left, in_live_hand
 from tables.services.write import seat_at, table_write
 
 _SEED_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -160,7 +161,8 @@ def seat_sit_out(*, table_id: int, seat_id: int) -> Seat:
 
 
 def seat_come_back(*, table_id: int, seat_id: int) -> Seat:
-    """Come back from sitting out: dealt in from the next hand."""
+    """Come back from sitting out: dealt in from the next hand; a player the away rule sat
+    out in the live hand makes their own decisions in it again from their next turn."""
     with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
         if seat.status != Seat.Status.SITTING_OUT:
@@ -168,6 +170,10 @@ def seat_come_back(*, table_id: int, seat_id: int) -> Seat:
         seat.status = Seat.Status.PLAYING
         seat.save(update_fields=["status"])
         log.append(EventKind.SEAT_CAME_BACK, {"seat": seat.pk})
+        # Away for the hand (the away rule sat them out in it): their own decisions again.
+        live = selectors.hand_live(table=table)
+        if live is not None:
+            away_for_hand_clear(live, str(seat.pk))
         deal_when_ready(log)
     return seat
 

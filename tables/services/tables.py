@@ -15,6 +15,7 @@ from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.utils import timezone, translation
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_clean, name_key, name_normal
@@ -110,6 +111,57 @@ def invite_token_new() -> str:
 def invite_token_matches(table: Table, token: object) -> bool:
     """Whether ``token`` is the table's invite token (compared in constant time)."""
     return isinstance(token, str) and bool(table.invite_token) and secrets.compare_digest(token, table.invite_token)
+
+
+# --- a guest's seat link (issue 28): a seat belongs to a person, not to a cookie ---------
+
+#: The salt of the seat links' HMAC (Django's ``salted_hmac`` with the site's SECRET_KEY).
+SEAT_LINK_SALT = "dashain.tables.seat_link"
+
+
+def seat_link_key(seat: Seat) -> str:
+    """The secret part of a guest's seat link ``/t/<code>/seat/<seat id>/<key>/``: an HMAC of
+    the table and the seat under the site's secret key (128 bits shown). Nothing is stored:
+    the link is the same every time it is shown, to the guest and to the host, and works
+    for no other seat or table. It changes only with the site's ``SECRET_KEY``."""
+    message = f"{seat.table_id}:{seat.pk}"
+    return salted_hmac(SEAT_LINK_SALT, message, algorithm="sha256").hexdigest()[:32]
+
+
+def seat_link_use(*, code: str, seat_id: object, key: object, guest_token: str) -> Seat:
+    """Move a guest's seat to the browser whose session holds ``guest_token`` (a new phone,
+    a browser whose cookies were cleared): the same seat, name and chips. The browser that
+    held it before no longer does (``seat_moved`` in the log: its open pages close; a page
+    opened there again is asked for the invite link).
+
+    Refused, changing nothing: ``bad_link`` (no such table, seat or key, or not a guest's
+    seat: the same answer for each), ``banned``, ``other_seat`` (this browser already has
+    another seat at the table), ``no_session``. Using the link in the browser that already
+    holds the seat changes nothing.
+    """
+    refused = ServiceError("bad_link", _("That seat link does not work. Ask the host for your seat link."))
+    table = selectors.table_by_code(code=code) if isinstance(code, str) else None
+    if table is None or isinstance(seat_id, bool) or not isinstance(seat_id, int) or not isinstance(key, str):
+        raise refused
+    if not isinstance(guest_token, str) or not 20 <= len(guest_token) <= 64:
+        raise ServiceError("no_session", _("Your session has expired; open the link again."))
+    with table_write(table.pk) as (table, log):
+        seat = Seat.objects.filter(table=table, pk=seat_id).first()
+        if seat is None or not seat.is_guest or not constant_time_compare(key, seat_link_key(seat)):
+            raise refused
+        if seat.banned:
+            raise ServiceError("banned", _("The host has removed you from this game."))
+        if seat.guest_token == guest_token:
+            return seat
+        if Seat.objects.filter(table=table, guest_token=guest_token).exists():
+            raise ServiceError(
+                "other_seat",
+                _("This browser already has another seat at this table; open the seat link in another browser."),
+            )
+        seat.guest_token = guest_token
+        seat.save(update_fields=["guest_token"])
+        log.append(EventKind.SEAT_MOVED, {"seat": seat.pk, "name": seat.display_name})
+    return seat
 
 
 def _require_free_name(table: Table, name: str) -> None:
@@ -259,7 +311,7 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             raise ServiceError("not_paused", _("The game is not paused."))
         table.status = Table.Status.PLAYING
         log.append(EventKind.GAME_RESUMED, {})
-        hand = selectors.hand_live(table=table)
+        hand, state, action_seq = selectors.live_hand_and_state(table=table)
         if hand is None:
             hand_deal_now(log)
         elif hand.to_act:
@@ -268,6 +320,10 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             computer_turn_clock(table, hand)  # a computer's turn starts again too
             hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
             turn_clock_due(log, hand)
+            # The turn's new clock (its deadline, and when the host may act for them) goes
+            # out with the news to every open page: a page never works a clock out itself.
+            if state is not None:
+                log.hand_now(hand, state, action_seq)
     return table
 
 

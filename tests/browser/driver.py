@@ -192,7 +192,8 @@ def my_cards(page: Page) -> list[str]:
 
 def stacks_shown(page: Page) -> dict[str, str]:
     return {
-        seat.get_attribute("data-seat"): seat.locator(".seat-stack").inner_text()
+        # the title: "1,000 chips" whole at every size (round the laptop's oval it reads "1,000")
+        seat.get_attribute("data-seat"): seat.locator(".seat-stack").get_attribute("title") or ""
         for seat in page.locator(".seat").all()
     }
 

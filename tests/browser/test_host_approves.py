@@ -51,6 +51,8 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     host.page.locator('#host-requests [data-command="approve"]').click()
     expect(dipa.page.locator("#between-hands")).to_contain_text("Seat 2")
     expect(dipa.page.locator("#between-hands")).not_to_contain_text("Waiting for the host")
+    # Issue 28: the banner "you watch until they answer" goes with the answer.
+    expect(dipa.page.locator(".messages")).to_have_count(0)
     expect(host.page.locator("#host-requests-box")).to_be_hidden()
     expect(host.page.locator(".seat")).to_have_count(2)
 
@@ -97,8 +99,16 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     yes.click()
     expect(host.page.locator(".seat")).to_have_count(1)
     expect(host.page.locator("#hand-log")).to_contain_text("The host bans Dipa for the rest of the game.")
-    expect(dipa.page.locator("#connection")).to_have_attribute("data-state", "closed")
-    dipa.page.reload()
+    # Her page is told at once (issue 28): the removal in words, nothing of the game left,
+    # no "reconnecting"; and her lobby no longer lists the table.
+    expect(dipa.page.locator("#connection")).to_have_attribute("data-state", "gone")
+    expect(dipa.page.locator("#table-root")).to_have_attribute("data-phase", "gone")
+    expect(dipa.page.locator("#turn-status")).to_have_text("The host has removed you from this game.")
+    expect(dipa.page.locator("#gone")).to_be_visible()
+    expect(dipa.page.locator(".felt")).to_be_hidden()
+    dipa.page.goto("/tables/")
+    expect(dipa.page.locator("main")).not_to_contain_text("APPR22")
+    dipa.page.goto("/tables/APPR22/")
     expect(dipa.page.locator("#table-root")).to_have_count(0)  # the table page is no longer hers
     banned = [frame for frame in commands_sent(host)[sent:] if frame["type"] == "host"]
     assert [(frame["verb"], frame["seat"], frame["ban"]) for frame in banned] == [("remove", int(dipa.seat), True)]

@@ -151,6 +151,9 @@ def test_the_pages_of_a_finished_game_fit_and_pass_axe(browse, screenshots, play
     page = check(browse, screenshots, "join-ask", f"/tables/join/?code={code}", None, status=403)
     assert page.locator(".join-ask button[type=submit]").count() == 1
     check(browse, screenshots, "lobby-after-a-game", "/tables/", "bikash")
+    # Issue 28: the host's list of guests' seat links, and a seat link that does not work.
+    check(browse, screenshots, "seat-links", f"/tables/{code}/seat-links/", "hostuser")
+    check(browse, screenshots, "seat-link-refused", f"/t/{code}/seat/1/{'0' * 32}/", None, status=404)
 
 
 def test_error_pages_are_the_sites_own_and_pass_axe(browse, screenshots, played):
@@ -239,3 +242,33 @@ def test_the_replayer_marks_the_dealer_clear_of_every_seat(browse, played):
             page.locator('[data-step="forward"]').click()
         words = page.locator(".replayer__words").inner_text()
         assert "plays chaal." not in words  # a chaal is always said with its amount
+
+
+IN_VIEW = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, height: window.innerHeight, scrollY: window.scrollY}; }"""
+
+
+def test_the_replayer_keeps_its_buttons_and_its_table_in_view_as_it_steps(browse, played):
+    """Issue 28: the replayer opened scrolled down and each step scrolled its log line into
+    view, so after two steps (five on a phone) "Forward" and the table were off screen. At
+    both sizes, at every step of a hand, the window stays where it opened, "Forward" is
+    wholly on screen and the table's top is too; the log keeps its current line in view
+    inside its own box."""
+    page = browse("bikash")
+    page.goto(f"/tables/{played['code']}/history/1/")
+    steps = int(re.findall(r"\d+", page.locator(".replayer__position").inner_text())[-1])
+    assert steps >= 6
+    for step in range(steps):
+        forward = page.evaluate(IN_VIEW, '[data-step="forward"]')
+        table = page.evaluate(IN_VIEW, ".replayer__table")
+        assert forward["scrollY"] == 0, (step, forward)
+        assert 0 <= forward["top"] and forward["bottom"] <= forward["height"], (step, forward)
+        assert 0 <= table["top"] < table["height"] - 100, (step, table)
+        current = page.evaluate(
+            """() => { const box = document.querySelector('.replayer__words').getBoundingClientRect();
+                       const lines = document.querySelectorAll('.replayer__words .is-current');
+                       const line = lines[lines.length - 1].getBoundingClientRect();
+                       return {inside: line.top >= box.top - 1 && line.bottom <= box.bottom + 1}; }"""
+        )
+        assert current["inside"], step
+        page.locator('[data-step="forward"]').click()

@@ -149,12 +149,22 @@ def wait_settled(page: Page) -> None:
     page.wait_for_function("() => window.DashainTable.state.connected && !window.DashainTable.state.snapshotWanted")
 
 
+HELD_CARDS_PLACED = """() => {
+  window.scrollTo(0, 0);
+  const hand = document.querySelector('#my-hand'), bar = document.querySelector('#action-bar');
+  const h = hand.getBoundingClientRect(), b = bar.getBoundingClientRect();
+  return {shown: !hand.hidden && h.height > 0, above_bar: h.bottom <= b.top + 0.5,
+          in_window: h.top >= 0 && h.bottom <= window.innerHeight, hand: [h.top, h.bottom], bar: [b.top, b.bottom]};
+}"""
+
+
 def play_the_phone(player: Player, game: str, names: dict[str, str], *, hands: int, artifacts, choose) -> list:
     """Pass the phone round until ``hands`` hands have ended: at every state the page is checked;
     a seat of the phone to act is passed the phone ("Pass to <name>"), taps, and plays ``choose``."""
     page = player.page
     checked: list[dict[str, Any]] = []
     step = 0
+    passing_order: list[str] = []
     for _ in range(300):
         wait_settled(page)
         shown = check_page(player, game, names, checked)
@@ -174,12 +184,20 @@ def play_the_phone(player: Player, game: str, names: dict[str, str], *, hands: i
             assert shown["mine"] == [] and shown["seats"] == [], shown
             step += 1
             screenshot(artifacts, step, f"pass-to-{name.lower()}", [player])
+            passing_order = page.locator(".seat").evaluate_all("nodes => nodes.map(n => n.dataset.seat)")
             page.locator("#phone-hold").click()
             page.wait_for_function(
                 "seat => (window.DashainTable.state.phone || {}).holding === seat", arg=phone["pass_to"]
             )
             continue
         if phone["holding"] is not None:
+            # Issue 28: the seats keep their order while the phone is passed and held, and the
+            # holder's cards are on screen above the sticky action bar.
+            if passing_order:
+                assert page.locator(".seat").evaluate_all("ns => ns.map(n => n.dataset.seat)") == passing_order
+            if page.viewport_size and page.viewport_size["width"] <= 700:
+                placed = page.evaluate(HELD_CARDS_PLACED)
+                assert placed["shown"] and placed["above_bar"] and placed["in_window"], placed
             step += 1
             screenshot(artifacts, step, f"held-by-{names[str(phone['holding'])].lower()}", [player])
             before = page_seq(page)
@@ -309,17 +327,17 @@ def test_the_phone_offers_buy_in_again_below_one_buy_in_and_asks_first(new_page,
     expect(rows[made["full"]].locator('[data-command="sit_out"]')).to_be_visible()
     short_seat = rows[made["short"]].get_attribute("data-seat")
     stack = host.page.locator(f'.seat[data-seat="{short_seat}"] .seat-stack')
-    expect(stack).to_have_text("990 chips")
+    expect(stack).to_have_attribute("title", "990 chips")
 
     button = rows[made["short"]].locator('[data-command="buy_back"]')
     expect(button).to_have_text(f"{made['short']}: buy in again")
     question = f"{made['short']} buys in again: 1,000 chips for 10.00?"
     yes = ask_and_say_no(host, button, question, "Yes, buy in again")
-    expect(stack).to_have_text("990 chips")  # the noes changed nothing
+    expect(stack).to_have_attribute("title", "990 chips")  # the noes changed nothing
     screenshot(artifacts, 1, "phone-buy-again-question", [host])
     sent = len(commands_sent(host))
     yes.press("Enter")
-    expect(stack).to_have_text("1,990 chips")
+    expect(stack).to_have_attribute("title", "1,990 chips")
     expect(host.page.locator("#hand-log li", has_text=f"{made['short']} buys in again")).to_have_count(1)
     assert [(frame["type"], frame["verb"], frame["seat"]) for frame in commands_sent(host)[sent:]] == [
         ("seat", "buy_back", int(short_seat))

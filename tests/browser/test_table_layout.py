@@ -253,15 +253,17 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
         short.page.keyboard.press("Enter")
         question.get_by_role("button", name="Cancel").click()
         expect(short.page.locator("#buy-back-question")).to_have_count(0)
-        expect(short.page.locator('.seat[data-me="true"] .seat-stack')).to_have_text(f"{short_stack:,} chips")
+        expect(short.page.locator('.seat[data-me="true"] .seat-stack')).to_have_attribute(
+            "title", f"{short_stack:,} chips"
+        )
         assert short.page.locator("#table-root").get_attribute("data-seq") == before
         # Yes: the question opens with "Yes" focused, and Enter buys.
         short.page.locator('#between-hands [data-command="buy_back"]').click()
         expect(question.get_by_role("button", name="Yes, buy in again")).to_be_focused()
         short.page.keyboard.press("Enter")
         for player in players:
-            expect(player.page.locator(f'.seat[data-seat="{short.seat}"] .seat-stack')).to_have_text(
-                f"{short_stack + 1000:,} chips"
+            expect(player.page.locator(f'.seat[data-seat="{short.seat}"] .seat-stack')).to_have_attribute(
+                "title", f"{short_stack + 1000:,} chips"
             )
         settle(players)
         expect(short.page.locator("#hand-log li", has_text="buys in again")).to_have_count(1)
@@ -570,6 +572,14 @@ def test_seats_round_the_oval_never_overlap_on_a_laptop(chromium, live_site, scr
                             )
                 if count == most:
                     page.screenshot(path=str(screenshots / f"table-oval-{game}-{count}-{names}-{size}.png"))
+                if names == "short":
+                    # Issue 28: "Ash…", "Guest…" round the oval. A short name is shown whole.
+                    cut = page.evaluate(
+                        """() => [...document.querySelectorAll('.seat .seat-name')]
+                             .filter(n => n.scrollWidth > n.clientWidth + 0.5).map(n => n.title)"""
+                    )
+                    if cut:
+                        problems.append(f"{game} {count} {names} {size}: names cut short: {cut}")
                 if not fits_the_screen(page):
                     problems.append(f"{game} {count} {names} {size}: the page is wider than the window")
                 if not inside_window(page, "#action-bar"):
@@ -577,3 +587,49 @@ def test_seats_round_the_oval_never_overlap_on_a_laptop(chromium, live_site, scr
     finally:
         context.close()
     assert problems == [], "\n".join(problems)
+
+
+#: How many of my cards are not wholly inside my seat's tile, or lie over its name, badges or bet.
+CARDS_CLIPPED = """() => {
+  const tile = document.querySelector('.seat[data-me="true"]');
+  const t = tile.getBoundingClientRect();
+  const box = (node) => node.getBoundingClientRect();
+  const cards = [...tile.querySelectorAll('.seat-cards .playing-card')].map(box);
+  const parts = [...tile.querySelectorAll('.name, .badges, .bet')].map(box);
+  const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+    && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const outside = (c) => c.left < t.left || c.right > t.right || c.top < t.top || c.bottom > t.bottom;
+  return cards.filter(c => outside(c) || parts.some(p => meet(c, p))).length;
+}"""
+
+
+def test_at_16_seats_a_phone_shows_my_cards_near_the_top_and_on_my_own_tile(chromium, live_site, screenshots):
+    """Issue 28: with 999's 16 seats on a phone, "Your cards" and "See my cards" sat at y =
+    1112-1229, under 16 seat tiles, and my own tile showed no card. Now, at both sizes, my
+    cards and "See my cards" are inside the first screen (on a phone in its top half), and
+    my own tile shows my (face-down) cards while the other tiles leave theirs out."""
+    code = live_site.scenario("full:999:16")["code"]
+    for size in sorted(SIZES):
+        host = person(chromium, live_site, "hostuser", size, "host-16-cards")
+        try:
+            host.page.goto(f"/tables/{code}/")
+            expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
+            expect(host.page.locator(".seat")).to_have_count(16)
+            expect(host.page.locator("#see-button")).to_be_visible()
+            for selector in ("#my-hand", "#see-button", "#action-bar", "#turn-reminder"):
+                assert inside_window(host.page, selector), (size, selector)
+            top = host.page.evaluate("() => document.querySelector('#my-hand').getBoundingClientRect().top")
+            if size == "phone":
+                assert top < 844 / 2, top
+            mine = host.page.locator('.seat[data-me="true"] .seat-cards .playing-card')
+            expect(mine).to_have_count(3)
+            assert all(card.is_visible() for card in mine.all()), size
+            # each card wholly inside my tile, none over another part of it
+            clipped = host.page.evaluate(CARDS_CLIPPED)
+            assert clipped == 0, size
+            others = host.page.locator('.seat[data-me="false"] .seat-cards')
+            assert not any(box.is_visible() for box in others.all()), size
+            assert fits_the_screen(host.page), size
+            snap(screenshots, "full-999-16-my-cards", [host])
+        finally:
+            host.page.context.close()

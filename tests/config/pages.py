@@ -74,6 +74,7 @@ def page_urls(site) -> list[str]:
         "seat_id": "1",
         "claim_id": "1",
         "night_id": "1",
+        "key": "0" * 32,  # a guest's seat link (a wrong key: the refusal page)
     }
     urls = [fill(route, values) for route, _name in routes()]
     urls += [

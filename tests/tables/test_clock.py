@@ -34,7 +34,7 @@ from tables.services import (
     table_settings_build,
 )
 from tests.tables.conftest import current_turn, open_table
-from tests.tables.ws import connect, users_of
+from tests.tables.ws import connect, sync_all, users_of
 
 
 @pytest.fixture
@@ -364,3 +364,31 @@ async def test_the_host_acts_for_an_away_player_through_the_socket():
     )
     await host.close()
     await guest.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_after_a_pause_and_resume_every_open_page_is_sent_the_turns_new_clock():
+    """Issue 28: a page keeps no clock of its own. The time ran out during a pause; on
+    resume every socket's pushed screen carries the restarted deadline and "act for" time."""
+    table, seats = await database_sync_to_async(open_table)("faras", 3, {"turn_timer": 10})
+    users = await users_of(seats)
+    _ok, host, _ = await connect(table.code, user=users[0])
+    _ok, other, _ = await connect(table.code, user=users[1])
+    await database_sync_to_async(
+        lambda: Hand.objects.filter(table=table, ended_at__isnull=True).update(
+            turn_deadline=timezone.now() - timedelta(seconds=30)
+        )
+    )()
+    assert (await host.request({"type": "host", "verb": "pause"}))["type"] == "ack"
+    assert (await host.request({"type": "host", "verb": "resume"}))["type"] == "ack"
+    seq = await sync_all(table.pk, [host, other])
+    hand = await database_sync_to_async(lambda: Hand.objects.get(table=table, ended_at__isnull=True))()
+    assert hand.turn_deadline > timezone.now()
+    for client in (host, other):
+        screen = client.screens[-1]
+        assert screen["seq"] == seq
+        turn = screen["hand"]["turn"]
+        assert turn["deadline"] == hand.turn_deadline.isoformat()
+        assert turn["away_from"] == hand.turn_deadline.isoformat()
+    await host.close()
+    await other.close()

@@ -43,6 +43,9 @@ async def _clients(table, seats):
         connected, client, _ = await connect(table.code, user=user)
         assert connected
         clients.append(client)
+    for index, client in enumerate(clients):
+        for _later in clients[index + 1 :]:  # each page opened after it is news to it (issue 28)
+            assert (await client.read_one())["type"] == "presence"
     return clients
 
 
@@ -65,6 +68,7 @@ async def test_a_quiet_socket_catches_up_on_a_lost_broadcast(monkeypatch):
     await asyncio.sleep(0.8)
     for client in clients:
         assert await client.communicator.receive_nothing(timeout=0.2)
+    for client in clients:  # (a page closing is news to the others: closed after the check)
         await client.close()
 
 

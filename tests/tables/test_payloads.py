@@ -29,6 +29,8 @@ from tables.services import (
     request_deny,
     seat_ask,
     seat_buy_back,
+    seat_link_key,
+    seat_link_use,
     seat_remove,
     seat_take,
     table_end,
@@ -151,6 +153,8 @@ def _requests_and_bans() -> None:
     seat_remove(table_id=table.pk, seat_id=host.pk, remove_seat_id=seats[1].pk)
     seat_remove(table_id=table.pk, seat_id=host.pk, remove_seat_id=seats[2].pk, ban=True)
     seat_take(table_id=table.pk, seat_id=guests[2].pk)
+    key = seat_link_key(guests[2])
+    seat_link_use(code=table.code, seat_id=guests[2].pk, key=key, guest_token=guest_token_new())
     table_end(table_id=table.pk, seat_id=host.pk)
 
 
@@ -187,4 +191,5 @@ def test_every_payload_written_has_its_kinds_shape():
     # The games reached most of the vocabulary, requests and bans too (not vacuous).
     assert len(kinds) >= 38, sorted({str(kind) for kind in EventKind} - kinds)
     assert {"request_made", "request_approved", "request_denied", "request_cancelled", "seat_banned"} <= kinds
+    assert "seat_moved" in kinds
     assert {"variant_called", "joker"} <= kinds

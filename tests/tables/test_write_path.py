@@ -41,6 +41,8 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     "join_ask",
     "join_withdraw",
     "join_answer",
+    # A guest's seat link's key: computed, nothing read or written (issue 28).
+    "seat_link_key",
 }
 
 
@@ -91,6 +93,9 @@ def _calls(table, seats, watcher):
         ),
         "local_player_add": lambda: services.local_player_add(table_id=table.pk, seat_id=host.pk, name="Late"),
         "phone_hold_check": lambda: services.phone_hold_check(table_id=table.pk, seat_id=host.pk, hold_seat_id=host.pk),
+        "seat_link_use": lambda: services.seat_link_use(
+            code=table.code, seat_id=player.pk, key="0" * 32, guest_token=services.guest_token_new()
+        ),
         "phone_seat_check": lambda: services.phone_seat_check(
             table_id=table.pk, seat_id=host.pk, local_seat_id=host.pk
         ),

@@ -7,7 +7,8 @@
  * between half and all of 0.5 s, 1 s, 2 s ... 10 s, so a table's pages do not all come
  * back at the same instant after a server restart); reconnecting at once when the
  * browser comes back online or the tab is shown again. A socket the server closed
- * because this viewer may not be there (4403) or signed out (4401) is not reopened.
+ * because this viewer may not be there (4403: not at the table, banned), signed out (4401)
+ * or whose guest seat was opened in another browser (4409) is not reopened.
  * A socket closed with 4503 (the server cannot reach the table's records or news right
  * now: it accepts, says "unavailable", closes) is reopened with the same back-off, which
  * starts again from 0.5 s only once a snapshot has arrived, not on every accepted socket.
@@ -15,7 +16,7 @@
 
 const HEARTBEAT_MS = 25000;
 const SILENCE_MS = 60000;
-const NO_RETRY = new Set([4401, 4403]);
+const NO_RETRY = new Set([4401, 4403, 4409]);
 
 export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
   let socket = null;

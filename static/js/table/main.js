@@ -90,7 +90,18 @@ function offerSeed() {
   send({ type: "seed", seed, id: newClientId() });
 }
 
+// "You asked the host for a seat; you watch until they answer." (a message of the page's
+// load) no longer stands once the host seated me.
+function tidyMessages() {
+  const seat = mySeat();
+  if (!seat || seat.number === null || seat.number === undefined) return;
+  for (const message of document.querySelectorAll(".message--until-seated")) message.remove();
+  const list = document.querySelector(".messages");
+  if (list && !list.children.length) list.remove();
+}
+
 function render() {
+  tidyMessages();
   renderHeader();
   renderPhone(sendHold);
   renderSeats();
@@ -127,7 +138,17 @@ function answeredUnavailable(frame) {
   return true;
 }
 
+// The server's word that this page's seat is not its own any more (issue 28): banned by
+// the host, or a guest's seat link opened in another browser. A close that says so is final.
+const GONE_CODES = { banned: "banned", seat_moved: "moved" };
+const GONE_CLOSES = { 4403: "gone", 4409: "moved" };
+
 function onFrame(frame) {
+  if ((frame.type === "error" || frame.type === "closed") && GONE_CODES[frame.code]) {
+    state.gone = GONE_CODES[frame.code];
+    render();
+    return;
+  }
   if (answeredUnavailable(frame)) return;
   if (frame.id !== undefined) movesForget(frame.id);
   if (frame.type === "error") {
@@ -151,7 +172,8 @@ const socket = connect({
   onClose: (final, code) => {
     state.connected = false;
     state.snapshotWanted = false;
-    renderConnection(code === 4503 ? "unavailable" : "closed");
+    if (final && GONE_CLOSES[code] && !state.gone) state.gone = GONE_CLOSES[code];
+    renderConnection(state.gone ? "gone" : code === 4503 ? "unavailable" : "closed");
     render();
   }
 });
@@ -197,6 +219,16 @@ if (copy) {
     input.select();
     if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
     showNotice(S.link_copied);
+  });
+}
+
+const copySeat = $("#copy-seat-link");
+if (copySeat) {
+  copySeat.addEventListener("click", () => {
+    const input = $("#seat-link");
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
+    showNotice(S.seat_link_copied);
   });
 }
 

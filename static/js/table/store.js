@@ -31,7 +31,9 @@ export const state = {
   reminder: null,     // the last reminder event's data, until the turn moves on
   requests: [],       // requests to the host not answered yet: [{request, seat, name, what, number}]
   denied: null,       // what the host last said no to me for ("seat" | "buy_back"), until I ask again or buy in (a snapshot says it too)
-  phone: null         // pass and play, on the host's phone: {seats, holding, pass_to} as the server says
+  phone: null,        // pass and play, on the host's phone: {seats, holding, pass_to} as the server says
+  gone: null,         // "banned" | "moved" | "gone": this page's seat is no longer its own (issue 28)
+  online: null        // {seat id: true} of the seats with a page open (null: not known), as the server says
 };
 
 const LOG_REQUEST = "hand-log";
@@ -62,8 +64,11 @@ function setHand(hand) {
   }
   const sameHand = state.hand && state.hand.number === hand.number;
   state.hand = Object.assign({}, hand.view, { number: hand.number, finished: !!hand.finished, dealer_seat: hand.dealer });
+  const before = state.turn;
   state.turn = hand.turn || null;
   if (!sameHand) state.reminder = null;
+  // The turn's clock started again (the host resumed): an old reminder no longer stands.
+  else if (before && state.turn && before.deadline !== state.turn.deadline) state.reminder = null;
 }
 
 /**
@@ -77,6 +82,15 @@ export function applyFrame(frame, send) {
       if (frame.id === LOG_REQUEST) { fillLog(frame.events || []); return []; }
       if (typeof frame.id === "string" && frame.id.indexOf(CATCH_UP) === 0) { catchUp(frame.events || [], frame.id); return []; }
       return applyEvents(frame, send);
+    case "presence":
+      // A seat came online or has no page open any more (tables/presence.py).
+      if (state.online) {
+        const online = Object.assign({}, state.online);
+        if (frame.online) online[String(frame.seat)] = true;
+        else delete online[String(frame.seat)];
+        state.online = online;
+      }
+      return [];
     case "pong":
       // The server's last seq for this socket: behind it, news was lost on the way.
       if (typeof frame.seq === "number" && frame.seq > state.lastSeq) wantSnapshot(send);
@@ -99,6 +113,7 @@ function applySnapshot(frame, send) {
   state.lastSeq = frame.seq || 0;
   state.you = frame.you;
   state.phone = frame.phone || null;
+  state.online = Array.isArray(frame.online) ? Object.fromEntries(frame.online.map((id) => [String(id), true])) : null;
   if (frame.table) state.table = frame.table;
   if (frame.seats) setSeats(frame.seats);
   setHand(frame.hand);
@@ -144,6 +159,11 @@ function catchUp(events, id) {
     if (!event.kind || event.seq <= after || event.seq > upTo) continue;
     if (isDeal(event)) state.log = state.log.filter((line) => line.seq > event.seq);
     if (event.kind === "game_ended") gameEnded(event.data);
+    // My seat banned, or its guest's seat link opened in another browser: the server
+    // closes this socket next; the page says why at once.
+    if ((event.kind === "seat_banned" || event.kind === "seat_moved") && String((event.data || {}).seat) === String(CONFIG.seat)) {
+      state.gone = event.kind === "seat_banned" ? "banned" : "moved";
+    }
     if (state.log.some((line) => line.seq === event.seq)) continue;
     const line = logLine(event);
     if (line) state.log.push(line);

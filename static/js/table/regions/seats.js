@@ -1,7 +1,7 @@
 /* The seats round the table: name, stack, badges, cards, bet, hand label. */
 
 import { $, el, once } from "../dom.js";
-import { S, chips, fmt, handLabel, number } from "../words.js";
+import { CONFIG, S, chips, fmt, handLabel, number } from "../words.js";
 import { dealerWords, gaveUpWord } from "../game-parts.js";
 import { handLive, isToAct, me, nameOf, rules, state } from "../store.js";
 import { drawCards } from "./cards.js";
@@ -19,7 +19,10 @@ function seatOrder() {
   }
   const place = (entry) => (entry.seat && entry.seat.number !== null && entry.seat.number !== undefined ? entry.seat.number : 99);
   people.sort((a, b) => place(a) - place(b));
-  const mine = people.findIndex((entry) => (entry.player ? String(entry.player.name) : String(entry.seat.id)) === me());
+  // Pass and play: the host's seat stays at the bottom whoever holds the phone, so the seats
+  // keep their places while it is passed (issue 28); elsewhere my own seat.
+  const anchor = state.phone ? String(CONFIG.seat) : me();
+  const mine = people.findIndex((entry) => (entry.player ? String(entry.player.name) : String(entry.seat.id)) === anchor);
   return mine > 0 ? people.slice(mine).concat(people.slice(0, mine)) : people;
 }
 
@@ -30,7 +33,7 @@ const POSITIONS = {
 };
 
 export function renderSeats() {
-  once("seats", [state.hand, state.seats, state.you], drawSeats);
+  once("seats", [state.hand, state.seats, state.you, state.online], drawSeats);
 }
 
 function drawSeats() {
@@ -59,6 +62,9 @@ function drawSeats() {
       description.push(dealerWord);
     }
     if (seat.local) { badge(S.on_this_phone, "badge-computer"); description.push(S.on_this_phone); }
+    // A person with no page open (issue 28); computers and the host's phone's players have none.
+    const offline = state.online && !seat.computer && !seat.local && seat.id !== undefined && !state.online[String(seat.id)];
+    if (offline) { badge(S.offline, "badge-offline"); description.push(S.offline); }
     if (seat.computer) { const word = S["computer_" + seat.computer] || seat.computer; badge(word, "badge-computer"); description.push(word); }
     if (isToAct(player)) { badge(S.to_act, "badge-turn"); description.push(S.to_act); }
     if (player && game.has_blind_and_seen && !player.packed && player.seen !== undefined) {
@@ -84,11 +90,20 @@ function drawSeats() {
       "data-seat": id,
       "data-pos": map[i] !== undefined ? map[i] : i % 8,
       "data-me": String(id === me()),
+      "data-online": state.online ? String(!!state.online[id]) : "",
       "data-to-act": String(isToAct(player)),
       "data-folded": String(!!(player && (player.packed || player.folded))),
       "aria-label": description.join(", ")
     }, [
-      el("div", { class: "name" }, [el("span", { class: "seat-name", title: name, text: name }), el("span", { class: "seat-stack", text: chips(stack) })]),
+      el("div", { class: "name" }, [
+        el("span", { class: "seat-name", title: name, text: name }),
+        // "1,000 chips"; round the laptop's oval only "1,000", so the name keeps the room (the
+        // seat's accessible name says "chips" whole either way; issue 28)
+        el("span", { class: "seat-stack", title: chips(stack) }, [
+          el("span", { class: "stack-long", text: chips(stack) }),
+          el("span", { class: "stack-short", "aria-hidden": "true", text: number(stack) })
+        ])
+      ]),
       badges,
       betShown ? el("div", { class: "bet", text: fmt(perRound ? S.bet_round : S.bet_hand, { amount: number(player.bet) }) }) : null,
       cardsBox,

@@ -57,7 +57,9 @@ export function renderGameOver() {
     return;
   }
   const finals = state.finalStacks || {};
-  const text = Object.keys(finals).filter((id) => finals[id] > 0).map((id) => nameOf(id) + " " + number(finals[id])).join(" · ");
+  // Everyone who played (bought in), a player who ended with nothing too; not a watcher.
+  const played = (id) => finals[id] > 0 || ((state.seats[id] || {}).buy_ins || 0) > 0;
+  const text = Object.keys(finals).filter(played).map((id) => nameOf(id) + " " + number(finals[id])).join(" · ");
   $("#game-over-stacks").textContent = text ? fmt(S.final_stacks, { stacks: text }) : "";
 }
 
@@ -97,6 +99,8 @@ export function showNotice(text) {
  * (for the stylesheet and the tests) and, in words, to the status line under the head.
  *
  *   connecting      before the first snapshot (the connection badge says it)
+ *   gone            this page's seat is not its own any more: banned, or (a guest) opened
+ *                   in another browser by its seat link; nothing is retried (issue 28)
  *   lost            the connection dropped (the page is reconnecting)
  *   ended           the game is over (the game-over box has the final chips)
  *   paused          the host paused (table_alerts.js covers the felt and disables actions)
@@ -120,6 +124,7 @@ function nextDealIn() {
 export function phase() {
   const root = $("#table-root");
   const status = state.table && state.table.status;
+  if (state.gone) return "gone";
   if (["closed", "unavailable"].includes(root.getAttribute("data-connection"))) return "lost";
   if (!status) return "connecting";   // nothing known yet: the badge says "Connecting…"
   if (status === "ended") return "ended";
@@ -137,6 +142,7 @@ export function phase() {
 
 function phaseWords(which) {
   switch (which) {
+    case "gone": return S["gone_" + state.gone] || S.gone_gone;
     case "lost": return S["connection_" + $("#table-root").getAttribute("data-connection")] || S.connection_closed;
     case "ended": return S.log_game_ended;
     case "paused": return S.paused_line;
@@ -159,6 +165,8 @@ export function renderPhase() {
   const text = phaseWords(which);
   if (line.textContent !== text) line.textContent = text;
   line.hidden = !text;
+  const gone = $("#gone");
+  if (gone) gone.hidden = which !== "gone";
   const empty = $("#empty-table");
   if (empty && !state.hand) empty.textContent = text || S.waiting_next_hand;
   // Count down to the next deal, and say "dealing" when its time comes, without news.
