@@ -43,6 +43,9 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     "join_answer",
     # A guest's seat link's key: computed, nothing read or written (issue 28).
     "seat_link_key",
+    # The database's absence as a refusal (issue 30): an exception tuple and its error.
+    "DATABASE_UNAVAILABLE",
+    "unavailable_error",
 }
 
 
