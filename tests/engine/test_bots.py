@@ -283,15 +283,21 @@ def test_a_short_stack_goes_all_in_or_folds_before_the_flop():
 
 def test_a_blind_teen_patti_player_looks_once_the_stake_has_grown():
     game = get_game("faras")
-    state, _ = game.start_hand(
-        settings=game.settings(), players=[("A", 1000), ("B", 1000), ("C", 1000)], dealer=0, deck=seeded_deck(3)
-    )
-    state, _ = game.apply(state, Action("B", "raise", 40))
-    state, _ = game.apply(state, Action("C", "chaal"))
-    action = choose_action(
-        game="faras", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1)
-    )
-    assert action == Action("A", "see")
+
+    def raised(stack_of_a):
+        players = [("A", stack_of_a), ("B", 1000), ("C", 1000)]
+        state, _ = game.start_hand(settings=game.settings(), players=players, dealer=0, deck=seeded_deck(3))
+        state, _ = game.apply(state, Action("B", "raise", 40))
+        state, _ = game.apply(state, Action("C", "chaal"))
+        return choose_action(
+            game="faras", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1)
+        )
+
+    assert raised(3000) == Action("A", "see")
+    # With as many chips as the two blind players, looking (seen bets cost double) would
+    # make A the first to run dry in a chip race that blind players, who have nothing to
+    # pack for, are likely to play out: it stays blind.
+    assert raised(1000) == Action("A", "chaal")
     # B has the most chips, so it would not run dry first in a chip race: it bets blind.
     cheap, _ = game.start_hand(
         settings=game.settings(), players=[("A", 1000), ("B", 2000), ("C", 1000)], dealer=0, deck=seeded_deck(3)
@@ -331,6 +337,8 @@ def test_the_chip_race_names_who_would_run_dry_first():
 
 
 def test_who_would_run_dry_first_does_not_pay_on_blind():
+    from engine.bots.teenpatti import first_out, read_table
+
     game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1000), ("C", 1000)])
     decided = {
         strength: choose_action(
@@ -338,7 +346,19 @@ def test_who_would_run_dry_first_does_not_pay_on_blind():
         ).verb
         for strength in STRENGTHS
     }
-    # Easy assumes everyone stays and packs; normal and hard look first (looking is free).
+    # Both others are blind, with nothing to pack for until they look: every strength
+    # packs rather than race them to the bottom of its stack.
+    assert decided == {"easy": "pack", "normal": "pack", "hard": "pack"}
+    # When both have just looked (and may well pack), normal and hard look first (looking is free).
+    game, short = _teen_patti_table("faras", [("A", 1000), ("B", 600), ("C", 1000)])
+    looked = game.apply(game.apply(short, Action("A", "see"))[0], Action("C", "see"))[0]
+    assert first_out(read_table(game.view(looked, "B"), "B")) == "B"
+    decided = {
+        strength: choose_action(
+            game="faras", view=game.view(looked, "B"), player="B", strength=strength, rng=random.Random(2)
+        ).verb
+        for strength in STRENGTHS
+    }
     assert decided == {"easy": "pack", "normal": "see", "hard": "see"}
     # Hard, having watched both opponents stay in every hand they looked at, packs at once.
     history = History()
@@ -351,7 +371,7 @@ def test_who_would_run_dry_first_does_not_pay_on_blind():
             ]
         )
     action = choose_action(
-        game="faras", view=game.view(state, "B"), player="B", strength="hard", rng=random.Random(2), history=history
+        game="faras", view=game.view(looked, "B"), player="B", strength="hard", rng=random.Random(2), history=history
     )
     assert action.verb == "pack"
     # Further round the table, where others would run dry first, everyone bets blind or looks.
