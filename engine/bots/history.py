@@ -161,6 +161,7 @@ class History:
     ranking: tuple[str, str] | None = None  # Teen Patti: the hand's ranking and best run
     bet_open: bool = False  # hold'em: someone has bet in this betting round after the flop
     board: tuple[str, ...] = ()  # hold'em: the shared cards dealt so far this hand
+    pending_shows: tuple[tuple[str, tuple[str, ...]], ...] = ()  # hold'em: turned up before the board was out
 
     def record(self, name: str) -> PlayerRecord:
         """The counts for ``name`` (an empty record for someone never seen)."""
@@ -214,7 +215,13 @@ class History:
             return self._teenpatti_showdown(event)
         if kind == "board":
             cards = tuple(str(card) for card in event.get("cards", ()))
-            return replace(self, street=str(event.get("street", "")), bet_open=False, board=self.board + cards)
+            out = replace(self, street=str(event.get("street", "")), bet_open=False, board=self.board + cards)
+            if len(out.board) >= 5 and out.pending_shows:
+                # Hands turned up at an all-in before the board was complete: read them now.
+                pending, out = out.pending_shows, replace(out, pending_shows=())
+                for player, shown in pending:
+                    out = out._holdem_show({"player": player, "cards": list(shown)})
+            return out
         if kind == "show" and "cards" in event:
             return self._holdem_show(event)
         player = event.get("player")
@@ -331,10 +338,13 @@ class History:
         """A hand turned up at a hold'em showdown: if they bet after the flop, was it a bluff?"""
         player = event.get("player")
         cards = event.get("cards")
-        if not isinstance(player, str) or player not in self.this_hand_aggressive or len(self.board) < 5:
+        if not isinstance(player, str) or player not in self.this_hand_aggressive:
             return self
         if not isinstance(cards, list | tuple) or len(cards) != 2:
             return self
+        if len(self.board) < 5:
+            shown = (str(cards[0]), str(cards[1]))
+            return replace(self, pending_shows=(*self.pending_shows, (player, shown)))
         try:
             hole = (parse_card(str(cards[0])), parse_card(str(cards[1])))
             board = tuple(parse_card(card) for card in self.board)

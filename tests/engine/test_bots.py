@@ -653,3 +653,88 @@ def test_hard_re_raises_more_against_a_player_who_folds_to_raises():
             re_raised[key] += action.verb in ("raise", "allin")
     # Against the folder it re-raises any hand; against the caller only those worth it for value.
     assert re_raised["folder"] > re_raised["caller"] + 10
+
+
+# --- the opponent model reads what it sees (issue 27) ---------------------------------------------
+
+
+def test_holdem_history_reads_hands_turned_up_at_an_all_in_once_the_board_is_out():
+    hand = _holdem_hand(
+        [
+            {"kind": "board", "street": "flop", "cards": ["2c", "7h", "Td"]},
+            {"kind": "action", "player": "Asha", "verb": "bet"},
+            {"kind": "action", "player": "Bikash", "verb": "allin"},
+            {"kind": "action", "player": "Asha", "verb": "allin"},
+            # Turned up at the all-in, before the turn and river are dealt.
+            {"kind": "show", "player": "Asha", "cards": ["5c", "4d"], "reason": "all_in"},
+            {"kind": "show", "player": "Bikash", "cards": ["Ah", "Th"], "reason": "all_in"},
+            {"kind": "board", "street": "turn", "cards": ["Js"]},
+        ]
+    )
+    history = History().observe_all(hand)
+    assert history.record("Asha").shown_bets == 0  # not read yet: the board is not out
+    history = history.observe({"kind": "board", "street": "river", "cards": ["3d"]})
+    asha = history.record("Asha")
+    assert (asha.shown_bets, asha.shown_bluffs) == (1, 1)  # a bet with 5-4 high: a bluff
+    assert history.pending_shows == ()
+
+
+def _teen_patti_start(*names, stack=1000, blind_turns=4):
+    settings = {"boot": 10, "blind_turns": blind_turns, "ranking": "standard", "best_run": "AKQ"}
+    players = [{"name": name, "stack": stack} for name in names]
+    return [
+        {"kind": "hand_started", "players": players, "settings": settings},
+        {"kind": "boot", "amount": 10, "pot": 10 * len(names), "players": list(names)},
+    ]
+
+
+def test_teenpatti_history_keeps_blind_raises_apart_from_seen_ones():
+    history = History()
+    for _ in range(20):  # raises blind every turn, looks only when the blind turns run out
+        history = history.observe_all(
+            [
+                *_teen_patti_start("Maniac", "Asha"),
+                *(
+                    {"kind": "raise", "player": "Maniac", "blind": True, "stake": 20 * 2**k, "stack": 900 - 100 * k}
+                    for k in range(4)
+                ),
+                {"kind": "see", "player": "Maniac"},
+                {"kind": "raise", "player": "Maniac", "blind": False, "stake": 320, "stack": 0},
+            ]
+        )
+    maniac = history.record("Maniac")
+    assert (maniac.blind_bets, maniac.blind_raises, maniac.bets, maniac.raises) == (80, 80, 100, 100)
+    assert maniac.blind_raise_share() > 0.9
+    # The looks were forced (four blind turns used), not chosen; after looking it always bet.
+    assert maniac.looked_after_blind == 0 and maniac.look_share() < 0.3
+    assert (maniac.saw, maniac.stayed_seen) == (20, 20) and maniac.stay_seen() > 0.9
+
+
+def test_teenpatti_history_does_not_read_a_pack_forced_by_a_short_stack_as_tightness():
+    history = History()
+    for _ in range(20):  # a station, short of the chaal three-handed, must look and pack
+        history = history.observe_all(
+            [
+                *_teen_patti_start("Station", "Asha", "Bikash", blind_turns=None),
+                {"kind": "chaal", "player": "Station", "blind": True, "stake": 10, "stack": 5},
+                {"kind": "see", "player": "Station"},
+                {"kind": "pack", "player": "Station", "reason": "pack"},
+            ]
+        )
+    station = history.record("Station")
+    assert (station.saw, station.looked_after_blind) == (0, 0)
+    assert station.stay_seen() == History().record("Station").stay_seen()  # no evidence either way
+    # The same pack with chips to spare is a choice, and counted.
+    chosen = (
+        History()
+        .observe_all(
+            [
+                *_teen_patti_start("Rock", "Asha", "Bikash"),
+                {"kind": "chaal", "player": "Rock", "blind": True, "stake": 10, "stack": 980},
+                {"kind": "see", "player": "Rock"},
+                {"kind": "pack", "player": "Rock", "reason": "pack"},
+            ]
+        )
+        .record("Rock")
+    )
+    assert (chosen.saw, chosen.stayed_seen, chosen.looked_after_blind) == (1, 0, 1)
