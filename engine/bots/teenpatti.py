@@ -362,6 +362,17 @@ def _blind(table: Table, player: str, rng: random.Random, history: History | Non
     stayed = history.this_hand_stayed if history is not None else ()
     if style.modelled and any(p.name in stayed and _share(p, table, history, style) < 0.5 for p in others):
         return Action(player, "see")  # a tight player bet again after looking: a strong hand; look before paying on
+    if against_blind and style.modelled and history is not None and others[0].blind_turns_left is not None:
+        # Hard, where the rules make them look soon (a blind-turn limit) and they have bet
+        # blind this hand but seldom raise blind: an early look lets it pack its worst hands for a boot ("Seen a weak
+        # hand? Pack early"), and their few blind turns left are cheap to pay through.
+        record = history.record(others[0].name)
+        if (
+            others[0].name in history.this_hand_blind
+            and record.blind_raise_share() < 0.3
+            and table.stake <= 2 * table.boot
+        ):
+            return Action(player, "see")
     if against_blind:
         # Heads-up against a blind player. Seen, it would pay double every turn and could
         # not ask them for a show (book 000), so against someone who never looks it could
