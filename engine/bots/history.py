@@ -11,9 +11,14 @@ played so far"; the issue's measures):
 - hold'em: hands dealt in; hands where they put chips in voluntarily before the flop
   (a call, bet or raise: blinds do not count); hands where they raised before the flop;
   bets and raises, and calls, after the flop; bets after the flop they faced, and folded to.
-- Teen Patti: hands dealt in; hands where they saw their cards; of those, hands where
-  they bet again after seeing (stayed in seen); bets, and raises among them; the place
+- Teen Patti: hands dealt in; hands where they decided after seeing their cards (a pack
+  made short of a seen chaal is no decision); of those, hands where they bet again after
+  seeing (stayed in seen); bets, and raises among them, with the blind ones counted
+  apart; hands in which they bet blind, and of those the ones in which they then chose to
+  look (a look the rules forced is not counted); shows and sideshows asked; the place
   among all hands of each hand they turned up at a show after betting seen.
+- hold'em, also: hands turned up at an all-in before the board was complete are read
+  once the board is out.
 
 Each counter moves at most once per hand where it says "hands". The estimates
 (:meth:`PlayerRecord.vpip` and the rest) start from a prior, an ordinary player, so a

@@ -10,14 +10,17 @@ and the seat's :class:`~engine.bots.history.History`, and returns one legal acti
   or folds ("watch the blinds"); facing a bet it weighs its equity, by simulation
   against the range it puts each opponent on, against the pot odds ("count the pot
   before you call"); it bets its strong hands and, as the raiser before the flop,
-  sometimes bets the flop without one.
+  sometimes bets the flop without one. Heads-up on the button it opens most hands; after
+  the flop, heads-up, it now and then raises a hand with fair equity (a semi-bluff) and
+  bets a weak one when checked to in position (a bluff).
 - **hard**, normal with a model of each opponent (book 001: "the hard computer players
   keep track of how loosely each player has played so far"): each opponent's range is
   their own share of hands played, raised and opened; their bets after the flop are
   read with the share of bluffs among the hands they turned up after betting; it raises
   before the flop whenever the folds it expects from those particular opponents plus
   its equity against the hands that defend pay (stealing from tight players), bets the
-  flop as the raiser as often as they fold to bets, and value-bets loose players thinly.
+  flop as the raiser as often as they fold to bets, bluffs and semi-bluffs as often as
+  they fold to bets, and value-bets loose players thinly.
 """
 
 from __future__ import annotations

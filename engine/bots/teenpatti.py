@@ -15,19 +15,29 @@ holds any hand; one who bet again after seeing holds a better one.
   save chips"; book 004: look once half the stake is real money), packs a weak seen hand
   early, bets by its chance of winning against the price, asks for a show when its
   chance of winning pays the show's cost, and for a sideshow when it would likely beat
-  the player before it.
+  the player before it. Heads-up against a blind player it stays blind as long as they
+  do: a seen player may not ask a blind one for a show (book 000), so seen, it would pay
+  double each turn and, against someone who never looks, could only pack in the end.
+  Seen against a blind player, it plays on only while its chance pays what reaching a
+  show will cost (their blind turns left).
 - **hard**, normal with a model of each opponent: how often each has stayed in after
-  seeing, the hands each has turned up at a show, and how often each raises set the
-  range it puts them on; it raises weak hands as a bluff against players who pack too
-  often and never against those who stay. Heads-up against a blind player it looks at
-  once and packs its worst hands cheaply; when a tight player bets again after looking,
-  it looks before paying on.
+  seeing, the hands each has turned up at a show, and how often each raises *seen* set
+  the range it puts them on; blind raises and looks are counted apart (a look the rules
+  forced is no choice), so a player who raises blind and never looks is not taken for a
+  tight one. It raises weak hands as a bluff against players who pack too often and never
+  against those who stay. Heads-up at a table with a blind-turn limit, against a player
+  betting blind who seldom raises blind, it looks at once and packs its worst hands
+  cheaply; seen against a blind player who never looks, at a table without a limit, it
+  packs; when a tight player bets again after looking, it looks before paying on.
 
 Every strength counts the chips in a *chip race* (:func:`first_out`): with three or more
 in, nobody may chaal all in, so if everyone stayed, the first who cannot cover the chaal
-would pack and lose all they bet. Easy packs when that would be itself; normal looks
-(looking is free) and plays on only when the chance that someone packs first is worth
-the rest of its stack; hard judges that chance by how often those players have stayed.
+would pack and lose all they bet. Easy packs when that would be itself. Normal and hard
+count a blind opponent as staying (they have nothing to pack for until they look): when
+they would run dry first they pack, and they do not look when looking (seen bets cost
+double) would make them the first; against players who have looked they look (looking is
+free) and play on only when the chance that someone packs first is worth the rest of
+their stack, hard judging that chance by how often those players have stayed.
 """
 
 from __future__ import annotations
