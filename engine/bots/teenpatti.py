@@ -502,7 +502,11 @@ def _seen(table: Table, player: str, rng: random.Random, history: History | None
         # The opponent is still blind: nobody can ask for a show; count their blind turns.
         return _against_blind(table, player, rng, history, style, win, value_line)
 
-    if win > value_line - 0.1 and room and rng.random() < 0.6:
+    # With three or more in, against players who will stay to the end of a chip race, a
+    # raise makes nobody pack and only speeds the race, which the raiser, paying first,
+    # is likelier to lose.
+    racing_stubborn = _all_stay(table, history, style) >= RACE_STUBBORN
+    if win > value_line - 0.1 and room and not racing_stubborn and rng.random() < 0.6:
         return _raise(table, player, 2 * table.stake)
     if bluffing and room:
         return _raise(table, player, max(2 * table.stake, 3 * table.boot))
