@@ -402,6 +402,12 @@ def _blind(table: Table, player: str, rng: random.Random, history: History | Non
         ):
             return Action(player, "raise", double)
         return Action(player, "chaal")
+    if len(others) == 1 and others[0].name in stayed and table.me.blind_turns_left is None:
+        # Heads-up against a player who looked and bets on, at a table without a blind-turn
+        # limit (else its own few blind turns are cheap): they hold a hand, and each blind
+        # chaal buys a share of a pot they are likely to win. Looking is free: look and
+        # pack the hands that cannot beat them.
+        return Action(player, "see")
     see_at = style.see_at_boots
     tight = style.modelled and _looseness(table, history) < 0.45
     if tight:
