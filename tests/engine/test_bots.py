@@ -738,3 +738,60 @@ def test_teenpatti_history_does_not_read_a_pack_forced_by_a_short_stack_as_tight
         .record("Rock")
     )
     assert (chosen.saw, chosen.stayed_seen, chosen.looked_after_blind) == (1, 0, 1)
+
+
+# --- Teen Patti against blind players (issue 27) ---------------------------------------------------
+
+
+def test_heads_up_against_a_blind_player_normal_and_hard_stay_blind():
+    # Book 000: a seen player may not ask a blind one for a show. At 999 (no blind-turn
+    # limit), seen against a player who never looks, a computer could only pack in the end.
+    game = get_game("999")
+    state, _ = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(5)
+    )
+    for _ in range(3):  # the stake climbs to 80, eight boots: normal would look in a three-way pot
+        state, _ = game.apply(state, Action("B", "raise", 2 * state.stake))
+        for strength in ("normal", "hard"):
+            action = choose_action(
+                game="999", view=game.view(state, "A"), player="A", strength=strength, rng=random.Random(4)
+            )
+            assert action.verb in ("chaal", "raise"), (strength, action)
+        state, _ = game.apply(state, Action("A", "chaal"))
+
+
+def test_short_of_a_chaal_against_a_blind_player_a_computer_asks_for_a_blind_show():
+    game = get_game("999")
+    state, _ = game.start_hand(
+        settings=game.settings(), players=[("A", 60), ("B", 1000)], dealer=0, deck=seeded_deck(5)
+    )
+    state, _ = game.apply(state, Action("B", "raise", 20))
+    state, _ = game.apply(state, Action("A", "chaal"))  # A has 30 left
+    state, _ = game.apply(state, Action("B", "raise", 40))  # a chaal now costs 40
+    view = game.view(state, "A")
+    assert "chaal" not in {entry["verb"] for entry in view["legal"]}
+    for strength in ("normal", "hard"):
+        action = choose_action(game="999", view=view, player="A", strength=strength, rng=random.Random(1))
+        assert action == Action("A", "show")  # looking would leave it no show to ask
+
+
+def test_heads_up_a_blind_computer_looks_once_a_seen_opponent_bets_on():
+    game = get_game("999")
+    state, events = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(5)
+    )
+    history = History().observe_engine_events(events, "A")
+    for action in (Action("B", "see"), Action("B", "chaal")):
+        state, events = game.apply(state, action)
+        history = history.observe_engine_events(events, "A")
+    for strength in ("normal", "hard"):
+        action = choose_action(
+            game="999", view=game.view(state, "A"), player="A", strength=strength, rng=random.Random(1), history=history
+        )
+        assert action == Action("A", "see")
+    # Without the record of this hand (B looked but has not bet since) it bets blind.
+    fresh = History().observe_engine_events(events, "A")
+    action = choose_action(
+        game="999", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1), history=fresh
+    )
+    assert action.verb == "chaal"
