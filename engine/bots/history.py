@@ -224,8 +224,8 @@ class History:
             if len(out.board) >= 5 and out.pending_shows:
                 # Hands turned up at an all-in before the board was complete: read them now.
                 pending, out = out.pending_shows, replace(out, pending_shows=())
-                for player, shown in pending:
-                    out = out._holdem_show({"player": player, "cards": list(shown)})
+                for shower, shown in pending:
+                    out = out._holdem_show({"player": shower, "cards": list(shown)})
             return out
         if kind == "show" and "cards" in event:
             return self._holdem_show(event)
@@ -261,11 +261,11 @@ class History:
             # a player who looked this hand is seen too.
             blind = bool(event.get("blind", False)) and player not in self.this_hand_seen
             out = self._teenpatti_bet(player, kind, blind)
-            stack, stake = event.get("stack"), event.get("stake")
-            if isinstance(stack, int):
-                out = replace(out, stacks=tuple((n, stack if n == player else s) for n, s in out.stacks))
-            if isinstance(stake, int):
-                out = replace(out, stake=stake)
+            new_stack, new_stake = event.get("stack"), event.get("stake")
+            if isinstance(new_stack, int):
+                out = replace(out, stacks=tuple((n, new_stack if n == player else s) for n, s in out.stacks))
+            if isinstance(new_stake, int):
+                out = replace(out, stake=new_stake)
             if blind:
                 out = replace(out, this_hand_blind_bets=(*out.this_hand_blind_bets, player))
             return out
