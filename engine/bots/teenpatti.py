@@ -64,6 +64,7 @@ RACE_STAY = 0.85
 # A blind player has not looked, so nothing but a look makes them pack: in a chip race
 # normal thinks they stay this likely.
 BLIND_STAY = 0.95
+BLIND_STUBBORN_BOOTS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,14 +319,19 @@ def _looseness(table: Table, history: History | None) -> float:
 
 def _all_stay(table: Table, history: History | None, style: Style) -> float:
     """The chance that every opponent still in stays to the end of a chip race. A blind
-    opponent has nothing to pack for until they look: BLIND_STAY. A seen one: hard, as
+    opponent has nothing to pack for until they look: BLIND_STAY once they have three boots in
+    (hard: at once for a player who never looks), RACE_STAY before. A seen one: hard, as
     often as they have stayed in after seeing; normal, RACE_STAY once they have bet seen
     this hand, less when they have just looked."""
     stayed = history.this_hand_stayed if history is not None else ()
     chance = 1.0
     for opponent in table.others_in:
         if not opponent.seen:
-            chance *= BLIND_STAY
+            never_looks = style.modelled and history is not None and history.record(opponent.name).look_share() < 0.3
+            # Still blind with three boots or more in (two blind chaals, or a blind raise;
+            # hard: or known never to look): nothing will make them pack until they look.
+            stubborn = opponent.bet >= BLIND_STUBBORN_BOOTS * table.boot or never_looks
+            chance *= BLIND_STAY if stubborn else RACE_STAY
         elif style.modelled and history is not None:
             chance *= history.record(opponent.name).stay_seen()
         elif opponent.name in stayed or history is None:

@@ -346,8 +346,18 @@ def test_who_would_run_dry_first_does_not_pay_on_blind():
         ).verb
         for strength in STRENGTHS
     }
-    # Both others are blind, with nothing to pack for until they look: every strength
-    # packs rather than race them to the bottom of its stack.
+    # At the first turn the others may yet look and pack: normal and hard look (it is free).
+    assert decided == {"easy": "pack", "normal": "see", "hard": "see"}
+    # Both others still blind after two blind chaals each: nothing will make them pack
+    # until they look, and every strength packs rather than race them to the bottom of its stack.
+    for player in "BCABCA":
+        state, _ = game.apply(state, Action(player, "chaal"))
+    decided = {
+        strength: choose_action(
+            game="faras", view=game.view(state, "B"), player="B", strength=strength, rng=random.Random(2)
+        ).verb
+        for strength in STRENGTHS
+    }
     assert decided == {"easy": "pack", "normal": "pack", "hard": "pack"}
     # When both have just looked (and may well pack), normal and hard look first (looking is free).
     game, short = _teen_patti_table("faras", [("A", 1000), ("B", 600), ("C", 1000)])
