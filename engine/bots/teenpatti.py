@@ -250,6 +250,14 @@ def _easy(table: Table, player: str, rng: random.Random) -> Action:
     if table.cards is None:
         if racing and first_out(table) == player:
             return Action(player, "pack")  # it would run dry first if everyone stays: not worth it
+        others = table.others_in
+        if len(others) == 1 and not others[0].seen and table.me.blind_turns_left is None:
+            # Heads-up against a blind player with no blind-turn limit: looking would leave it
+            # paying double with no show to ask (book 000), so it stays blind as they do.
+            if "chaal" in table.legal:
+                return Action(player, "chaal")
+            if "show" in table.legal:
+                return Action(player, "show")
         if "show" in table.legal and table.pot >= 12 * table.boot:
             return Action(player, "show")  # a blind show, where the table allows it
         if _must_see(table) or "chaal" not in table.legal:
