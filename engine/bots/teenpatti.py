@@ -10,7 +10,8 @@ against each opponent's range (:mod:`engine.bots.teenpatti_odds`): a blind oppon
 holds any hand; one who bet again after seeing holds a better one.
 
 - **easy**, a loose, passive friend: looks early, stays in with almost anything, seldom
-  raises, and asks for a show when the pot has grown.
+  raises, and asks for a show when the pot has grown. Heads-up against a blind player at
+  a table without a blind-turn limit it stays blind too.
 - **normal**, book 000's tips: stays blind while the stake is small ("a few blind turns
   save chips"; book 004: look once half the stake is real money), packs a weak seen hand
   early, bets by its chance of winning against the price, asks for a show when its
