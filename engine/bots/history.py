@@ -11,9 +11,14 @@ played so far"; the issue's measures):
 - hold'em: hands dealt in; hands where they put chips in voluntarily before the flop
   (a call, bet or raise: blinds do not count); hands where they raised before the flop;
   bets and raises, and calls, after the flop; bets after the flop they faced, and folded to.
-- Teen Patti: hands dealt in; hands where they saw their cards; of those, hands where
-  they bet again after seeing (stayed in seen); bets, and raises among them; the place
+- Teen Patti: hands dealt in; hands where they decided after seeing their cards (a pack
+  made short of a seen chaal is no decision); of those, hands where they bet again after
+  seeing (stayed in seen); bets, and raises among them, with the blind ones counted
+  apart; hands in which they bet blind, and of those the ones in which they then chose to
+  look (a look the rules forced is not counted); shows and sideshows asked; the place
   among all hands of each hand they turned up at a show after betting seen.
+- hold'em, also: hands turned up at an all-in before the board was complete are read
+  once the board is out.
 
 Each counter moves at most once per hand where it says "hands". The estimates
 (:meth:`PlayerRecord.vpip` and the rest) start from a prior, an ordinary player, so a
@@ -44,6 +49,7 @@ _PRIOR_AGGRESSION = 0.4
 _PRIOR_FOLD_TO_BET = 0.35
 _PRIOR_FOLD_TO_RAISE = 0.5
 _PRIOR_OPEN = 0.25
+_PRIOR_LOOK = 0.8
 _PRIOR_SHOWN = 4.0  # hold'em: a bluff share counts a guess as this many hands turned up
 
 
@@ -72,6 +78,12 @@ class PlayerRecord:
     shown_places: float = 0.0  # Teen Patti: the sum of those hands' places among all hands
     raised_shown: int = 0  # Teen Patti: of those, hands in which they had raised seen
     raised_shown_places: float = 0.0  # Teen Patti: the sum of those hands' places
+    blind_bets: int = 0  # Teen Patti: chaals and raises made blind (of ``bets``)
+    blind_raises: int = 0  # Teen Patti: raises made blind (of ``raises``)
+    blind_hands: int = 0  # Teen Patti: hands in which they made a blind bet
+    looked_after_blind: int = 0  # Teen Patti: of those, hands in which they then looked
+    shows_asked: int = 0  # Teen Patti: shows they asked for
+    sideshows_asked: int = 0  # Teen Patti: sideshows they asked for
 
     def vpip(self) -> float:
         """Share of hands with chips put in voluntarily before the flop (hold'em)."""
@@ -110,8 +122,20 @@ class PlayerRecord:
         return (self.stayed_seen + _PRIOR_STAY_SEEN * _PRIOR_HANDS) / (self.saw + _PRIOR_HANDS)
 
     def raise_share(self) -> float:
-        """Share of their bets that were raises (Teen Patti)."""
-        return (self.raises + _PRIOR_RAISE_SHARE * _PRIOR_HANDS) / (self.bets + _PRIOR_HANDS)
+        """Share of their *seen* bets that were raises (Teen Patti): raises made blind say
+        nothing of their cards and are not counted here (see :meth:`blind_raise_share`)."""
+        seen_bets = self.bets - self.blind_bets
+        seen_raises = self.raises - self.blind_raises
+        return (seen_raises + _PRIOR_RAISE_SHARE * _PRIOR_HANDS) / (seen_bets + _PRIOR_HANDS)
+
+    def blind_raise_share(self) -> float:
+        """Share of their blind bets that were raises (Teen Patti)."""
+        return (self.blind_raises + _PRIOR_RAISE_SHARE * _PRIOR_HANDS) / (self.blind_bets + _PRIOR_HANDS)
+
+    def look_share(self) -> float:
+        """Share of the hands they bet blind in which they then looked (Teen Patti): near 0
+        for a player who never looks."""
+        return (self.looked_after_blind + _PRIOR_LOOK * _PRIOR_HANDS) / (self.blind_hands + _PRIOR_HANDS)
 
 
 _NOBODY = PlayerRecord()
@@ -131,12 +155,18 @@ class History:
     this_hand_raised: tuple[str, ...] = ()  # hold'em: raised before the flop; Teen Patti: raised seen
     this_hand_seen: tuple[str, ...] = ()
     this_hand_stayed: tuple[str, ...] = ()
+    this_hand_blind: tuple[str, ...] = ()  # Teen Patti: made a blind bet this hand
+    this_hand_blind_bets: tuple[str, ...] = ()  # Teen Patti: one name per blind bet this hand
+    stacks: tuple[tuple[str, int], ...] = ()  # Teen Patti: each player's chips behind, as last seen
+    stake: int = 0  # Teen Patti: the stake now
+    blind_turns: int | None = None  # Teen Patti: the table's blind-turn limit
     this_hand_aggressive: tuple[str, ...] = ()  # hold'em: bet or raised after the flop this hand
     this_hand_faced_raise: tuple[str, ...] = ()  # hold'em: acted before the flop facing another's raise
     this_hand_open_chance: tuple[str, ...] = ()  # hold'em: acted before the flop with nobody raised yet
     ranking: tuple[str, ...] | None = None  # Teen Patti: ranking, best run, variant (and turned card)
     bet_open: bool = False  # hold'em: someone has bet in this betting round after the flop
     board: tuple[str, ...] = ()  # hold'em: the shared cards dealt so far this hand
+    pending_shows: tuple[tuple[str, tuple[str, ...]], ...] = ()  # hold'em: turned up before the board was out
 
     def record(self, name: str) -> PlayerRecord:
         """The counts for ``name`` (an empty record for someone never seen)."""
@@ -164,20 +194,45 @@ class History:
                 players[name] = replace(record, hands=record.hands + 1)
             settings = event.get("settings")
             ranking = None
+            blind_turns = None
+            stake = 0
             if isinstance(settings, Mapping) and "ranking" in settings:
                 ranking = (
                     str(settings["ranking"]),
                     str(settings.get("best_run", "AKQ")),
                     str(settings.get("variant", "none")),
                 )
-            return History(players=players, ranking=ranking)
+                limit = settings.get("blind_turns")
+                blind_turns = int(limit) if isinstance(limit, int) else None
+                boot = settings.get("boot")
+                stake = int(boot) if isinstance(boot, int) else 0
+            stacks = tuple(
+                (str(entry["name"]), int(entry.get("stack", 0)))
+                for entry in event.get("players", ())
+                if isinstance(entry, Mapping) and "name" in entry
+            )
+            return History(players=players, ranking=ranking, stacks=stacks, stake=stake, blind_turns=blind_turns)
         if kind == "joker" and self.ranking is not None:  # the Joker variant's turned card
             return replace(self, ranking=(*self.ranking[:3], str(event.get("card", ""))))
+        if kind == "boot":
+            amount = event.get("amount")
+            if isinstance(amount, int):
+                paid = set(event.get("players", ()))
+                return replace(
+                    self, stacks=tuple((name, stack - amount if name in paid else stack) for name, stack in self.stacks)
+                )
+            return self
         if kind == "showdown":
             return self._teenpatti_showdown(event)
         if kind == "board":
             cards = tuple(str(card) for card in event.get("cards", ()))
-            return replace(self, street=str(event.get("street", "")), bet_open=False, board=self.board + cards)
+            out = replace(self, street=str(event.get("street", "")), bet_open=False, board=self.board + cards)
+            if len(out.board) >= 5 and out.pending_shows:
+                # Hands turned up at an all-in before the board was complete: read them now.
+                pending, out = out.pending_shows, replace(out, pending_shows=())
+                for shower, shown in pending:
+                    out = out._holdem_show({"player": shower, "cards": list(shown)})
+            return out
         if kind == "show" and "cards" in event:
             return self._holdem_show(event)
         player = event.get("player")
@@ -188,10 +243,45 @@ class History:
         if kind == "see":
             if player in self.this_hand_seen:
                 return self
-            return replace(self, players=self._with(player, saw=1), this_hand_seen=(*self.this_hand_seen, player))
+            # A look the rules forced (blind turns used up, or too short for a blind chaal)
+            # is no choice, and not counted.
+            forced = self._stack_of(player) < self.stake or (
+                self.blind_turns is not None and self.this_hand_blind_bets.count(player) >= self.blind_turns
+            )
+            looked = 1 if player in self.this_hand_blind and not forced else 0
+            return replace(
+                self,
+                players=self._with(player, looked_after_blind=looked),
+                this_hand_seen=(*self.this_hand_seen, player),
+            )
+        if kind == "pack" and event.get("reason", "pack") == "pack":
+            # A seen player's decision after looking: counted once they decide, so a look the
+            # hand ended before they could act on is no evidence either way.
+            # A pack by one who cannot cover a seen chaal is no choice either.
+            short = self._stack_of(player) < 2 * self.stake
+            if player in self.this_hand_seen and player not in self.this_hand_stayed and not short:
+                return replace(self, players=self._with(player, saw=1))
+            return self
         if kind in ("chaal", "raise", "show", "sideshow"):
-            return self._teenpatti_bet(player, kind, bool(event.get("blind", False)))
+            # A seen player's chaal and raise say "seen" by ``blind``; a show or sideshow by
+            # a player who looked this hand is seen too.
+            blind = bool(event.get("blind", False)) and player not in self.this_hand_seen
+            out = self._teenpatti_bet(player, kind, blind)
+            new_stack, new_stake = event.get("stack"), event.get("stake")
+            if isinstance(new_stack, int):
+                out = replace(out, stacks=tuple((n, new_stack if n == player else s) for n, s in out.stacks))
+            if isinstance(new_stake, int):
+                out = replace(out, stake=new_stake)
+            if blind:
+                out = replace(out, this_hand_blind_bets=(*out.this_hand_blind_bets, player))
+            return out
         return self
+
+    def _stack_of(self, name: str) -> int:
+        for player, stack in self.stacks:
+            if player == name:
+                return stack
+        return 1 << 62  # not known: not short
 
     def _holdem_action(self, player: str, verb: str) -> History:
         if self.street == PREFLOP and not self.this_hand_raised and player not in self.this_hand_open_chance:
@@ -259,10 +349,13 @@ class History:
         """A hand turned up at a hold'em showdown: if they bet after the flop, was it a bluff?"""
         player = event.get("player")
         cards = event.get("cards")
-        if not isinstance(player, str) or player not in self.this_hand_aggressive or len(self.board) < 5:
+        if not isinstance(player, str) or player not in self.this_hand_aggressive:
             return self
         if not isinstance(cards, list | tuple) or len(cards) != 2:
             return self
+        if len(self.board) < 5:
+            shown = (str(cards[0]), str(cards[1]))
+            return replace(self, pending_shows=(*self.pending_shows, (player, shown)))
         try:
             hole = (parse_card(str(cards[0])), parse_card(str(cards[1])))
             board = tuple(parse_card(card) for card in self.board)
@@ -273,12 +366,24 @@ class History:
 
     def _teenpatti_bet(self, player: str, kind: str, blind: bool) -> History:
         changes = {"bets": 1, "raises": 1} if kind == "raise" else {"bets": 1}
+        if blind:
+            changes["blind_bets"] = 1
+            if kind == "raise":
+                changes["blind_raises"] = 1
+        if kind == "show":
+            changes["shows_asked"] = 1
+        if kind == "sideshow":
+            changes["sideshows_asked"] = 1
         out = replace(self, players=self._with(player, **changes))
+        if blind and player not in out.this_hand_blind:
+            out = replace(out, players=out._with(player, blind_hands=1), this_hand_blind=(*out.this_hand_blind, player))
         if kind == "raise" and not blind and player not in out.this_hand_raised:
             out = replace(out, this_hand_raised=(*out.this_hand_raised, player))
         if not blind and player in out.this_hand_seen and player not in out.this_hand_stayed:
             out = replace(
-                out, players=out._with(player, stayed_seen=1), this_hand_stayed=(*out.this_hand_stayed, player)
+                out,
+                players=out._with(player, saw=1, stayed_seen=1),
+                this_hand_stayed=(*out.this_hand_stayed, player),
             )
         return out
 

@@ -10,14 +10,17 @@ and the seat's :class:`~engine.bots.history.History`, and returns one legal acti
   or folds ("watch the blinds"); facing a bet it weighs its equity, by simulation
   against the range it puts each opponent on, against the pot odds ("count the pot
   before you call"); it bets its strong hands and, as the raiser before the flop,
-  sometimes bets the flop without one.
+  sometimes bets the flop without one. Heads-up on the button it opens most hands; after
+  the flop, heads-up, it now and then raises a hand with fair equity (a semi-bluff) and
+  bets a weak one when checked to in position (a bluff).
 - **hard**, normal with a model of each opponent (book 001: "the hard computer players
   keep track of how loosely each player has played so far"): each opponent's range is
   their own share of hands played, raised and opened; their bets after the flop are
   read with the share of bluffs among the hands they turned up after betting; it raises
   before the flop whenever the folds it expects from those particular opponents plus
   its equity against the hands that defend pay (stealing from tight players), bets the
-  flop as the raiser as often as they fold to bets, and value-bets loose players thinly.
+  flop as the raiser as often as they fold to bets, bluffs and semi-bluffs as often as
+  they fold to bets, and value-bets loose players thinly.
 """
 
 from __future__ import annotations
@@ -46,6 +49,15 @@ STEAL_REALISED = 0.85  # the share of its equity a hand is taken to win after th
 
 # The share of starting hands "normal" opens with, by how many players act after it.
 OPEN_SHARE = {0: 0.55, 1: 0.42, 2: 0.28, 3: 0.22, 4: 0.17, 5: 0.14}
+# Heads-up the button (the small blind) is in position after the flop and has half a big
+# blind in: it opens most hands rather than fold half of them.
+HEADS_UP_BUTTON_SHARE = 0.7
+# After the flop, facing a bet with a hand that has fair equity but is not a favourite (a
+# draw, a middling pair), it now and then raises (a semi-bluff) heads-up; and checked to,
+# it now and then bets a weak hand (a bluff): normal at these rates, hard as often as the
+# opponent folds to bets.
+SEMI_BLUFF_RATE = 0.2
+BLUFF_RATE = 0.12
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +368,8 @@ def _preflop(table: Table, player: str, rng: random.Random, history: History | N
         return Action(player, "check")
     if not raised:
         share = OPEN_SHARE.get(behind, 0.14)
+        if len(table.opponents) == 1 and behind == 1 and table.to_call < big_blind:
+            share = HEADS_UP_BUTTON_SHARE  # heads-up, on the button
         if tight_table and behind <= 2:
             share = min(0.8, share * 1.7)  # steal the blinds of players who fold too much
         elif loose_table:
@@ -406,12 +420,22 @@ def _postflop(table: Table, player: str, rng: random.Random, history: History | 
             chance = _fold_chance(table, history) if modelled else NORMAL_FLOP_BET
             if rng.random() < chance:
                 return _raise_to(table, player, max(table.big_blind, pot // 2))
+        if live == 1 and table.acting_after_me() == 0 and win < 0.35:
+            # Checked to, last to act, with little: a bluff now and then.
+            chance = BLUFF_RATE if not modelled else min(0.4, _fold_chance(table, history) * 0.5)
+            if rng.random() < chance:
+                return _raise_to(table, player, max(table.big_blind, pot // 2))
         return Action(player, "check")
 
     to_call = table.to_call
     pot_odds = to_call / (pot + to_call)
     if win > 0.78 and live <= 2:
         return _raise_to(table, player, table.current_bet * 2 + pot // 2)
+    if live == 1 and table.street != "river" and pot_odds <= win < 0.55 and win > 0.3:
+        # A semi-bluff: a hand with fair equity raises now and then instead of calling.
+        chance = SEMI_BLUFF_RATE if not modelled else min(0.4, _fold_chance(table, history) * 0.6)
+        if rng.random() < chance and "raise" in table.legal:
+            return _raise_to(table, player, table.current_bet * 2 + pot // 2)
     if win >= pot_odds:
         return _call(table, player)
     return _check_or_fold(table, player)

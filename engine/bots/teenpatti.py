@@ -10,24 +10,35 @@ against each opponent's range (:mod:`engine.bots.teenpatti_odds`): a blind oppon
 holds any hand; one who bet again after seeing holds a better one.
 
 - **easy**, a loose, passive friend: looks early, stays in with almost anything, seldom
-  raises, and asks for a show when the pot has grown.
+  raises, and asks for a show when the pot has grown. Heads-up against a blind player at
+  a table without a blind-turn limit it stays blind too.
 - **normal**, book 000's tips: stays blind while the stake is small ("a few blind turns
   save chips"; book 004: look once half the stake is real money), packs a weak seen hand
   early, bets by its chance of winning against the price, asks for a show when its
   chance of winning pays the show's cost, and for a sideshow when it would likely beat
-  the player before it.
+  the player before it. Heads-up against a blind player it stays blind as long as they
+  do: a seen player may not ask a blind one for a show (book 000), so seen, it would pay
+  double each turn and, against someone who never looks, could only pack in the end.
+  Seen against a blind player, it plays on only while its chance pays what reaching a
+  show will cost (their blind turns left).
 - **hard**, normal with a model of each opponent: how often each has stayed in after
-  seeing, the hands each has turned up at a show, and how often each raises set the
-  range it puts them on; it raises weak hands as a bluff against players who pack too
-  often and never against those who stay. Heads-up against a blind player it looks at
-  once and packs its worst hands cheaply; when a tight player bets again after looking,
-  it looks before paying on.
+  seeing, the hands each has turned up at a show, and how often each raises *seen* set
+  the range it puts them on; blind raises and looks are counted apart (a look the rules
+  forced is no choice), so a player who raises blind and never looks is not taken for a
+  tight one. It raises weak hands as a bluff against players who pack too often and never
+  against those who stay. Heads-up at a table with a blind-turn limit, against a player
+  betting blind who seldom raises blind, it looks at once and packs its worst hands
+  cheaply; seen against a blind player who never looks, at a table without a limit, it
+  packs; when a tight player bets again after looking, it looks before paying on.
 
 Every strength counts the chips in a *chip race* (:func:`first_out`): with three or more
 in, nobody may chaal all in, so if everyone stayed, the first who cannot cover the chaal
-would pack and lose all they bet. Easy packs when that would be itself; normal looks
-(looking is free) and plays on only when the chance that someone packs first is worth
-the rest of its stack; hard judges that chance by how often those players have stayed.
+would pack and lose all they bet. Easy packs when that would be itself. Normal and hard
+count a blind opponent as staying (they have nothing to pack for until they look): when
+they would run dry first they pack, and they do not look when looking (seen bets cost
+double) would make them the first; against players who have looked they look (looking is
+free) and play on only when the chance that someone packs first is worth the rest of
+their stack, hard judging that chance by how often those players have stayed.
 """
 
 from __future__ import annotations
@@ -51,6 +62,10 @@ FUTURE_BETS = 1.6
 # tell); RACE_STAY: how likely normal thinks a blind player, or one who bet seen, stays.
 RACE_STUBBORN = 0.8
 RACE_STAY = 0.85
+# A blind player has not looked, so nothing but a look makes them pack: in a chip race
+# normal thinks they stay this likely.
+BLIND_STAY = 0.95
+BLIND_STUBBORN_BOOTS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +252,14 @@ def _easy(table: Table, player: str, rng: random.Random) -> Action:
     if table.cards is None:
         if racing and first_out(table) == player:
             return Action(player, "pack")  # it would run dry first if everyone stays: not worth it
+        others = table.others_in
+        if len(others) == 1 and not others[0].seen and table.me.blind_turns_left is None:
+            # Heads-up against a blind player with no blind-turn limit: looking would leave it
+            # paying double with no show to ask (book 000), so it stays blind as they do.
+            if "chaal" in table.legal:
+                return Action(player, "chaal")
+            if "show" in table.legal:
+                return Action(player, "show")
         if "show" in table.legal and table.pot >= 12 * table.boot:
             return Action(player, "show")  # a blind show, where the table allows it
         if _must_see(table) or "chaal" not in table.legal:
@@ -305,15 +328,23 @@ def _looseness(table: Table, history: History | None) -> float:
 
 
 def _all_stay(table: Table, history: History | None, style: Style) -> float:
-    """The chance that every opponent still in stays to the end of a chip race. Hard: each
-    as often as they have stayed in after seeing; normal: an ordinary player who is blind
-    or has bet seen this hand stays (RACE_STAY), one who has just looked less often."""
+    """The chance that every opponent still in stays to the end of a chip race. A blind
+    opponent has nothing to pack for until they look: BLIND_STAY once they have three boots in
+    (hard: at once for a player who never looks), RACE_STAY before. A seen one: hard, as
+    often as they have stayed in after seeing; normal, RACE_STAY once they have bet seen
+    this hand, less when they have just looked."""
     stayed = history.this_hand_stayed if history is not None else ()
     chance = 1.0
     for opponent in table.others_in:
-        if style.modelled and history is not None:
+        if not opponent.seen:
+            never_looks = style.modelled and history is not None and history.record(opponent.name).look_share() < 0.3
+            # Still blind with three boots or more in (two blind chaals, or a blind raise;
+            # hard: or known never to look): nothing will make them pack until they look.
+            stubborn = opponent.bet >= BLIND_STUBBORN_BOOTS * table.boot or never_looks
+            chance *= BLIND_STAY if stubborn else RACE_STAY
+        elif style.modelled and history is not None:
             chance *= history.record(opponent.name).stay_seen()
-        elif not opponent.seen or opponent.name in stayed or history is None:
+        elif opponent.name in stayed or history is None:
             chance *= RACE_STAY
         else:
             chance *= NORMAL_SEEN_SHARE
@@ -340,23 +371,60 @@ def _thinking(table: Table, player: str, rng: random.Random, history: History | 
 
 
 def _blind(table: Table, player: str, rng: random.Random, history: History | None, style: Style) -> Action:
+    others = table.others_in
     racing = table.in_count >= 3
     stubborn = racing and _all_stay(table, history, style) >= RACE_STUBBORN
     if racing and first_out(table) == player:
         if stubborn:
             return Action(player, "pack")  # the first to run dry if they all stay: a lost race
         return Action(player, "see")  # looking is free: judge the race with the cards in hand
+    against_blind = len(others) == 1 and not others[0].seen
+    if against_blind and "chaal" not in table.legal and not _must_see(table) and "show" in table.legal:
+        # Short of a chaal against a blind player: a blind show for what is left (looking
+        # would leave it no show to ask, book 000: a seen player never asks a blind one).
+        return Action(player, "show")
     if _must_see(table) or "chaal" not in table.legal:
         return Action(player, "see")
     stayed = history.this_hand_stayed if history is not None else ()
-    if style.modelled and any(p.name in stayed and _share(p, table, history, style) < 0.5 for p in table.others_in):
+    if style.modelled and any(p.name in stayed and _share(p, table, history, style) < 0.5 for p in others):
         return Action(player, "see")  # a tight player bet again after looking: a strong hand; look before paying on
+    if against_blind and style.modelled and history is not None and others[0].blind_turns_left is not None:
+        # Hard, where the rules make them look soon (a blind-turn limit) and they have bet
+        # blind this hand but seldom raise blind: an early look lets it pack its worst hands for a boot ("Seen a weak
+        # hand? Pack early"), and their few blind turns left are cheap to pay through.
+        record = history.record(others[0].name)
+        if (
+            others[0].name in history.this_hand_blind
+            and record.blind_raise_share() < 0.3
+            and table.stake <= 2 * table.boot
+        ):
+            return Action(player, "see")
+    if against_blind:
+        # Heads-up against a blind player. Seen, it would pay double every turn and could
+        # not ask them for a show (book 000), so against someone who never looks it could
+        # only pack in the end. Both blind, every bet is even: it stays blind as long as
+        # they do (until its blind turns run out), and once the pot is worth a few stakes
+        # it doubles the stake now and then to bring the even bet to its end sooner; only
+        # to a stake its stack is a whole number of, so that if it is the one left short
+        # it has bet exactly as much as they have (the short player shows for what is left).
+        double = 2 * table.stake
+        entry = table.legal.get("raise")
+        if (
+            table.pot >= 12 * table.stake
+            and entry is not None
+            and int(entry["min"]) <= double <= int(entry["max"])
+            and (table.me.stack - double) % double == 0
+            and rng.random() < 0.5
+        ):
+            return Action(player, "raise", double)
+        return Action(player, "chaal")
+    if len(others) == 1 and others[0].name in stayed and table.me.blind_turns_left is None:
+        # Heads-up against a player who looked and bets on, at a table without a blind-turn
+        # limit (else its own few blind turns are cheap): they hold a hand, and each blind
+        # chaal buys a share of a pot they are likely to win. Looking is free: look and
+        # pack the hands that cannot beat them.
+        return Action(player, "see")
     see_at = style.see_at_boots
-    if table.in_count == 2 and not table.others_in[0].seen:
-        # Heads-up against a blind player, an early look lets it pack its worst hands for
-        # a boot or two ("Seen a weak hand? Pack early"); against a seen one, who pays
-        # double, its own blind turns are the cheap ones.
-        see_at = style.heads_up_see_at_boots
     tight = style.modelled and _looseness(table, history) < 0.45
     if tight:
         # Against players who pack often, cheap blind bets win pots on their own.
@@ -364,15 +432,50 @@ def _blind(table: Table, player: str, rng: random.Random, history: History | Non
     if table.stake >= see_at * table.boot or table.pot >= 6 * see_at * table.boot:
         if not (stubborn and first_out(table, me_seen=True) == player):
             return Action(player, "see")  # (seen bets cost double: not when that loses the race)
-    others = table.others_in
-    if len(others) == 1 and "show" in table.legal and not others[0].seen:
-        # Both blind, two left (a blind show is allowed here): a coin flip for the pot at one stake.
-        if table.pot >= 12 * table.stake:
-            return Action(player, "show")
     if tight and len(others) <= 2 and all(p.name not in stayed for p in others) and rng.random() < 0.8:
         # A steal: raise the price before tight players look, so that only their best hands stay.
         return _raise(table, player, max(2 * table.stake, 3 * table.boot))
     return Action(player, "chaal")
+
+
+def _against_blind(
+    table: Table, player: str, rng: random.Random, history: History | None, style: Style, win: float, value_line: float
+) -> Action:
+    """Seen, heads-up, against a blind player: no show can be asked until they look, and
+    each of their blind turns costs two stakes. It plays on when its chance of winning pays
+    what reaching a show is likely to cost: their blind turns left (a table with no limit:
+    as many as they seem to take, and none at all against a player who never looks)."""
+    opponent = table.others_in[0]
+    stake, stack, pot = table.stake, table.me.stack, table.pot
+    if stack >= 2 * opponent.stack + 2 * stake and win > 0.5:
+        return _stay(table, player)  # it outlasts them: they run short first and must show or pack
+    growth = 1.15
+    turns: float
+    if style.modelled and history is not None:
+        record = history.record(opponent.name)
+        growth = 1.0 + record.blind_raise_share()
+        looks = record.look_share()
+    else:
+        looks = 0.8
+    if opponent.blind_turns_left is not None:
+        turns = opponent.blind_turns_left
+    elif looks < 0.3:
+        return Action(player, "pack")  # they never look: no show will come
+    else:
+        turns = 1.0 / looks
+    future_stake, future_cost, their_cost = float(stake), 0.0, 0.0
+    for _ in range(max(1, round(turns))):
+        their_cost += future_stake
+        future_stake *= growth
+        future_cost += 2 * future_stake
+    future_cost += 2 * future_stake  # the show
+    if future_cost > stack:
+        future_cost = stack
+    if win * (pot + their_cost + future_cost) < future_cost:
+        return Action(player, "pack")
+    if win > value_line and opponent.blind_turns_left is not None and stack >= 6 * 2 * stake and rng.random() < 0.5:
+        return _raise(table, player, 2 * stake)
+    return _stay(table, player)
 
 
 def _seen(table: Table, player: str, rng: random.Random, history: History | None, style: Style) -> Action:
@@ -419,13 +522,13 @@ def _seen(table: Table, player: str, rng: random.Random, history: History | None
                 return Action(player, "show")  # book 001's "count the pot before you call", here too
             return Action(player, "pack")
         # The opponent is still blind: nobody can ask for a show; count their blind turns.
-        if win > value_line and room and rng.random() < 0.5:
-            return _raise(table, player, 2 * table.stake)
-        if win * (pot + cost * FUTURE_BETS) >= cost * FUTURE_BETS or bluffing:
-            return _stay(table, player)
-        return Action(player, "pack")
+        return _against_blind(table, player, rng, history, style, win, value_line)
 
-    if win > value_line - 0.1 and room and rng.random() < 0.6:
+    # With three or more in, against players who will stay to the end of a chip race, a
+    # raise makes nobody pack and only speeds the race, which the raiser, paying first,
+    # is likelier to lose.
+    racing_stubborn = _all_stay(table, history, style) >= RACE_STUBBORN
+    if win > value_line - 0.1 and room and not racing_stubborn and rng.random() < 0.6:
         return _raise(table, player, 2 * table.stake)
     if bluffing and room:
         return _raise(table, player, max(2 * table.stake, 3 * table.boot))

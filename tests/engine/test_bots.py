@@ -283,15 +283,21 @@ def test_a_short_stack_goes_all_in_or_folds_before_the_flop():
 
 def test_a_blind_teen_patti_player_looks_once_the_stake_has_grown():
     game = get_game("faras")
-    state, _ = game.start_hand(
-        settings=game.settings(), players=[("A", 1000), ("B", 1000), ("C", 1000)], dealer=0, deck=seeded_deck(3)
-    )
-    state, _ = game.apply(state, Action("B", "raise", 40))
-    state, _ = game.apply(state, Action("C", "chaal"))
-    action = choose_action(
-        game="faras", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1)
-    )
-    assert action == Action("A", "see")
+
+    def raised(stack_of_a):
+        players = [("A", stack_of_a), ("B", 1000), ("C", 1000)]
+        state, _ = game.start_hand(settings=game.settings(), players=players, dealer=0, deck=seeded_deck(3))
+        state, _ = game.apply(state, Action("B", "raise", 40))
+        state, _ = game.apply(state, Action("C", "chaal"))
+        return choose_action(
+            game="faras", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1)
+        )
+
+    assert raised(3000) == Action("A", "see")
+    # With as many chips as the two blind players, looking (seen bets cost double) would
+    # make A the first to run dry in a chip race that blind players, who have nothing to
+    # pack for, are likely to play out: it stays blind.
+    assert raised(1000) == Action("A", "chaal")
     # B has the most chips, so it would not run dry first in a chip race: it bets blind.
     cheap, _ = game.start_hand(
         settings=game.settings(), players=[("A", 1000), ("B", 2000), ("C", 1000)], dealer=0, deck=seeded_deck(3)
@@ -331,6 +337,8 @@ def test_the_chip_race_names_who_would_run_dry_first():
 
 
 def test_who_would_run_dry_first_does_not_pay_on_blind():
+    from engine.bots.teenpatti import first_out, read_table
+
     game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1000), ("C", 1000)])
     decided = {
         strength: choose_action(
@@ -338,7 +346,29 @@ def test_who_would_run_dry_first_does_not_pay_on_blind():
         ).verb
         for strength in STRENGTHS
     }
-    # Easy assumes everyone stays and packs; normal and hard look first (looking is free).
+    # At the first turn the others may yet look and pack: normal and hard look (it is free).
+    assert decided == {"easy": "pack", "normal": "see", "hard": "see"}
+    # Both others still blind after two blind chaals each: nothing will make them pack
+    # until they look, and every strength packs rather than race them to the bottom of its stack.
+    for player in "BCABCA":
+        state, _ = game.apply(state, Action(player, "chaal"))
+    decided = {
+        strength: choose_action(
+            game="faras", view=game.view(state, "B"), player="B", strength=strength, rng=random.Random(2)
+        ).verb
+        for strength in STRENGTHS
+    }
+    assert decided == {"easy": "pack", "normal": "pack", "hard": "pack"}
+    # When both have just looked (and may well pack), normal and hard look first (looking is free).
+    game, short = _teen_patti_table("faras", [("A", 1000), ("B", 600), ("C", 1000)])
+    looked = game.apply(game.apply(short, Action("A", "see"))[0], Action("C", "see"))[0]
+    assert first_out(read_table(game.view(looked, "B"), "B")) == "B"
+    decided = {
+        strength: choose_action(
+            game="faras", view=game.view(looked, "B"), player="B", strength=strength, rng=random.Random(2)
+        ).verb
+        for strength in STRENGTHS
+    }
     assert decided == {"easy": "pack", "normal": "see", "hard": "see"}
     # Hard, having watched both opponents stay in every hand they looked at, packs at once.
     history = History()
@@ -351,7 +381,7 @@ def test_who_would_run_dry_first_does_not_pay_on_blind():
             ]
         )
     action = choose_action(
-        game="faras", view=game.view(state, "B"), player="B", strength="hard", rng=random.Random(2), history=history
+        game="faras", view=game.view(looked, "B"), player="B", strength="hard", rng=random.Random(2), history=history
     )
     assert action.verb == "pack"
     # Further round the table, where others would run dry first, everyone bets blind or looks.
@@ -633,3 +663,145 @@ def test_hard_re_raises_more_against_a_player_who_folds_to_raises():
             re_raised[key] += action.verb in ("raise", "allin")
     # Against the folder it re-raises any hand; against the caller only those worth it for value.
     assert re_raised["folder"] > re_raised["caller"] + 10
+
+
+# --- the opponent model reads what it sees (issue 27) ---------------------------------------------
+
+
+def test_holdem_history_reads_hands_turned_up_at_an_all_in_once_the_board_is_out():
+    hand = _holdem_hand(
+        [
+            {"kind": "board", "street": "flop", "cards": ["2c", "7h", "Td"]},
+            {"kind": "action", "player": "Asha", "verb": "bet"},
+            {"kind": "action", "player": "Bikash", "verb": "allin"},
+            {"kind": "action", "player": "Asha", "verb": "allin"},
+            # Turned up at the all-in, before the turn and river are dealt.
+            {"kind": "show", "player": "Asha", "cards": ["5c", "4d"], "reason": "all_in"},
+            {"kind": "show", "player": "Bikash", "cards": ["Ah", "Th"], "reason": "all_in"},
+            {"kind": "board", "street": "turn", "cards": ["Js"]},
+        ]
+    )
+    history = History().observe_all(hand)
+    assert history.record("Asha").shown_bets == 0  # not read yet: the board is not out
+    history = history.observe({"kind": "board", "street": "river", "cards": ["3d"]})
+    asha = history.record("Asha")
+    assert (asha.shown_bets, asha.shown_bluffs) == (1, 1)  # a bet with 5-4 high: a bluff
+    assert history.pending_shows == ()
+
+
+def _teen_patti_start(*names, stack=1000, blind_turns=4):
+    settings = {"boot": 10, "blind_turns": blind_turns, "ranking": "standard", "best_run": "AKQ"}
+    players = [{"name": name, "stack": stack} for name in names]
+    return [
+        {"kind": "hand_started", "players": players, "settings": settings},
+        {"kind": "boot", "amount": 10, "pot": 10 * len(names), "players": list(names)},
+    ]
+
+
+def test_teenpatti_history_keeps_blind_raises_apart_from_seen_ones():
+    history = History()
+    for _ in range(20):  # raises blind every turn, looks only when the blind turns run out
+        history = history.observe_all(
+            [
+                *_teen_patti_start("Maniac", "Asha"),
+                *(
+                    {"kind": "raise", "player": "Maniac", "blind": True, "stake": 20 * 2**k, "stack": 900 - 100 * k}
+                    for k in range(4)
+                ),
+                {"kind": "see", "player": "Maniac"},
+                {"kind": "raise", "player": "Maniac", "blind": False, "stake": 320, "stack": 0},
+            ]
+        )
+    maniac = history.record("Maniac")
+    assert (maniac.blind_bets, maniac.blind_raises, maniac.bets, maniac.raises) == (80, 80, 100, 100)
+    assert maniac.blind_raise_share() > 0.9
+    # The looks were forced (four blind turns used), not chosen; after looking it always bet.
+    assert maniac.looked_after_blind == 0 and maniac.look_share() < 0.3
+    assert (maniac.saw, maniac.stayed_seen) == (20, 20) and maniac.stay_seen() > 0.9
+
+
+def test_teenpatti_history_does_not_read_a_pack_forced_by_a_short_stack_as_tightness():
+    history = History()
+    for _ in range(20):  # a station, short of the chaal three-handed, must look and pack
+        history = history.observe_all(
+            [
+                *_teen_patti_start("Station", "Asha", "Bikash", blind_turns=None),
+                {"kind": "chaal", "player": "Station", "blind": True, "stake": 10, "stack": 5},
+                {"kind": "see", "player": "Station"},
+                {"kind": "pack", "player": "Station", "reason": "pack"},
+            ]
+        )
+    station = history.record("Station")
+    assert (station.saw, station.looked_after_blind) == (0, 0)
+    assert station.stay_seen() == History().record("Station").stay_seen()  # no evidence either way
+    # The same pack with chips to spare is a choice, and counted.
+    chosen = (
+        History()
+        .observe_all(
+            [
+                *_teen_patti_start("Rock", "Asha", "Bikash"),
+                {"kind": "chaal", "player": "Rock", "blind": True, "stake": 10, "stack": 980},
+                {"kind": "see", "player": "Rock"},
+                {"kind": "pack", "player": "Rock", "reason": "pack"},
+            ]
+        )
+        .record("Rock")
+    )
+    assert (chosen.saw, chosen.stayed_seen, chosen.looked_after_blind) == (1, 0, 1)
+
+
+# --- Teen Patti against blind players (issue 27) ---------------------------------------------------
+
+
+def test_heads_up_against_a_blind_player_normal_and_hard_stay_blind():
+    # Book 000: a seen player may not ask a blind one for a show. At 999 (no blind-turn
+    # limit), seen against a player who never looks, a computer could only pack in the end.
+    game = get_game("999")
+    state, _ = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(5)
+    )
+    for _ in range(3):  # the stake climbs to 80, eight boots: normal would look in a three-way pot
+        state, _ = game.apply(state, Action("B", "raise", 2 * state.stake))
+        for strength in ("normal", "hard"):
+            action = choose_action(
+                game="999", view=game.view(state, "A"), player="A", strength=strength, rng=random.Random(4)
+            )
+            assert action.verb in ("chaal", "raise"), (strength, action)
+        state, _ = game.apply(state, Action("A", "chaal"))
+
+
+def test_short_of_a_chaal_against_a_blind_player_a_computer_asks_for_a_blind_show():
+    game = get_game("999")
+    state, _ = game.start_hand(
+        settings=game.settings(), players=[("A", 60), ("B", 1000)], dealer=0, deck=seeded_deck(5)
+    )
+    state, _ = game.apply(state, Action("B", "raise", 20))
+    state, _ = game.apply(state, Action("A", "chaal"))  # A has 30 left
+    state, _ = game.apply(state, Action("B", "raise", 40))  # a chaal now costs 40
+    view = game.view(state, "A")
+    assert "chaal" not in {entry["verb"] for entry in view["legal"]}
+    for strength in ("normal", "hard"):
+        action = choose_action(game="999", view=view, player="A", strength=strength, rng=random.Random(1))
+        assert action == Action("A", "show")  # looking would leave it no show to ask
+
+
+def test_heads_up_a_blind_computer_looks_once_a_seen_opponent_bets_on():
+    game = get_game("999")
+    state, events = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(5)
+    )
+    history = History().observe_engine_events(events, "A")
+    for action in (Action("B", "see"), Action("B", "chaal")):
+        state, events = game.apply(state, action)
+        history = history.observe_engine_events(events, "A")
+    for strength in ("normal", "hard"):
+        action = choose_action(
+            game="999", view=game.view(state, "A"), player="A", strength=strength, rng=random.Random(1), history=history
+        )
+        assert action == Action("A", "see")
+    # Without the record of this hand (B looked but has not bet since) it bets blind.
+    fresh = History().observe_engine_events(events, "A")
+    action = choose_action(
+        game="999", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1), history=fresh
+    )
+    assert action.verb == "chaal"
