@@ -39,11 +39,6 @@ PostgreSQL and Redis share the cores with the servers, so without a cap a second
 process has no core to scale into; with one, the servers are what saturates, and one
 process can be compared with two at the same cap (``--processes 1`` then ``2``).
 
-``--move-workers N`` runs the site with ``DASHAIN_MOVE_WORKERS`` on and N of Channels'
-workers (``manage.py runworker --layer moves table-moves``, ``tables.live.move_workers``) that
-play the players' moves; their CPU is counted apart from the servers' (their statements
-are not counted: queries and locks per action are then the servers' alone).
-
 ``--warm-up SECONDS`` (3 by default) lets the players play that long before the measured
 window opens: a server's first action at each table reads the hand from the log and its
 threads or workers open their connections. The window counts only actions sent after it
@@ -69,10 +64,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def _env(hand_pause: int | None, move_workers: int = 0) -> dict[str, str]:
+def _env(hand_pause: int | None) -> dict[str, str]:
     env = dict(os.environ)
-    # Each action in Channels' move workers (tables.live.move_workers), or in the server's threads.
-    env["DASHAIN_MOVE_WORKERS"] = "true" if move_workers else "false"
     env.setdefault("DATABASE_URL", "postgres://dashain:dashain@127.0.0.1:5432/dashain_bench")
     env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
     if hand_pause is None:
@@ -559,7 +552,6 @@ async def _drive(
         "server_system_cpu": cpu_after[2] - cpu_before[2],
         "client_cpu": own_after - own_before,
         "worker_cpu": cpu_after[3] - cpu_before[3],
-        "move_workers_cpu": cpu_after[4] - cpu_before[4],
     }
 
 
@@ -622,7 +614,6 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
     ports = [args.port + i for i in range(args.processes)]
     servers = []
     worker = _worker_start(env) if args.hand_pause is not None else None
-    move_workers = [_move_worker_start(env, number) for number in range(args.move_workers)]
     counts_files = [ROOT / "var" / f"live_load_counts_{port}.json" for port in ports]
     for port, counts_file in zip(ports, counts_files, strict=True):
         counts_file.unlink(missing_ok=True)
@@ -692,7 +683,6 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
                 lambda: (
                     *map(sum, zip(*(_cpu_seconds(server.pid) for server in servers), strict=True)),
                     0.0 if worker is None else _tree_cpu_seconds(worker.pid),
-                    sum(_cpu_seconds(move_worker.pid)[0] for move_worker in move_workers),
                 ),
                 sample,
                 args.trace,
@@ -711,14 +701,6 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
         if args.server_cpus:
             for port in ports:
                 _cpu_cap_remove(port)
-        for move_worker in move_workers:
-            move_worker.terminate()
-        for move_worker in move_workers:
-            try:
-                move_worker.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                move_worker.kill()
-                move_worker.wait()
         if worker is not None:
             worker.terminate()  # Celery's warm shutdown
             try:
@@ -742,22 +724,6 @@ def _worker_start(env: dict[str, str]) -> subprocess.Popen:
     while "ready." not in log_path.read_text():
         if worker.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"the Celery worker did not start (see {log_path})")
-        time.sleep(0.2)
-    return worker
-
-
-def _move_worker_start(env: dict[str, str], number: int) -> subprocess.Popen:
-    """One of Channels' move workers as docs/deployment.md runs it
-    (``manage.py runworker --layer moves table-moves``). Returns once it listens."""
-    log_path = ROOT / "var" / f"live_load_move_worker_{number}.log"
-    log = open(log_path, "w")
-    command = [sys.executable, "manage.py", "runworker", "--layer", "moves", "table-moves"]
-    worker_env = {**env, "LOG_LEVEL": "INFO"}  # its "Running worker" line says it listens
-    worker = subprocess.Popen(command, cwd=ROOT, env=worker_env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while "Running worker" not in log_path.read_text():
-        if worker.poll() is not None or time.monotonic() > deadline:
-            raise RuntimeError(f"the move worker did not start (see {log_path})")
         time.sleep(0.2)
     return worker
 
@@ -830,7 +796,6 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         f"system {1000 * result['server_system_cpu'] / delivered:5.2f} ms), "
         f"load generator {1000 * result['client_cpu'] / delivered:5.2f} ms; "
         + (f"Celery worker {1000 * result['worker_cpu'] / delivered:5.2f} ms; " if args.hand_pause is not None else "")
-        + (f"the move workers {1000 * result['move_workers_cpu'] / delivered:5.2f} ms; " if args.move_workers else "")
         + f"server busy {100 * result['server_cpu'] / elapsed / args.processes:4.0f}% of a core per process",
         flush=True,
     )
@@ -911,14 +876,6 @@ def main() -> None:
         help="cap each daphne process at CORES cores (a cgroup CPU quota; Linux, as root)",
     )
     parser.add_argument(
-        "--move-workers",
-        type=int,
-        default=0,
-        metavar="N",
-        help="the players' moves played by N of Channels' workers (DASHAIN_MOVE_WORKERS, "
-        "manage.py runworker --layer moves table-moves); 0: in the servers",
-    )
-    parser.add_argument(
         "--warm-up",
         type=float,
         default=3.0,
@@ -935,7 +892,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    env = _env(args.hand_pause, args.move_workers)
+    env = _env(args.hand_pause)
     _ensure_database(env["DATABASE_URL"])
     _setup_django(env)
     print(

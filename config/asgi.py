@@ -13,11 +13,10 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.socket_sessions import socket_auth_stack  # noqa: E402
-from tables.live.move_workers import MOVES_CHANNEL, MoveWorker  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -25,8 +24,6 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Channels' AuthMiddlewareStack, without the session's wrapper around every frame sent.
         "websocket": AllowedHostsOriginValidator(socket_auth_stack(URLRouter(websocket_urlpatterns))),
-        # `manage.py runworker --layer moves table-moves`: players' moves (DASHAIN_MOVE_WORKERS).
-        "channel": ChannelNameRouter({MOVES_CHANNEL: MoveWorker.as_asgi()}),
     }
 )
 

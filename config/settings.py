@@ -274,17 +274,6 @@ if REDIS_URL:
             },
         }
     }
-    # Players' moves to Channels' workers (DASHAIN_MOVE_WORKERS, tables/live/move_workers.py): a
-    # core (list-backed) layer, so each move goes to one worker, not to every subscriber.
-    CHANNEL_LAYERS["moves"] = {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {
-            "hosts": [REDIS_URL],
-            "prefix": f"{DASHAIN_REDIS_PREFIX}moves.",
-            "capacity": 10_000,  # moves waiting on the channel for a worker
-            "expiry": 30,  # a move nobody took in 30 s is dropped (its consumer gave up at 10 s)
-        },
-    }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = None
     # Shared by every process: the join pages' guess limits (tables/pages/join_limits.py).
@@ -317,14 +306,6 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 1800, "socket_connect_t
 CELERY_TASK_PUBLISH_RETRY = False
 # Start a Celery worker thread in the web process (default setup without Redis).
 DASHAIN_INPROCESS_WORKER = env.bool("DASHAIN_INPROCESS_WORKER", default=not REDIS_URL)
-# Players' moves played by Channels' workers (`manage.py runworker --layer moves table-moves`),
-# on this machine or others: tables/live/move_workers.py, docs/deployment.md.
-DASHAIN_MOVE_WORKERS = env.bool("DASHAIN_MOVE_WORKERS", default=False)
-if DASHAIN_MOVE_WORKERS and not (REDIS_URL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"):
-    raise ImproperlyConfigured(
-        "DASHAIN_MOVE_WORKERS needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL): the workers "
-        "take the moves from Redis and write them to the database."
-    )
 # The pause between hands is the host's setting (hand_pause); this, when set, overrides it
 # for every table (tests use 0, which deals at once in the same transaction).
 DASHAIN_NEXT_HAND_DELAY = env.float("DASHAIN_NEXT_HAND_DELAY", default=None)

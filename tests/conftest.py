@@ -30,9 +30,6 @@ SERVICE_MARKERS = ("postgres", "redis", "browser")
 # (the browser tests' server, the fault tests, the daphne check) keep the real ones.
 settings.DASHAIN_CLOCK_SWEEP_SECONDS = 0
 settings.DASHAIN_INPROCESS_WORKER = False
-# Moves in the web process's threads, whatever the shell says (tests/tables/
-# test_move_workers.py turns Channels' move workers on for its own tests).
-settings.DASHAIN_MOVE_WORKERS = False
 
 
 @pytest.fixture(autouse=True)

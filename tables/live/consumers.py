@@ -50,7 +50,6 @@ from django.utils.translation import gettext_lazy
 from accounts.language import language_for_scope
 from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
-from tables.live.move_workers import MoveClient, move_workers_enabled
 from tables.live.news_text import news_text, text_with
 from tables.live.presence import presence_close, presence_online, presence_open
 from tables.live.quiet_watch import TableWatch, watch_for_loop
@@ -556,14 +555,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return None if request_id is None else f"{seat_id or self.seat_id}:{request_id}"
 
     async def _play(self, move: Callable[..., int], kwargs: dict[str, Any]) -> int:
-        """A move in the hand (``services.hand_act`` or ``services.hand_see``): by one of
-        Channels' move workers when the site runs them (``tables.live.move_workers``; a move with a
-        client action id is sent again if no worker answers, as a resend is a no-op), else in
-        a thread here."""
-        if move_workers_enabled():  # Channels' workers (runworker), on this machine or others
-            if getattr(self, "move_client", None) is None:
-                self.move_client = MoveClient()
-            return await self.move_client.play(move, kwargs, repeatable=kwargs.get("client_action_id") is not None)
+        """A move in the hand (``services.hand_act`` or ``services.hand_see``), in a thread of
+        this process: a busier site runs more daphne processes (docs/deployment.md)."""
         return await database_sync_to_async(move)(**kwargs)
 
     async def _on_action(self, message: dict[str, Any]) -> dict[str, Any]:

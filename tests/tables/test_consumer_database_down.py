@@ -166,13 +166,3 @@ async def test_news_that_needs_the_log_while_it_is_away_closes_the_socket_4503(m
     assert frame["type"] == "error" and frame["code"] == "unavailable"
     closed = await client.communicator.receive_output(timeout=TIMEOUT)
     assert closed == {"type": "websocket.close", "code": CLOSE_UNAVAILABLE}
-
-
-def test_the_workers_that_play_moves_answer_unavailable_too(monkeypatch):
-    """Channels' move workers (DASHAIN_MOVE_WORKERS) turn the database's absence into the
-    same refusal, which the consumer passes on."""
-    from tables.live import move_workers
-
-    monkeypatch.setitem(move_workers.MOVES, "hand_act", _down)
-    answer = move_workers._played({"move": "hand_act", "kwargs": {}, "language": "en"})
-    assert answer["outcome"] == "refused" and answer["code"] == "unavailable" and answer["message"]
