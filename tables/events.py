@@ -47,6 +47,7 @@ class EventKind(StrEnum):
     GAME_STARTED = "game_started"
     GAME_PAUSED = "game_paused"
     GAME_RESUMED = "game_resumed"
+    GAME_ENDING = "game_ending"  # the host ended the game during a hand: it ends when the hand ends
     GAME_ENDED = "game_ended"  # always the log's last event; reveals the secret seed
     SETTINGS_CHANGED = "settings_changed"
     HAND_STARTED = "hand_started"  # the deal's record (also the engine's first event of a hand)

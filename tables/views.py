@@ -489,6 +489,7 @@ def table_page_strings() -> dict[str, Any]:
         "status_playing": _("Playing"),
         "status_paused": _("Paused"),
         "status_ended": _("Ended"),
+        "status_ending": _("Ends when this hand ends"),
         # The state of play in words (regions/status.js, docs/ui.md).
         "paused_line": _("Paused by the host: nobody can act until the game resumes."),
         "their_turn": _("%(player)s to act."),
@@ -594,6 +595,10 @@ def table_page_strings() -> dict[str, Any]:
         "pause": _("Pause"),
         "resume": _("Resume"),
         "end_game": _("End the game"),
+        "end_game_after_hand": _(
+            "The game ends when this hand ends: the hand is played out and its pot paid. "
+            "A player whose time runs out is played for as when away."
+        ),
         "remove_player": _("Remove %(player)s"),
         "remove_ban": _("Remove %(player)s and ban them for the rest of the game"),
         "ban_player": _("Ban %(player)s for the rest of the game"),
@@ -662,6 +667,7 @@ def table_page_strings() -> dict[str, Any]:
         "log_game_paused": _("The host pauses the game."),
         "log_game_resumed": _("The game goes on."),
         "log_game_ended": _("The game is over."),
+        "log_game_ending": _("The host ends the game: it ends when this hand ends."),
         "log_settings_changed": _("The host changed the settings; they apply from the next hand."),
         "street_flop": _("the flop"),
         "street_turn": _("the turn"),

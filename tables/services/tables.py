@@ -29,7 +29,15 @@ from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.seat_state import in_live_hand
 from tables.services.settings import chip_value_kept, table_settings_build
-from tables.services.turns import TURN_CLOCK_FIELDS, computer_turn_clock, turn_clock_due, turn_clock_start
+from tables.services.turns import (
+    TURN_CLOCK_FIELDS,
+    computer_turn_clock,
+    ending_turn_deadline,
+    seat_is_computer,
+    turn_clock_due,
+    turn_clock_start,
+    turn_timer,
+)
 from tables.services.write import seat_at, table_write, table_write_new
 
 if TYPE_CHECKING:
@@ -238,6 +246,8 @@ def table_pause(*, table_id: int, seat_id: int) -> Table:
         require_host(table, seat_id)
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("The game is not being played."))
+        if table.ending:
+            raise ServiceError("ending", _("The game ends when this hand ends; it cannot be paused now."))
         table.status = Table.Status.PAUSED
         log.append(EventKind.GAME_PAUSED, {})
     return table
@@ -256,7 +266,7 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             hand_deal_now(log)
         elif hand.to_act:
             hand.turn_seq = log.last_seq
-            turn_clock_start(hand, timer=table.settings.get("turn_timer"))
+            turn_clock_start(hand, timer=turn_timer(table))
             computer_turn_clock(table, hand)  # a computer's turn starts again too
             hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
             turn_clock_due(log, hand)
@@ -264,10 +274,47 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
 
 
 def table_end(*, table_id: int, seat_id: int) -> Table:
-    """The host ends the game. A hand in progress is called off and its chips go back."""
+    """The host ends the game: at once between hands; during a hand, when that hand ends.
+
+    A hand in progress is never called off (a host who has looked at a bad hand, or faces a
+    big bet, could otherwise take back the pot): it is played out, the game marked
+    ``ending`` with a ``game_ending`` event the page tells everyone. A paused game resumes,
+    so the hand can end; each turn from then on is limited (the table's timer, or
+    ``models.HOST_ACT_AFTER`` without one) and the clock acts for a player whose time runs
+    out, by the away rules (``tables.services.away``), so nobody can hold the game open by
+    not acting. The hand's end then ends the game (``between_hands.next_hand_schedule``).
+    Asking again while it is ending changes nothing.
+    """
     with table_write(table_id) as (table, log):
         require_host(table, seat_id)
-        game_end(log, reason="host")
+        hand = selectors.hand_live(table=table)
+        if hand is None:
+            game_end(log, reason="host")
+            return table
+        if table.ending:
+            return table
+        table.ending = True
+        log.append(EventKind.GAME_ENDING, {"number": hand.number})
+        paused = table.status == Table.Status.PAUSED
+        if paused:
+            table.status = Table.Status.PLAYING
+            log.append(EventKind.GAME_RESUMED, {})
+        if hand.to_act:
+            limit = ending_turn_deadline(table)
+            if paused:  # the turn starts again, as at a resume, with the ending's limit
+                turn_clock_start(hand, timer=turn_timer(table))
+                computer_turn_clock(table, hand)
+            elif seat_is_computer(hand, hand.to_act):
+                pass  # a computer's move is on the clock already
+            elif hand.turn_deadline is None or hand.turn_deadline > limit:
+                # The turn under way gets the ending's limit, counted from now.
+                hand.turn_deadline = hand.turn_alarm_at = limit
+                hand.turn_alarms = 0
+            elif hand.turn_alarm_at is None:  # its reminders were all given: act now
+                hand.turn_alarm_at = hand.turn_deadline
+            hand.turn_seq = log.last_seq
+            hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
+            turn_clock_due(log, hand)
     return table
 
 

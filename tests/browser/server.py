@@ -348,7 +348,8 @@ def scenario(workdir: Path, name: str) -> None:
 
     from ledger.services import home_game_add_table, home_game_create
     from tables.services import between_hands as hand_services
-    from tables.services import seat_take, table_create, table_end, table_join, table_start
+    from tables.services import seat_take, table_create, table_join, table_start
+    from tests.tables.conftest import end_game
 
     hand_services.next_hand_delay = lambda table=None: 0.0
     users = {user.username: user for user in get_user_model().objects.all()}
@@ -391,7 +392,7 @@ def scenario(workdir: Path, name: str) -> None:
     table_start(table_id=table.pk, seat_id=seats[0].pk)
     seats = [type(seat).objects.get(pk=seat.pk) for seat in seats]
     _play_hands(table, seats, hands=4, seed=7)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     home_game = home_game_create(name="Friday cards", host=host)
     home_game_add_table(home_game=home_game, table=table, by=host)
     print(json.dumps({"code": table.code, "invite": table.invite_token, "home_game": home_game.pk}))

@@ -91,6 +91,7 @@ export function describe(event, nameOf) {
     case "game_started": return S.log_game_started;
     case "game_paused": return S.log_game_paused;
     case "game_resumed": return S.log_game_resumed;
+    case "game_ending": return S.log_game_ending;
     case "game_ended": return S.log_game_ended;
     case "settings_changed": return S.log_settings_changed;
     default: return null;
