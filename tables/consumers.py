@@ -301,8 +301,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def seat_banned(self, message: dict[str, Any]) -> None:
         """The host banned a player: their sockets close at once (they may not watch on)."""
         if message.get("seat") == self.seat_id:
-            self.signed_out = True
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._close_banned()
 
     async def session_ended(self, message: dict[str, Any]) -> None:
         """The session this socket was opened with signed out: it may not act any more."""
@@ -489,8 +488,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _close_if_banned(self, events: Sequence[Mapping[str, Any]]) -> None:
         """The log says this seat was banned (the layer's own word may have been lost): go."""
         if any(e.get("kind") == "seat_banned" and e.get("data", {}).get("seat") == self.seat_id for e in events):
-            self.signed_out = True
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self._close_banned()
+
+    async def _close_banned(self) -> None:
+        """Issue 24: the banned player's socket is told why, then closed (4403, not reopened)."""
+        if self.signed_out:
+            return
+        self.signed_out = True
+        with translation.override(getattr(self, "language", None) or language_for_scope(self.scope)):
+            message = _("The host has removed you from this game.")
+        await self._error("banned", message)
+        await self.close(code=CLOSE_FORBIDDEN)
 
     async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}

@@ -78,9 +78,10 @@ class HandSummary:
 
 
 def history_may_view(*, table: Table, user: User | AnonymousUser | None, seat: Seat | None) -> bool:
-    """The people at the table (a seat row of theirs, user or guest) and its host."""
+    """The people at the table (a seat row of theirs, user or guest) and its host; never a
+    seat the host banned (its settlement report stays its own: ``ledger``)."""
     if seat is not None and seat.table_id == table.pk:
-        return True
+        return not seat.banned
     return user is not None and user.is_authenticated and user.pk == table.host_id
 
 

@@ -446,6 +446,9 @@ def table_remove(request: HttpRequest, code: str) -> HttpResponse:
             messages.success(
                 request, _("%(name)s is removed for the rest of the game.") % {"name": removed.display_name}
             )
+            messages.info(
+                request, _("The invite link is new (the table page shows it): the old one lets no one join now.")
+            )
         else:
             messages.success(request, _("%(name)s is removed from their seat.") % {"name": removed.display_name})
     return redirect("table_settings", code=table.code)
@@ -657,6 +660,7 @@ def table_page_strings() -> dict[str, Any]:
         "log_seat_removed": _("The host removes %(name)s from their seat."),
         "log_seat_left": _("%(name)s leaves their seat."),
         "log_seat_banned": _("The host bans %(name)s for the rest of the game."),
+        "log_invite_rotated": _("The host makes a new invite link; the old one lets no one join now."),
         "log_request_seat": _("%(name)s asks the host for a seat."),
         "log_request_buy_back": _("%(name)s asks the host to buy in again."),
         "log_request_denied": _("The host says no to %(name)s."),

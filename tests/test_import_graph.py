@@ -271,7 +271,8 @@ def test_only_the_write_path_builds_a_table_log():
 
 
 @pytest.mark.parametrize(
-    "thin", ["tables.consumers", "tables.views", "tables.views_history", "tables.admin", "tables.forms"]
+    "thin",
+    ["tables.consumers", "tables.views", "tables.views_history", "tables.views_invite", "tables.admin", "tables.forms"],
 )
 def test_the_thin_layers_never_touch_the_log_or_the_sql(thin):
     graph = import_graph(top_level_only=False)

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 
     from accounts.models import User
+    from tables.services.log import TableLog
 
 # Codes avoid letters and digits that are easy to confuse when read aloud (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -364,7 +365,8 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool =
     """The host sends a player from their seat between hands; their chips are cashed out.
 
     With ``ban`` the player is also barred for the rest of the game: they cannot sit down,
-    watch or join again, and their open sockets are closed."""
+    watch, read the table's history or join again, their open sockets are told and closed,
+    and the invite link is replaced (the banned player knows the old one)."""
     if not isinstance(ban, bool):
         raise ServiceError("bad_message", _("Say yes or no to banning."))
     with table_write(table_id) as (table, log):
@@ -383,4 +385,25 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool =
             target.save(update_fields=["banned"])
             log.append(EventKind.SEAT_BANNED, {"seat": target.pk, "name": target.display_name})
             log.on_commit(lambda: layer_send(table.group_name, {"type": "seat.banned", "seat": target.pk}))
+            # A ban binds the link too: the one the banned player holds lets no one in any more.
+            _invite_rotate(log)
     return target
+
+
+def _invite_rotate(log: TableLog) -> None:
+    """A new invite token for the table (the old link lets no one join from now on), and an
+    ``invite_rotated`` event that says so without the token (the log is read by everyone at
+    the table; only the host's page shows the link). People with a seat row keep it."""
+    log.table.invite_token = invite_token_new()
+    log.append(EventKind.INVITE_ROTATED, {})
+
+
+def invite_rotate(*, table_id: int, seat_id: int) -> str:
+    """The host replaces the invite link, at any time before the game ends; returns the new
+    token. The old link then admits no one; everyone at the table keeps their place (they
+    come back by their account or their session, not by the link)."""
+    with table_write(table_id) as (table, log):
+        require_host(table, seat_id)
+        _invite_rotate(log)
+        token = table.invite_token
+    return token

@@ -76,6 +76,7 @@ def _calls(table, seats, watcher):
         "table_pause": lambda: services.table_pause(table_id=table.pk, seat_id=host.pk),
         "table_resume": lambda: services.table_resume(table_id=table.pk, seat_id=host.pk),
         "table_end": lambda: services.table_end(table_id=table.pk, seat_id=host.pk),
+        "invite_rotate": lambda: services.invite_rotate(table_id=table.pk, seat_id=host.pk),
         "table_update_settings": lambda: services.table_update_settings(
             table_id=table.pk, seat_id=host.pk, choices={"boot": 20}
         ),

@@ -108,7 +108,19 @@ function render() {
 }
 questionsRedrawWith(render);
 
+/** The host's page: the invite link was replaced (a ban, or the host's own "Make a new link"
+ *  elsewhere): show the new one, read from the server (it never travels in the log). */
+function inviteLinkRefresh(frame) {
+  const input = $("#join-link");
+  if (!input || !frame.events || !frame.events.some((event) => event.kind === "invite_rotated")) return;
+  fetch(input.dataset.current, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((data) => { if (data && data.url) input.value = data.url; })
+    .catch(() => {});
+}
+
 function onFrame(frame) {
+  if (frame.type === "events") inviteLinkRefresh(frame);
   if (frame.type === "error") {
     if (frame.code !== "seed_given") showNotice(frame.message || S.refused);   // seed_given: already in
     return;

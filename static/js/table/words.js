@@ -84,6 +84,7 @@ export function describe(event, nameOf) {
     case "seat_removed": return fmt(S.log_seat_removed, { name: nameOf(d.seat) });
     case "seat_left": case "seat_out": return fmt(S.log_seat_left, { name: nameOf(d.seat) });
     case "seat_banned": return fmt(S.log_seat_banned, p);
+    case "invite_rotated": return S.log_invite_rotated;
     case "request_made": return fmt(d.what === "buy_back" ? S.log_request_buy_back : d.what === "join" ? S.log_request_join : S.log_request_seat, p);
     case "request_approved": return d.what === "join" ? fmt(S.log_request_join_approved, p) : null;   // a seat or buy-back: told by the event after it
     case "request_denied": return fmt(S.log_request_denied, p);
