@@ -14,19 +14,22 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import timezone
 
-from tables.models import Event, Seat, Table
+from tables.models import Event, Hand, Seat, Table
 from tables.services import (
     ServiceError,
     guest_token_new,
     invite_rotate,
     seat_remove,
     seat_take,
+    table_clock_run,
     table_join,
     table_start,
     table_update_settings,
@@ -149,8 +152,13 @@ def test_a_banned_guest_session_is_refused_everywhere_but_its_own_settlement():
         assert bikash.get(page).status_code == 200, page
     _finish_live_hand(table)
     seat_remove(table_id=table.pk, seat_id=seats[0].pk, remove_seat_id=guest.pk, ban=True)
+    # The next hand is dealt without him: its page (a live hand's) is the host's, not his.
+    table_clock_run(table_id=table.pk, now=timezone.now() + timedelta(hours=1))
+    assert Hand.objects.get(table=table, number=2).ended_at is None
+    live_page = reverse("hand_history", kwargs={"code": code, "number": 2})
+    assert _host_client(seats[0]).get(live_page).status_code == 200
     stranger = Client()
-    for page in [*pages[:2], reverse("hand_history", kwargs={"code": code, "number": 2})]:
+    for page in [*pages[:2], live_page]:
         mine, theirs = bikash.get(page), stranger.get(page)
         assert mine.status_code == theirs.status_code == 404, page
         assert _VARYING.sub("", mine.content.decode()) == _VARYING.sub("", theirs.content.decode()), page
