@@ -55,6 +55,7 @@ from tables.news_text import news_text, text_with
 from tables.quiet_watch import TableWatch, watch_for_loop
 from tables.service_processes import service_processes
 from tables.services import ServiceError
+from tables.socket_auth import session_hash_current, socket_user_group
 
 if TYPE_CHECKING:
     from asgiref.typing import Scope
@@ -262,11 +263,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.signed_out = False
         session_key = getattr(session, "session_key", None) if session is not None else None
         self.session_group = session_group(session_key) if session_key else None
+        self.user_group = socket_user_group(self.scope)  # a password change checks this socket
         await database_sync_to_async(_run_clock_if_due)(self.table_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
             if self.session_group is not None:
                 await self.channel_layer.group_add(self.session_group, self.channel_name)
+            if self.user_group is not None:
+                await self.channel_layer.group_add(self.user_group, self.channel_name)
         except Exception:
             logger.warning("channel layer unavailable; socket to %s refused", self.group, exc_info=True)
             self.table_id = None
@@ -295,6 +299,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self.channel_layer.group_discard(self.group, self.channel_name)
                 if getattr(self, "session_group", None) is not None:
                     await self.channel_layer.group_discard(self.session_group, self.channel_name)
+                if getattr(self, "user_group", None) is not None:
+                    await self.channel_layer.group_discard(self.user_group, self.channel_name)
             except Exception:
                 logger.warning("channel layer unavailable; could not leave %s", self.group, exc_info=True)
 
@@ -307,6 +313,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """The session this socket was opened with signed out: it may not act any more."""
         self.signed_out = True
         await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def user_password_changed(self, message: dict[str, Any]) -> None:
+        """The user's password changed: a socket whose session it signed out closes (issue 24)."""
+        if not await database_sync_to_async(session_hash_current)(self.scope):
+            await self.session_ended(message)
 
     # --- pass and play -----------------------------------------------------------
 
