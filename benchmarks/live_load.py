@@ -83,6 +83,10 @@ def _env(hand_pause: int | None, service_processes: int = 0) -> dict[str, str]:
     env.setdefault("DEBUG", "false")
     env["SECURE_SSL_REDIRECT"] = "false"
     env["HTTPS_ONLY"] = "false"  # plain ws:// to daphne: the site's own origin is http://
+    # Every simulated player comes from 127.0.0.1: the per-address limits are for real homes.
+    env.setdefault("DASHAIN_SOCKETS_PER_ADDRESS", "100000")
+    env.setdefault("DASHAIN_READS_PER_ADDRESS_BURST", "100000")
+    env.setdefault("DASHAIN_READS_PER_ADDRESS_RATE", "100000")
     env["LOG_LEVEL"] = "WARNING"
     return env
 

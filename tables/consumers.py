@@ -56,6 +56,7 @@ from tables.quiet_watch import TableWatch, watch_for_loop
 from tables.service_processes import service_processes
 from tables.services import ServiceError
 from tables.socket_auth import session_hash_current, socket_user_group
+from tables.socket_limits import CLOSE_TOO_MANY, LIMITS, Who, socket_who
 
 if TYPE_CHECKING:
     from asgiref.typing import Scope
@@ -251,8 +252,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         code = str(self.scope.get("url_route", {}).get("kwargs", {}).get("code", ""))
         session = self.scope.get("session")
         guest_token = session.get(GUEST_TOKEN_SESSION_KEY) if session is not None else None
+        # Issue 24: limits per person and per address (tables.socket_limits), before any read.
+        if not await self._limits_admit(socket_who(self.scope, guest_token)):
+            return
         found = await database_sync_to_async(_identify)(code, self.scope.get("user"), guest_token)
         if found is None:
+            self._limits_release()
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.table_id, self.seat_id, self.group, self.is_host, self.phone = found
@@ -273,6 +278,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self.channel_layer.group_add(self.user_group, self.channel_name)
         except Exception:
             logger.warning("channel layer unavailable; socket to %s refused", self.group, exc_info=True)
+            self._limits_release()
             self.table_id = None
             self.session_group = None
             await self.accept()
@@ -286,6 +292,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.watch.join(self.table_id, self)
 
     async def disconnect(self, code: int) -> None:
+        self._limits_release()
         watch = getattr(self, "watch", None)
         if watch is not None:
             watch.leave(self.table_id, self)
@@ -511,6 +518,36 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self._error("banned", message)
         await self.close(code=CLOSE_FORBIDDEN)
 
+    # --- limits per person and per address (issue 24; tables.socket_limits) ----------------
+
+    async def _limits_admit(self, who: Who) -> bool:
+        """Count this socket and its opening read, or refuse it: told why, closed with 4429."""
+        self.who: Who | None = None
+        if LIMITS.open(who):
+            self.who = who
+            if LIMITS.read(who):
+                return True
+            self._limits_release()
+            code, text = "too_many_reads", _("Too many requests from you; the page tries again shortly.")
+        else:
+            code, text = "too_many_sockets", _("Too many open pages of this table from you; close some and try again.")
+        await self.accept()
+        await self._error(code, text)
+        await self.close(code=CLOSE_TOO_MANY)
+        return False
+
+    def _limits_release(self) -> None:
+        who = getattr(self, "who", None)
+        if who is not None:
+            self.who = None
+            LIMITS.close(who)
+
+    def _limits_read(self) -> None:
+        """A snapshot or resync request: refused beyond the person's and the address's reads."""
+        who = getattr(self, "who", None)
+        if who is not None and not LIMITS.read(who):
+            raise ServiceError("too_many_reads", _("Too many requests from you; the page tries again shortly."))
+
     async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}
         if request_id is not None:
@@ -643,6 +680,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return {"type": "ack", "holding": self.holding}
 
     async def _on_resync(self, message: dict[str, Any]) -> None:
+        self._limits_read()
         after = message.get("after")
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
             raise ServiceError("bad_after", _("Give the last seq you have."))
@@ -671,6 +709,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return None
 
     async def _on_snapshot(self, message: dict[str, Any]) -> None:
+        self._limits_read()
         async with self.sending:
             await self._send_snapshot()
         return None

@@ -87,10 +87,21 @@ def random_action(rng: random.Random, legal):
 def _fast_scripted_clients(monkeypatch):
     """Scripted test players send faster than people; the rate limit has its own test."""
     from tables.consumers import TableConsumer
+    from tables.socket_limits import LIMITS
 
     monkeypatch.setattr(TableConsumer, "rate_burst", 10_000)
     monkeypatch.setattr(TableConsumer, "rate_per_second", 10_000.0)
-    yield
+    # The same for the limits per person and address (tests/tables/test_socket_limits.py
+    # tests them): every test's sockets come from one address and start from none open.
+    LIMITS.__init__()  # type: ignore[misc]
+    with override_settings(
+        DASHAIN_SOCKETS_PER_PERSON=10_000,
+        DASHAIN_SOCKETS_PER_ADDRESS=10_000,
+        DASHAIN_READS_PER_PERSON_BURST=10_000,
+        DASHAIN_READS_PER_ADDRESS_BURST=10_000,
+    ):
+        yield
+    LIMITS.__init__()  # type: ignore[misc]
 
 
 def end_game(table: Table, host_seat_id: int) -> None:
