@@ -39,11 +39,13 @@ def run(data) -> tuple[int, str]:
 
 def _between_hands(table: Table) -> None:
     """Play the live hand to its end at random (the next deal waits: seats change between hands)."""
-    rng = random.Random(table.pk)
+    rng = random.Random(table.hands_played)
     hand = selectors.hand_live(table=table)
     while hand is not None and selectors.hand_live(table=table) == hand:
         player, legal = current_turn(table)
-        verb, amount = random_action(rng, legal)
+        # No all-in, and the least raise: the game lasts several hands.
+        verb, amount = random_action(rng, [action for action in legal if action.verb != "allin"] or legal)
+        amount = next((action.min for action in legal if action.verb == verb), amount)
         hand_act(table_id=table.pk, seat_id=int(player), verb=verb, amount=amount)
 
 
