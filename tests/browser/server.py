@@ -47,6 +47,9 @@ def _prepare_environment(workdir: Path) -> None:
     # Computers act after a short pause in every browser test (the host's own choice is 1 to
     # 5 seconds): their turns still go through the table clock, only sooner.
     os.environ.setdefault("DASHAIN_COMPUTER_PAUSE", "0.2")
+    # The host's "End the game" during a hand: the hand is played out, each turn limited to
+    # this (the clock plays the away action for whoever does not act), then the game ends.
+    os.environ.setdefault("DASHAIN_ENDING_TURN_SECONDS", "1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # This run's own names on Redis: the channel layer's and the cache's (docs/deployment.md).
     os.environ["DASHAIN_REDIS_PREFIX"] = _queue_name() + "."
