@@ -93,7 +93,7 @@ def turn_acts(table: Table) -> bool:
     return table.ending or table.settings.get("timeout_action", "remind") == "act"
 
 
-def turn_clock_start(hand: Hand, *, timer: int | None) -> None:
+def turn_clock_start(hand: Hand, *, timer: float | None) -> None:
     """A turn starts now: its deadline (with a timer) and the clock's first alarm at it.
     The caller saves ``TURN_CLOCK_FIELDS`` and calls :func:`turn_clock_due`."""
     now = timezone.now()
