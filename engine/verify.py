@@ -296,14 +296,17 @@ def check_replay(hand: HandRecord) -> list[Finding]:
     A hand called off when the game ended (``"void": true``: every bet went back) is not
     replayed; its result must give every player their stack at the deal."""
     number = hand.hand_number
-    if hand.scenario.get("result", {}).get("void"):
+    findings: list[Finding] = []
+    void = bool(hand.scenario.get("result", {}).get("void"))
+    if void:
         start = {str(p.get("name")): p.get("stack") for p in hand.scenario.get("players", [])}
         if dict(hand.stacks) != start or hand.pots:
-            return [Finding(number, "result", "a hand called off must give every player their stack at the deal.")]
-        if not any(event.get("kind") == "hand_void" for event in hand.events):
-            return [Finding(number, "log", "the hand is marked called off, but its event log does not say so.")]
-        return []
-    findings: list[Finding] = []
+            findings.append(
+                Finding(number, "result", "a hand called off must give every player their stack at the deal.")
+            )
+        kinds = [event.get("kind") for event in hand.events]
+        if "hand_void" not in kinds or "hand_ended" in kinds:
+            findings.append(Finding(number, "log", "the hand is marked called off, but its event log does not say so."))
     logged_actions = [
         [data.get("player"), data.get("verb")] + ([data["amount"]] if data.get("amount") is not None else [])
         for data in (_event_data(event) for event in hand.events if _is_recorded_action(event))
@@ -335,7 +338,15 @@ def check_replay(hand: HandRecord) -> list[Finding]:
                 number, "result", f"the engine refuses recorded action {error.get('index')}: {error.get('message', '')}"
             ),
         ]
-    if not output.get("finished"):
+    if void and output.get("finished"):
+        findings.append(
+            Finding(
+                number,
+                "result",
+                "the recorded actions play the hand to its end, so it cannot have been called off.",
+            )
+        )
+    elif not void and not output.get("finished"):
         return [*findings, Finding(number, "result", "the recorded actions leave the hand unfinished.")]
     if hand.events:
         replayed = [
@@ -363,6 +374,8 @@ def check_replay(hand: HandRecord) -> list[Finding]:
                     f"recorded: they differ at event {position + 1} (the log has {what}).",
                 )
             )
+    if void:
+        return findings  # nothing was paid: its stacks are the deal's (checked above)
     stacks = dict(output["stacks"])
     recorded_stacks = dict(hand.stacks)
     if stacks != recorded_stacks:

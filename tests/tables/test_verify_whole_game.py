@@ -233,3 +233,31 @@ def test_a_single_hands_download_is_never_a_verified_game(client, honest):
     deck[-1], deck[-2] = deck[-2], deck[-1]
     status, output = run(hand)
     assert status == 3 and "OK" not in output, output
+
+
+def test_a_hand_played_to_its_end_passed_off_as_called_off_is_refused(honest):
+    """A forger marks the last hand called off (every chip back to the deal), says so in its
+    log, and rewrites the game's end and the ledger to match: the recorded actions still play
+    the hand to its end, so it cannot have been called off."""
+    tampered = copy.deepcopy(honest)
+    hand = tampered["hands"][-1]
+    start = {player["name"]: player["stack"] for player in hand["players"]}
+    hand["result"] = {"stacks": dict(start), "pots": [], "void": True}
+    hand["events"] = [event for event in hand["events"] if event["kind"] != "hand_ended"]
+    hand["events"].append(
+        {"seq": hand["events"][-1]["seq"] + 1, "kind": "hand_void", "data": {"number": hand["hand_number"]}}
+    )
+    ended = next(event for event in tampered["table_events"] if event["kind"] == "game_ended")
+    at_the_end = len([chips for chips in ended["data"]["final_stacks"].values() if chips])
+    final = {**ended["data"]["final_stacks"], **start}
+    ended["data"]["final_stacks"] = final
+    tampered["ledger"] = tampered["ledger"][:-at_the_end] + [
+        {"player": name, "kind": "cash_out", "chips": chips, "price": "0.00", "reverses": None}
+        for name, chips in final.items()
+        if chips
+    ]
+    status, output = run(tampered)
+    assert status == 1, output
+    assert f"hand {hand['hand_number']}: MISMATCH (result)" in output
+    assert "cannot have been called off" in output
+    assert "game: MISMATCH" not in output, output  # the forger made the chips and the ledger agree
