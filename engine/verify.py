@@ -359,7 +359,9 @@ def check_replay(hand: HandRecord) -> list[Finding]:
             )
             for event in output.get("events", [])
         ]
-        logged = [_comparable(event) for event in hand.events if _is_engine_event(event)]
+        # The engine's kinds: the known ones and any the replay itself gave (a variant's own).
+        engine_kinds = ENGINE_KINDS | {str(event.get("kind")) for event in output.get("events", [])}
+        logged = [_comparable(event) for event in hand.events if _is_engine_event(event, engine_kinds)]
         if replayed != logged:
             position = next(
                 (i for i, (a, b) in enumerate(zip(replayed, logged, strict=False)) if a != b),
@@ -418,13 +420,13 @@ ENGINE_KINDS = frozenset(
 )  # fmt: skip
 
 
-def _is_engine_event(event: Mapping[str, Any]) -> bool:
+def _is_engine_event(event: Mapping[str, Any], engine_kinds: frozenset[str] | set[str] = ENGINE_KINDS) -> bool:
     kind = event.get("kind")
     if kind == "hand_started":  # the engine's own opening event, not the deal's record
         return not any(name in _event_data(event) for name in DEAL_RECORD_ONLY)
     if kind == "action":
         return not _is_recorded_action(event)
-    return kind in ENGINE_KINDS
+    return kind in engine_kinds
 
 
 def _comparable(event: Mapping[str, Any]) -> tuple[Any, str, Any]:
