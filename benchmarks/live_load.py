@@ -75,6 +75,11 @@ def _env(hand_pause: int | None) -> dict[str, str]:
     env["DASHAIN_INPROCESS_WORKER"] = "false"
     env.setdefault("DEBUG", "false")
     env["SECURE_SSL_REDIRECT"] = "false"
+    env["HTTPS_ONLY"] = "false"  # plain ws:// to daphne: the site's own origin is http://
+    # Every simulated player comes from 127.0.0.1: the per-address limits are for real homes.
+    env.setdefault("DASHAIN_SOCKETS_PER_ADDRESS", "100000")
+    env.setdefault("DASHAIN_READS_PER_ADDRESS_BURST", "100000")
+    env.setdefault("DASHAIN_READS_PER_ADDRESS_RATE", "100000")
     env["LOG_LEVEL"] = "WARNING"
     return env
 
@@ -321,7 +326,9 @@ class Player:
     async def run(self, connected: asyncio.Event, go: asyncio.Event, stop: asyncio.Event) -> None:
         import websockets
 
-        headers = {"Cookie": f"sessionid={self.table['cookies'][self.index]}", "Origin": "http://127.0.0.1"}
+        # The page's own origin, scheme, host and port (config/origin.py checks all three).
+        origin = "http://" + self.url.split("://", 1)[1].split("/", 1)[0]
+        headers = {"Cookie": f"sessionid={self.table['cookies'][self.index]}", "Origin": origin}
         async with self.stats["connecting"]:  # a few handshakes at a time, as people arrive
             # No WebSocket pings of its own (the websockets package sends one every 20 s by
             # default): a browser never sends them, it only answers the server's (daphne

@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP through Django, WebSockets through Channels (origin-checked).
+"""ASGI entry point: HTTP through Django, WebSockets through Channels (origin-checked in full:
+scheme, host and port, ``config.origin``).
 
 In the default setup (no Redis) the clock's worker runs in this process: a Celery
 worker thread on the in-memory transport (``tables.worker``), started here when
@@ -14,16 +15,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.origin import SiteOriginValidator  # noqa: E402
 from config.socket_sessions import socket_auth_stack  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Channels' AuthMiddlewareStack, without the session's wrapper around every frame sent.
-        "websocket": AllowedHostsOriginValidator(socket_auth_stack(URLRouter(websocket_urlpatterns))),
+        # The Origin checked in full (scheme, host, port: config/origin.py), then Channels'
+        # AuthMiddlewareStack, without the session's wrapper around every frame sent.
+        "websocket": SiteOriginValidator(socket_auth_stack(URLRouter(websocket_urlpatterns))),
     }
 )
 

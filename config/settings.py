@@ -315,6 +315,17 @@ DASHAIN_CLOCK_SWEEP_SECONDS = env.float("DASHAIN_CLOCK_SWEEP_SECONDS", default=2
 # Seconds a computer player waits before acting, for every table (unset: each host's
 # ``computer_pause``; the browser tests set it low).
 DASHAIN_COMPUTER_PAUSE = env.float("DASHAIN_COMPUTER_PAUSE", default=None)
+# Seconds each turn may last once the host has ended the game during a hand (unset: the
+# table's turn timer, or 60 seconds without one; the browser tests set it low).
+DASHAIN_ENDING_TURN_SECONDS = env.float("DASHAIN_ENDING_TURN_SECONDS", default=None)
+# Table sockets and their reads, limited per person and per client address in each server
+# process (tables/live/socket_limits.py says why these numbers; a home's one Wi-Fi never meets them).
+DASHAIN_SOCKETS_PER_PERSON = env.int("DASHAIN_SOCKETS_PER_PERSON", default=12)
+DASHAIN_SOCKETS_PER_ADDRESS = env.int("DASHAIN_SOCKETS_PER_ADDRESS", default=100)
+DASHAIN_READS_PER_PERSON_BURST = env.int("DASHAIN_READS_PER_PERSON_BURST", default=30)
+DASHAIN_READS_PER_PERSON_RATE = env.float("DASHAIN_READS_PER_PERSON_RATE", default=2.0)
+DASHAIN_READS_PER_ADDRESS_BURST = env.int("DASHAIN_READS_PER_ADDRESS_BURST", default=200)
+DASHAIN_READS_PER_ADDRESS_RATE = env.float("DASHAIN_READS_PER_ADDRESS_RATE", default=20.0)
 
 # HTTPS: on by default whenever DEBUG is off, so `check --deploy` is clean. Behind a
 # reverse proxy that terminates TLS, run daphne with --proxy-headers so requests know

@@ -21,6 +21,8 @@ A whole game is::
     {"format": "dashain-game-v1", "table": ..., "game": ..., "commitment": ...,
      "hands_played": N,
      "secret_seed": "<64 hex digits, present once the game has ended>",
+     "table_events": [{"seq", "kind", "data"}, ...],   # chips moved between the hands
+     "ledger": [{"player", "kind", "chips", "price", "reverses"}, ...],
      "hands": [hand 1, hand 2, ..., hand N]}
 
 ``hands_played`` is how many hands the table dealt: the file must hold every one of them,
@@ -81,6 +83,10 @@ class GameRecord:
     secret_seed: bytes | None
     hands: tuple[HandRecord, ...] = field(default_factory=tuple)
     hands_played: int | None = None
+    # The table's own log between the hands (buy-ins, buy-backs, cash-outs, the game's end),
+    # and the ledger: ``None`` for a file without them (the verifier cannot chain the hands).
+    table_events: tuple[Mapping[str, Any], ...] | None = None
+    ledger: tuple[Mapping[str, Any], ...] | None = None
 
 
 def hand_export(
@@ -134,9 +140,16 @@ def game_export(
     secret_seed: bytes | None,
     hands_played: int,
     hands: Sequence[Mapping[str, Any]],
+    table_events: Sequence[Mapping[str, Any]] | None = None,
+    ledger: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """A whole game. Pass ``secret_seed=None`` until the game has ended: it is then left out.
-    ``hands_played`` is the number of hands the table dealt (``hands`` should be all of them)."""
+    ``hands_played`` is the number of hands the table dealt (``hands`` should be all of them).
+    ``table_events``: the table's log outside the hands that moves chips (``seat_taken``,
+    ``seat_bought_back``, ``seat_left``, ``seat_removed``, ``seat_out``, ``game_ended``), each
+    ``{"seq", "kind", "data"}``; ``ledger``: its entries in the order written, each
+    ``{"player", "kind", "chips", "price", "reverses"}`` (``reverses``: the index of the entry
+    a reversal cancels, else null)."""
     out: dict[str, Any] = {
         "format": GAME_FORMAT,
         "table": str(table),
@@ -146,6 +159,10 @@ def game_export(
     }
     if secret_seed is not None:
         out["secret_seed"] = secret_seed.hex()
+    if table_events is not None:
+        out["table_events"] = [dict(event) for event in table_events]
+    if ledger is not None:
+        out["ledger"] = [dict(entry) for entry in ledger]
     out["hands"] = [dict(hand) for hand in hands]
     return out
 
@@ -276,4 +293,42 @@ def parse_game(data: object) -> GameRecord:
         secret_seed=secret_seed,
         hands=hands,
         hands_played=hands_played,
+        table_events=_parse_table_events(data),
+        ledger=_parse_ledger(data),
     )
+
+
+def _parse_table_events(data: Mapping[str, object]) -> tuple[Mapping[str, Any], ...] | None:
+    if data.get("table_events") is None:
+        return None
+    events = _require(data, "table_events", list, "")
+    for index, event in enumerate(events):
+        where = f"table_events[{index}]."
+        if not isinstance(event, Mapping):
+            raise ExportError(where.rstrip("."), "expected an object.")
+        _require(event, "seq", int, where)
+        _require(event, "kind", str, where)
+        _require(event, "data", dict, where)
+    return tuple(events)
+
+
+LEDGER_KINDS = ("buy_in", "buy_back", "cash_out", "reversal")
+
+
+def _parse_ledger(data: Mapping[str, object]) -> tuple[Mapping[str, Any], ...] | None:
+    if data.get("ledger") is None:
+        return None
+    entries = _require(data, "ledger", list, "")
+    for index, entry in enumerate(entries):
+        where = f"ledger[{index}]."
+        if not isinstance(entry, Mapping):
+            raise ExportError(where.rstrip("."), "expected an object.")
+        _require(entry, "player", str, where)
+        if _require(entry, "kind", str, where) not in LEDGER_KINDS:
+            raise ExportError(f"{where}kind", f"expected one of {', '.join(LEDGER_KINDS)}.")
+        if _require(entry, "chips", int, where) < 0:
+            raise ExportError(f"{where}chips", "must be 0 or more.")
+        reverses = entry.get("reverses")
+        if reverses is not None and (isinstance(reverses, bool) or not isinstance(reverses, int)):
+            raise ExportError(f"{where}reverses", "expected the index of an earlier entry, or null.")
+    return tuple(entries)

@@ -32,6 +32,7 @@ class EventKind(StrEnum):
     SEAT_LEFT = "seat_left"  # left their seat, cashed out
     SEAT_REMOVED = "seat_removed"  # the host sent them from their seat, cashed out
     SEAT_BANNED = "seat_banned"  # the host barred this seat for the rest of the game: seat, name
+    INVITE_ROTATED = "invite_rotated"  # the host replaced the invite link (on a ban, or by asking); no token
     SEAT_OUT = "seat_out"  # too few chips and no buy-backs left: cashed out, watches
     SEAT_SAT_OUT = "seat_sat_out"
     SEAT_CAME_BACK = "seat_came_back"
@@ -48,6 +49,7 @@ class EventKind(StrEnum):
     GAME_STARTED = "game_started"
     GAME_PAUSED = "game_paused"
     GAME_RESUMED = "game_resumed"
+    GAME_ENDING = "game_ending"  # the host ended the game during a hand: it ends when the hand ends
     GAME_ENDED = "game_ended"  # always the log's last event; reveals the secret seed
     SETTINGS_CHANGED = "settings_changed"
     VARIANT_CALLED = (

@@ -78,9 +78,10 @@ class HandSummary:
 
 
 def history_may_view(*, table: Table, user: User | AnonymousUser | None, seat: Seat | None) -> bool:
-    """The people at the table (a seat row of theirs, user or guest) and its host."""
+    """The people at the table (a seat row of theirs, user or guest) and its host; never a
+    seat the host banned (its settlement report stays its own: ``ledger``)."""
     if seat is not None and seat.table_id == table.pk:
-        return True
+        return not seat.banned
     return user is not None and user.is_authenticated and user.pk == table.host_id
 
 
@@ -638,6 +639,42 @@ def game_export_build(*, table: Table) -> dict[str, Any] | None:
         secret_seed=secret_seed,
         hands_played=table.hands_played,
         hands=hands,
+        table_events=_chip_events(table),
+        ledger=_ledger_entries(table),
     )
     export["names"] = names
     return export
+
+
+#: The table's own events (outside any hand) that move chips, as the verifier follows them.
+CHIP_EVENT_KINDS = (
+    EventKind.SEAT_TAKEN,
+    EventKind.SEAT_BOUGHT_BACK,
+    EventKind.SEAT_LEFT,
+    EventKind.SEAT_REMOVED,
+    EventKind.SEAT_OUT,
+    EventKind.GAME_ENDED,
+)
+
+
+def _chip_events(table: Table) -> list[dict[str, Any]]:
+    """The table's log between the hands that moves chips (``engine.verify.check_chips``)."""
+    events = Event.objects.filter(table=table, hand__isnull=True, kind__in=CHIP_EVENT_KINDS).order_by("seq")
+    return [{"seq": frame["seq"], "kind": frame["kind"], "data": frame["data"]} for frame in map(event_frame, events)]
+
+
+def _ledger_entries(table: Table) -> list[dict[str, Any]]:
+    """The table's ledger in the order it was written: who, what, how many chips, the price,
+    and for a reversal the index of the entry it cancels."""
+    entries = list(table.ledger_entries.order_by("pk").values("pk", "seat_id", "kind", "chips", "price", "reverses_id"))
+    index = {entry["pk"]: position for position, entry in enumerate(entries)}
+    return [
+        {
+            "player": str(entry["seat_id"]),
+            "kind": entry["kind"],
+            "chips": int(entry["chips"]),
+            "price": str(entry["price"]),
+            "reverses": index.get(entry["reverses_id"]),
+        }
+        for entry in entries
+    ]

@@ -59,6 +59,7 @@ class TablePublic(TypedDict):
     seed_commitment: str
     hands_played: int
     next_deal_at: str | None
+    ending: bool
     settings: dict[str, JSON]
     rules: dict[str, JSON]
 

@@ -71,6 +71,9 @@ class Table(models.Model):
     due_at = models.DateTimeField(_("clock due"), null=True, blank=True, db_index=True)
     # Between hands: when the next hand is dealt (null while a hand is live or none is due).
     next_deal_at = models.DateTimeField(_("next deal"), null=True, blank=True)
+    # The host ended the game during a hand: it ends when that hand ends (the hand is played
+    # out, by the away rules if need be; tables.services.tables.table_end). Never a voided pot.
+    ending = models.BooleanField(_("ends after this hand"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)

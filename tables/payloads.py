@@ -107,6 +107,12 @@ class Nothing(TypedDict):
     pass
 
 
+class GameEnding(TypedDict):
+    """The host ended the game during hand ``number``: it ends when that hand ends."""
+
+    number: int
+
+
 class GameEnded(TypedDict):
     reason: str
     hands_played: int
@@ -365,6 +371,7 @@ PAYLOADS: dict[EventKind, tuple[type, ...]] = {
     EventKind.SEAT_LEFT: (SeatCashedOut,),
     EventKind.SEAT_REMOVED: (SeatCashedOut,),
     EventKind.SEAT_BANNED: (SeatBanned,),
+    EventKind.INVITE_ROTATED: (Nothing,),  # never the token
     EventKind.SEAT_MOVED: (SeatBanned,),
     EventKind.SEAT_OUT: (SeatCashedOut,),
     EventKind.SEAT_SAT_OUT: (SeatOnly,),
@@ -378,6 +385,7 @@ PAYLOADS: dict[EventKind, tuple[type, ...]] = {
     EventKind.GAME_STARTED: (GameStarted,),
     EventKind.GAME_PAUSED: (Nothing,),
     EventKind.GAME_RESUMED: (Nothing,),
+    EventKind.GAME_ENDING: (GameEnding,),
     EventKind.GAME_ENDED: (GameEnded,),
     EventKind.SETTINGS_CHANGED: (SettingsChanged,),
     EventKind.HAND_STARTED: (TableHandStarted, TeenPattiHandStarted, HoldemHandStarted),

@@ -288,6 +288,8 @@ def table_public(table: Table) -> TablePublic:
         # or no deal is due). The page counts down to it and says "Dealing the next hand"
         # once it has come (docs/ui.md).
         "next_deal_at": table.next_deal_at.isoformat() if table.next_deal_at else None,
+        # The host ended the game during a hand: it ends when this hand ends (table_end).
+        "ending": table.ending,
         "settings": {key: value for key, value in settings.items() if key != "host"},
         # What differs between the games (engine.api.TableRules; keys in docs/architecture.md):
         # the page reads these instead of asking which game it is.

@@ -130,6 +130,7 @@ def _test_settings():
     HTTPS), and hash passwords with a fast hasher: the real one is slow on purpose."""
     with override_settings(
         SECURE_SSL_REDIRECT=False,
+        HTTPS_ONLY=False,  # so the site's own origin is http://, as the test clients send (config/origin.py)
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
     ):
         yield

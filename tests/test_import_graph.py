@@ -278,6 +278,7 @@ def test_only_the_write_path_builds_a_table_log():
         "tables.live.viewer",
         "tables.pages.views",
         "tables.pages.views_history",
+        "tables.pages.views_invite",
         "tables.admin",
         "tables.pages.forms",
     ],

@@ -53,6 +53,8 @@ from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.live.news_text import news_text, text_with
 from tables.live.presence import presence_close, presence_online, presence_open
 from tables.live.quiet_watch import TableWatch, watch_for_loop
+from tables.live.socket_auth import session_hash_current, socket_user_group
+from tables.live.socket_limits import CLOSE_TOO_MANY, LIMITS, Who, socket_who
 from tables.live.viewer import Viewer
 from tables.messages import NewsScreen, TableEventsMessage
 from tables.news import layer_send, remember_server_loop
@@ -235,8 +237,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         code = str(self.scope.get("url_route", {}).get("kwargs", {}).get("code", ""))
         session = self.scope.get("session")
         guest_token = session.get(GUEST_TOKEN_SESSION_KEY) if session is not None else None
+        # Issue 24: limits per person and per address (tables.live.socket_limits), before any read.
+        if not await self._limits_admit(socket_who(self.scope, guest_token)):
+            return
         found = await database_sync_to_async(_identify)(code, self.scope.get("user"), guest_token)
         if found is None:
+            self._limits_release()
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.table_id, self.seat_id, self.group, self.is_host, phone = found
@@ -245,13 +251,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.signed_out = False
         session_key = getattr(session, "session_key", None) if session is not None else None
         self.session_group = session_group(session_key) if session_key else None
+        self.user_group = socket_user_group(self.scope)  # a password change checks this socket
         await database_sync_to_async(_run_clock_if_due)(self.table_id)
         try:
             await self.channel_layer.group_add(self.group, self.channel_name)
             if self.session_group is not None:
                 await self.channel_layer.group_add(self.session_group, self.channel_name)
+            if self.user_group is not None:
+                await self.channel_layer.group_add(self.user_group, self.channel_name)
         except Exception:
             logger.warning("channel layer unavailable; socket to %s refused", self.group, exc_info=True)
+            self._limits_release()
             self.table_id = None
             self.session_group = None
             await self.accept()
@@ -290,6 +300,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         await self._presence_close()
+        self._limits_release()
         watch = getattr(self, "watch", None)
         if watch is not None:
             watch.leave(self.table_id, self)
@@ -303,6 +314,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self.channel_layer.group_discard(self.group, self.channel_name)
                 if getattr(self, "session_group", None) is not None:
                     await self.channel_layer.group_discard(self.session_group, self.channel_name)
+                if getattr(self, "user_group", None) is not None:
+                    await self.channel_layer.group_discard(self.user_group, self.channel_name)
             except Exception:
                 logger.warning("channel layer unavailable; could not leave %s", self.group, exc_info=True)
 
@@ -363,6 +376,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """The session this socket was opened with signed out: it may not act any more."""
         self.signed_out = True
         await self.close(code=CLOSE_SIGNED_OUT)
+
+    async def user_password_changed(self, message: dict[str, Any]) -> None:
+        """The user's password changed: a socket whose session it signed out closes (issue 24)."""
+        if not await database_sync_to_async(session_hash_current)(self.scope):
+            await self.session_ended(message)
 
     async def _send_snapshot(self) -> None:
         read = database_sync_to_async(screens.table_snapshot)
@@ -486,6 +504,36 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=CLOSE_SEAT_MOVED if moved else CLOSE_FORBIDDEN)
                 return
 
+    # --- limits per person and per address (issue 24; tables.live.socket_limits) ----------------
+
+    async def _limits_admit(self, who: Who) -> bool:
+        """Count this socket and its opening read, or refuse it: told why, closed with 4429."""
+        self.who: Who | None = None
+        if LIMITS.open(who):
+            self.who = who
+            if LIMITS.read(who):
+                return True
+            self._limits_release()
+            code, text = "too_many_reads", _("Too many requests from you; the page tries again shortly.")
+        else:
+            code, text = "too_many_sockets", _("Too many open pages of this table from you; close some and try again.")
+        await self.accept()
+        await self._error(code, text)
+        await self.close(code=CLOSE_TOO_MANY)
+        return False
+
+    def _limits_release(self) -> None:
+        who = getattr(self, "who", None)
+        if who is not None:
+            self.who = None
+            LIMITS.close(who)
+
+    def _limits_read(self) -> None:
+        """A snapshot or resync request: refused beyond the person's and the address's reads."""
+        who = getattr(self, "who", None)
+        if who is not None and not LIMITS.read(who):
+            raise ServiceError("too_many_reads", _("Too many requests from you; the page tries again shortly."))
+
     async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}
         if request_id is not None:
@@ -603,6 +651,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return {"type": "ack", "holding": self.viewer.holding}
 
     async def _on_resync(self, message: dict[str, Any]) -> None:
+        self._limits_read()
         after = message.get("after")
         if isinstance(after, bool) or not isinstance(after, int) or after < 0:
             raise ServiceError("bad_after", _("Give the last seq you have."))
@@ -631,6 +680,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return None
 
     async def _on_snapshot(self, message: dict[str, Any]) -> None:
+        self._limits_read()
         async with self.sending:
             await self._send_snapshot()
         return None

@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tables.pages import views
+from tables.pages import views, views_invite
 
 urlpatterns = [
     path("tables/", views.lobby, name="lobby"),
@@ -16,6 +16,8 @@ urlpatterns = [
     path("tables/<str:code>/settings/", views.table_settings, name="table_settings"),
     path("tables/<str:code>/remove/", views.table_remove, name="table_remove"),
     path("tables/<str:code>/seat-links/", views.table_seat_links, name="table_seat_links"),
+    path("tables/<str:code>/invite/", views_invite.table_invite_link, name="table_invite_link"),
+    path("tables/<str:code>/invite/new/", views_invite.table_invite_rotate, name="table_invite_rotate"),
     path("tables/<str:code>/computers/", views.table_computers, name="table_computers"),
     path("tables/<str:code>/local-players/", views.table_local_players, name="table_local_players"),
     path("", include("tables.pages.urls_history")),

@@ -545,6 +545,9 @@ def table_remove(request: HttpRequest, code: str) -> HttpResponse:
             messages.success(
                 request, _("%(name)s is removed for the rest of the game.") % {"name": removed.display_name}
             )
+            messages.info(
+                request, _("The invite link is new (the table page shows it): the old one lets no one join now.")
+            )
         else:
             messages.success(request, _("%(name)s is removed from their seat.") % {"name": removed.display_name})
     return redirect("table_settings", code=table.code)
@@ -599,6 +602,7 @@ def table_page_strings() -> dict[str, Any]:
         "status_playing": _("Playing"),
         "status_paused": _("Paused"),
         "status_ended": _("Ended"),
+        "status_ending": _("Ends when this hand ends"),
         # The state of play in words (regions/status.js, docs/ui.md).
         "paused_line": _("Paused by the host: nobody can act until the game resumes."),
         "their_turn": _("%(player)s to act."),
@@ -717,6 +721,10 @@ def table_page_strings() -> dict[str, Any]:
         "pause": _("Pause"),
         "resume": _("Resume"),
         "end_game": _("End the game"),
+        "end_game_after_hand": _(
+            "The game ends when this hand ends: the hand is played out and its pot paid. "
+            "A player whose time runs out is played for as when away."
+        ),
         "remove_player": _("Remove %(player)s"),
         "remove_ban": _("Remove %(player)s and ban them for the rest of the game"),
         "ban_player": _("Ban %(player)s for the rest of the game"),
@@ -776,6 +784,7 @@ def table_page_strings() -> dict[str, Any]:
         "log_seat_removed": _("The host removes %(name)s from their seat."),
         "log_seat_left": _("%(name)s leaves their seat."),
         "log_seat_banned": _("The host bans %(name)s for the rest of the game."),
+        "log_invite_rotated": _("The host makes a new invite link; the old one lets no one join now."),
         "log_request_seat": _("%(name)s asks the host for a seat."),
         "log_request_buy_back": _("%(name)s asks the host to buy in again."),
         "log_request_denied": _("The host says no to %(name)s."),
@@ -787,6 +796,7 @@ def table_page_strings() -> dict[str, Any]:
         "log_game_resumed": _("The game goes on."),
         "log_game_ended": _("The game is over."),
         "log_game_ended_by_host": _("The host ended the game."),
+        "log_game_ending": _("The host ends the game: it ends when this hand ends."),
         "log_settings_changed": _("The host changed the settings; they apply from the next hand."),
         "street_flop": _("the flop"),
         "street_turn": _("the turn"),

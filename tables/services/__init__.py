@@ -31,6 +31,7 @@ from tables.services.seats import (
 from tables.services.settings import table_settings_build
 from tables.services.tables import (
     guest_token_new,
+    invite_rotate,
     invite_token_matches,
     seat_link_key,
     seat_link_use,
@@ -52,6 +53,7 @@ __all__ = [
     "hand_act",
     "hand_act_for_away",
     "hand_see",
+    "invite_rotate",
     "invite_token_matches",
     "join_answer",
     "join_approved_take",

@@ -15,6 +15,7 @@ from tables import selectors
 from tables.models import Hand, Table
 from tables.services.clock_due import clock_due
 from tables.services.dealing import deal_next_hand
+from tables.services.hand_end import game_end
 from tables.services.log import TableLog
 from tables.services.settings import DEFAULT_HAND_PAUSE, table_seconds
 
@@ -33,6 +34,10 @@ def next_hand_schedule(log: TableLog) -> None:
     """Deal the next hand now (pause 0) or after the pause: a due time on the table clock."""
     table = log.table
     if table.status != Table.Status.PLAYING:
+        return
+    if table.ending:
+        # The host ended the game during the hand that just ended (tables.services.tables.table_end).
+        game_end(log, reason="host")
         return
     delay = next_hand_delay(table)
     if delay > 0:

@@ -101,7 +101,9 @@ def _turn_alarm_run(log: TableLog, hand: Hand | None, now: datetime) -> None:
         hand.save(update_fields=["turn_alarm_at", "turn_alarms"])
         computer_move(log, hand=hand)
         return
-    if table.settings.get("timeout_action", "remind") == "act":
+    from tables.services.turns import turn_acts
+
+    if turn_acts(table):
         hand.turn_alarm_at = None
         hand.turn_alarms += 1
         hand.save(update_fields=["turn_alarm_at", "turn_alarms"])

@@ -35,6 +35,9 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         return None
     game = get_game(table.game)
     rules = game.table_rules
+    if table.ending:  # the host ended the game during the last hand
+        game_end(log, reason="host")
+        return None
     game_length = table.settings.get("game_length")
     if rules.game_length_allowed and game_length and table.hands_played >= game_length:
         game_end(log, reason="length")

@@ -93,7 +93,8 @@ def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: EventKind) -> i
 
 
 def game_end(log: TableLog, *, reason: str) -> None:
-    """End the game: a live hand is called off (its chips go back), every stack is cashed
+    """End the game: a live hand is called off (its chips go back; the host's "End the game"
+    never comes here with one, ``tables.services.tables.table_end``), every stack is cashed
     out, and the secret seed is revealed so anyone can re-derive every deck. ``game_ended``
     is the log's last event (``TableLog`` refuses any after it)."""
     table = log.table
@@ -128,6 +129,7 @@ def game_end(log: TableLog, *, reason: str) -> None:
             if placing["seat"] in nets:
                 placing["net"] = str(nets[placing["seat"]])
     table.status = Table.Status.ENDED
+    table.ending = False
     table.ended_at = timezone.now()
     table.next_deal_at = None
     table.due_at = None  # nothing is ever due at an ended table

@@ -31,13 +31,22 @@ from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.seat_state import in_live_hand
 from tables.services.settings import chip_value_kept, prizes_kept, table_settings_build
-from tables.services.turns import TURN_CLOCK_FIELDS, computer_turn_clock, turn_clock_due, turn_clock_start
+from tables.services.turns import (
+    TURN_CLOCK_FIELDS,
+    computer_turn_clock,
+    ending_turn_deadline,
+    seat_is_computer,
+    turn_clock_due,
+    turn_clock_start,
+    turn_timer,
+)
 from tables.services.write import seat_at, table_write, table_write_new
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 
     from accounts.models import User
+    from tables.services.log import TableLog
 
 # Codes avoid letters and digits that are easy to confuse when read aloud (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -298,6 +307,8 @@ def table_pause(*, table_id: int, seat_id: int) -> Table:
         require_host(table, seat_id)
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("The game is not being played."))
+        if table.ending:
+            raise ServiceError("ending", _("The game ends when this hand ends; it cannot be paused now."))
         table.status = Table.Status.PAUSED
         log.append(EventKind.GAME_PAUSED, {})
     return table
@@ -316,7 +327,7 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             hand_deal_now(log)
         elif hand.to_act:
             hand.turn_seq = log.last_seq
-            turn_clock_start(hand, timer=table.settings.get("turn_timer"))
+            turn_clock_start(hand, timer=turn_timer(table))
             computer_turn_clock(table, hand)  # a computer's turn starts again too
             hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
             turn_clock_due(log, hand)
@@ -328,10 +339,47 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
 
 
 def table_end(*, table_id: int, seat_id: int) -> Table:
-    """The host ends the game. A hand in progress is called off and its chips go back."""
+    """The host ends the game: at once between hands; during a hand, when that hand ends.
+
+    A hand in progress is never called off (a host who has looked at a bad hand, or faces a
+    big bet, could otherwise take back the pot): it is played out, the game marked
+    ``ending`` with a ``game_ending`` event the page tells everyone. A paused game resumes,
+    so the hand can end; each turn from then on is limited (the table's timer, or
+    ``models.HOST_ACT_AFTER`` without one) and the clock acts for a player whose time runs
+    out, by the away rules (``tables.services.away``), so nobody can hold the game open by
+    not acting. The hand's end then ends the game (``between_hands.next_hand_schedule``).
+    Asking again while it is ending changes nothing.
+    """
     with table_write(table_id) as (table, log):
         require_host(table, seat_id)
-        game_end(log, reason="host")
+        hand = selectors.hand_live(table=table)
+        if hand is None:
+            game_end(log, reason="host")
+            return table
+        if table.ending:
+            return table
+        table.ending = True
+        log.append(EventKind.GAME_ENDING, {"number": hand.number})
+        paused = table.status == Table.Status.PAUSED
+        if paused:
+            table.status = Table.Status.PLAYING
+            log.append(EventKind.GAME_RESUMED, {})
+        if hand.to_act:
+            limit = ending_turn_deadline(table)
+            if paused:  # the turn starts again, as at a resume, with the ending's limit
+                turn_clock_start(hand, timer=turn_timer(table))
+                computer_turn_clock(table, hand)
+            elif seat_is_computer(hand, hand.to_act):
+                pass  # a computer's move is on the clock already
+            elif hand.turn_deadline is None or hand.turn_deadline > limit:
+                # The turn under way gets the ending's limit, counted from now.
+                hand.turn_deadline = hand.turn_alarm_at = limit
+                hand.turn_alarms = 0
+            elif hand.turn_alarm_at is None:  # its reminders were all given: act now
+                hand.turn_alarm_at = hand.turn_deadline
+            hand.turn_seq = log.last_seq
+            hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
+            turn_clock_due(log, hand)
     return table
 
 
@@ -414,7 +462,8 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool =
     """The host sends a player from their seat between hands; their chips are cashed out.
 
     With ``ban`` the player is also barred for the rest of the game: they cannot sit down,
-    watch or join again, and their open sockets are closed."""
+    watch, read the table's history or join again, their open sockets are told and closed,
+    and the invite link is replaced (the banned player knows the old one)."""
     if not isinstance(ban, bool):
         raise ServiceError("bad_message", _("Say yes or no to banning."))
     with table_write(table_id) as (table, log):
@@ -443,4 +492,25 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool =
             target.save(update_fields=["banned"])
             log.append(EventKind.SEAT_BANNED, {"seat": target.pk, "name": target.display_name})
             log.on_commit(lambda: layer_send(table.group_name, {"type": "seat.banned", "seat": target.pk}))
+            # A ban binds the link too: the one the banned player holds lets no one in any more.
+            _invite_rotate(log)
     return target
+
+
+def _invite_rotate(log: TableLog) -> None:
+    """A new invite token for the table (the old link lets no one join from now on), and an
+    ``invite_rotated`` event that says so without the token (the log is read by everyone at
+    the table; only the host's page shows the link). People with a seat row keep it."""
+    log.table.invite_token = invite_token_new()
+    log.append(EventKind.INVITE_ROTATED, {})
+
+
+def invite_rotate(*, table_id: int, seat_id: int) -> str:
+    """The host replaces the invite link, at any time before the game ends; returns the new
+    token. The old link then admits no one; everyone at the table keeps their place (they
+    come back by their account or their session, not by the link)."""
+    with table_write(table_id) as (table, log):
+        require_host(table, seat_id)
+        _invite_rotate(log)
+        token = table.invite_token
+    return token

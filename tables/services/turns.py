@@ -7,11 +7,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.utils import timezone
 
 from engine.games import get_game
 from tables.events import EventKind
-from tables.models import Hand, Table
+from tables.models import HOST_ACT_AFTER, Hand, Table
 from tables.screens import turn_public
 from tables.services.clock_due import clock_due
 from tables.services.hand_end import hand_finish
@@ -46,7 +47,7 @@ def after_state_change(
     new_turn = verb is None or to_act != hand.to_act or (actor_name == hand.to_act and verb != "see")
     if new_turn:
         hand.to_act = to_act
-        turn_clock_start(hand, timer=table.settings.get("turn_timer"))
+        turn_clock_start(hand, timer=turn_timer(table))
         computer_turn_clock(table, hand)
     # A turn event after every change: what the player to act may do can change without
     # the turn passing (a blind player who sees pays double from then on).
@@ -67,7 +68,32 @@ def after_state_change(
 TURN_CLOCK_FIELDS = ("turn_started_at", "turn_deadline", "turn_alarm_at", "turn_alarms")
 
 
-def turn_clock_start(hand: Hand, *, timer: int | None) -> None:
+def turn_timer(table: Table) -> float | None:
+    """Seconds a turn lasts: the host's ``turn_timer`` (None: no limit). While the game is
+    ending (the host ended it during a hand) every turn is limited, to the timer or to
+    ``HOST_ACT_AFTER`` without one, and the clock then acts for the player (``turn_acts``)."""
+    timer = table.settings.get("turn_timer") or None
+    if table.ending:
+        # DASHAIN_ENDING_TURN_SECONDS, when set, shortens it for every table (browser tests).
+        limit = getattr(settings, "DASHAIN_ENDING_TURN_SECONDS", None)
+        if limit:
+            return min(float(timer), float(limit)) if timer else float(limit)
+        return int(timer or HOST_ACT_AFTER.total_seconds())
+    return timer
+
+
+def ending_turn_deadline(table: Table) -> datetime:
+    """The latest a turn under way may last once the host has ended the game: from now."""
+    return timezone.now() + timedelta(seconds=turn_timer(table) or 0)
+
+
+def turn_acts(table: Table) -> bool:
+    """Whether the clock acts for a player whose time has run out (the away rules) rather
+    than reminding them: the host's ``timeout_action = "act"``, or while the game is ending."""
+    return table.ending or table.settings.get("timeout_action", "remind") == "act"
+
+
+def turn_clock_start(hand: Hand, *, timer: float | None) -> None:
     """A turn starts now: its deadline (with a timer) and the clock's first alarm at it.
     The caller saves ``TURN_CLOCK_FIELDS`` and calls :func:`turn_clock_due`."""
     now = timezone.now()

@@ -170,9 +170,13 @@ def ask_and_say_no(player: Player, button: Locator, question: str, yes: str) -> 
 
 
 def end_the_game(page: Page) -> None:
-    """The host ends the game: "End the game", then "Yes, end the game" in the page's own question."""
+    """The host ends the game: "End the game", then "Yes, end the game" in the page's own
+    question. During a hand the game ends when that hand ends: the hand is played out (the
+    browser tests' server lets each turn last a second, then the clock plays the away action),
+    so this waits for the game's end."""
     page.locator('#host-controls [data-command="end"]').click()
     page.locator('#host-controls [data-command="end_yes"]').click()
+    expect(page.locator("#game-over")).to_be_visible(timeout=90_000)
 
 
 def fits_the_screen(page: Page) -> bool:

@@ -47,6 +47,9 @@ def _prepare_environment(workdir: Path) -> None:
     # Computers act after a short pause in every browser test (the host's own choice is 1 to
     # 5 seconds): their turns still go through the table clock, only sooner.
     os.environ.setdefault("DASHAIN_COMPUTER_PAUSE", "0.2")
+    # The host's "End the game" during a hand: the hand is played out, each turn limited to
+    # this (the clock plays the away action for whoever does not act), then the game ends.
+    os.environ.setdefault("DASHAIN_ENDING_TURN_SECONDS", "1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     # This run's own names on Redis: the channel layer's and the cache's (docs/deployment.md).
     os.environ["DASHAIN_REDIS_PREFIX"] = _queue_name() + "."
@@ -327,7 +330,8 @@ def _season(host, users) -> dict[str, object]:
     each, fixed seeds) of a home game settled once a season; prints its id."""
     from ledger.models import HomeGame
     from ledger.services import home_game_add_table, home_game_create, home_game_join, home_game_set_settle_by
-    from tables.services import seat_take, table_create, table_end, table_join, table_start
+    from tables.services import seat_take, table_create, table_join, table_start
+    from tests.tables.conftest import end_game
 
     home_game = home_game_create(name="Season cards", host=host)
     for username in ("bikash", "chandra", "deepa"):
@@ -345,7 +349,7 @@ def _season(host, users) -> dict[str, object]:
         table_start(table_id=table.pk, seat_id=seats[0].pk)
         seats = [type(seat).objects.get(pk=seat.pk) for seat in seats]
         _play_hands(table, seats, hands=3, seed=11 + night)
-        table_end(table_id=table.pk, seat_id=seats[0].pk)
+        end_game(table, seats[0].pk)
         home_game_add_table(home_game=home_game, table=table, by=host)
     return {"home_game": home_game.pk}
 
@@ -377,7 +381,8 @@ def scenario(workdir: Path, name: str) -> None:
 
     from ledger.services import home_game_add_table, home_game_create
     from tables.services import between_hands as hand_services
-    from tables.services import seat_take, table_create, table_end, table_join, table_start
+    from tables.services import seat_take, table_create, table_join, table_start
+    from tests.tables.conftest import end_game
 
     hand_services.next_hand_delay = lambda table=None: 0.0
     users = {user.username: user for user in get_user_model().objects.all()}
@@ -423,7 +428,7 @@ def scenario(workdir: Path, name: str) -> None:
     table_start(table_id=table.pk, seat_id=seats[0].pk)
     seats = [type(seat).objects.get(pk=seat.pk) for seat in seats]
     _play_hands(table, seats, hands=4, seed=7)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     home_game = home_game_create(name="Friday cards", host=host)
     home_game_add_table(home_game=home_game, table=table, by=host)
     print(json.dumps({"code": table.code, "invite": table.invite_token, "home_game": home_game.pk}))

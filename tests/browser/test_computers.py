@@ -164,9 +164,10 @@ def test_a_host_fills_a_holdem_table_with_computers_and_plays_to_the_placings(ne
     screenshot(artifacts, 3, "history", [host])
 
 
-def test_a_holdem_game_ended_level_places_everyone_first(new_page, live_site, artifacts):
-    """Book 001: "Players who finish level share first place". The host ends the game during
-    the first hand: it is called off, every chip goes back, and all four are level."""
+def test_a_holdem_game_ended_during_a_hand_places_everyone_by_chips(new_page, live_site, artifacts):
+    """Book 001: the players are placed by chips, and "players who finish level share" a place.
+    The host ends the game during the first hand: the hand is played out (issue 24: never
+    called off; the clock folds or checks for the host), then all four are placed."""
     host = Player("asha-host", new_page("hostuser"))
     live_site.set_next_table_code("BOTSLV")
     open_table(host.page, "holdem", seats=4)
@@ -184,9 +185,16 @@ def test_a_holdem_game_ended_level_places_everyone_first(new_page, live_site, ar
     shown = host.page.locator("#game-over-stacks").inner_text()
     parts = shown.split(": ", 1)[1].split(" · ")
     assert len(parts) == 4, shown
-    assert all(re.fullmatch(r"1\. .+, 1,000 chips", part) for part in parts), shown
+    placed = []
+    for part in parts:
+        match = re.fullmatch(r"(\d+)\. (.+), ([\d,]+) chips?", part)
+        assert match, shown
+        placed.append((int(match[1]), digits(match[3])))
+    assert sum(chips for _place, chips in placed) == 4000, shown  # the hand's pot was paid, not lost
+    for place, chips in placed:
+        assert place == 1 + sum(1 for _other, more in placed if more > chips), shown
     expect(host.page.locator("#host-computers")).to_be_hidden()
-    screenshot(artifacts, 1, "level", [host])
+    screenshot(artifacts, 1, "placed", [host])
 
 
 PERSON_TO_ACT_OR_NEWS = """([people, seq]) => {

@@ -134,15 +134,20 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
     for player in players:
         expect(player.page.locator("#table-status")).to_have_text("Playing")
         expect(player.page.locator("#game-over")).to_be_hidden()
-    # Yes (Enter): every page says so, with the chips at the end.
+    # Yes (Enter) during a hand: the game ends when this hand ends (issue 24: never a voided
+    # pot). Every page says so; the host is told what happens now instead of the button. The
+    # hand is played out (here by the clock's away action, each turn a second in these tests).
     sent = len(commands_sent(host))
     yes.press("Enter")
+    expect(host.page.locator("#host-controls .host-ending")).to_contain_text("The game ends when this hand ends")
+    expect(host.page.locator('#host-controls [data-command="end"]')).to_have_count(0)
+    expect(host.page.locator("#hand-log")).to_contain_text("it ends when this hand ends")
+    host.page.screenshot(path=str(artifacts / "game-ending-host.png"), full_page=True)
     for player in players:
-        expect(player.page.locator("#game-over")).to_be_visible()
+        expect(player.page.locator("#game-over")).to_be_visible(timeout=90_000)
         expect(player.page.locator("#game-over-stacks")).to_contain_text("Chips at the end")
         expect(player.page.locator("#table-status")).to_have_text("Ended")
-        # the called-off hand is gone, and nothing is offered any more
-        expect(player.page.locator("#my-hand")).to_be_hidden()
+        # nothing is offered any more
         expect(player.page.locator("#between-hands button")).to_have_count(0)
         expect(player.page.locator("#action-bar button")).to_have_count(0)
     host.page.screenshot(path=str(artifacts / "game-over-host.png"), full_page=True)

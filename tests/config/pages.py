@@ -14,8 +14,8 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from ledger.models import HomeGame, HomeGameNight
 from tables.models import Hand
-from tables.services import hand_act, table_end
-from tests.tables.conftest import current_turn, open_table, random_action
+from tables.services import hand_act
+from tests.tables.conftest import current_turn, end_game, open_table, random_action
 
 ADMIN_PAGES = 4  # the last entries of page_urls()
 
@@ -52,7 +52,7 @@ def site_with_a_played_game() -> dict:
             break
         verb, amount = random_action(rng, legal)
         hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     host = seats[0].user
     home_game = HomeGame.objects.create(name="Friday Faras", host=host)
     HomeGameNight.objects.create(home_game=home_game, table=table)

@@ -35,12 +35,11 @@ from tables.services import (
     seat_leave,
     seat_take,
     table_create,
-    table_end,
     table_join,
     table_update_settings,
 )
 from tables.state_cache import state_cache_clear
-from tests.tables.conftest import current_turn, make_user, open_table, random_action
+from tests.tables.conftest import current_turn, end_game, make_user, open_table, random_action
 
 
 @pytest.fixture(autouse=True)
@@ -89,7 +88,7 @@ def test_the_host_cannot_reprice_chips_after_a_buy_in():
     assert _table_row(table) == before  # nothing changed, nothing logged
     friend = table_join(code=table.code, invite_token=table.invite_token, user=make_user("bikash"))
     seat_take(table_id=table.pk, seat_id=friend.pk)
-    table_end(table_id=table.pk, seat_id=host_seat.pk)
+    end_game(table, host_seat.pk)
     report = ledger_report(table=table)
     assert not report.error
     assert {line.name: line.net_money for line in report.players} == {
@@ -303,7 +302,7 @@ def _run(table: Table, seats: list[Seat], operations: list[tuple], rng: random.R
         except ServiceError:
             assert _table_row(table) == before
             assert LedgerEntry.objects.filter(table=table).count() == ledger_before
-    table_end(table_id=table.pk, seat_id=host.pk)
+    end_game(table, host.pk)
     table.refresh_from_db()
 
 

@@ -16,12 +16,11 @@ from tables.services import (
     ServiceError,
     seat_take,
     table_create,
-    table_end,
     table_join,
     table_update_settings,
 )
 from tables.services.settings import CURRENCIES, table_currency, table_settings_build
-from tests.tables.conftest import make_user
+from tests.tables.conftest import end_game, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +84,7 @@ def test_the_settlement_page_writes_amounts_in_the_hosts_currency(language, pric
     seat_take(table_id=table.pk, seat_id=host_seat.pk)
     friend = table_join(code=table.code, invite_token=table.invite_token, user=make_user("bikash"))
     seat_take(table_id=table.pk, seat_id=friend.pk)
-    table_end(table_id=table.pk, seat_id=host_seat.pk)
+    end_game(table, host_seat.pk)
     client = Client()
     client.force_login(host)
     client.cookies["django_language"] = language

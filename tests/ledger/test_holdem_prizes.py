@@ -24,10 +24,10 @@ from ledger.selectors import ledger_report
 from ledger.services import LedgerError, ledger_record_prizes
 from ledger.settlement import PlayerEntry, SettlementError, settle, split_prizes
 from tables.models import Event, Seat, Table
-from tables.services import hand_act, seat_leave, table_end
+from tables.services import hand_act, seat_leave
 from tables.services.clock import table_clock_run
 from tables.state_cache import state_cache_clear
-from tests.tables.conftest import current_turn, open_table, repeatable_decks
+from tests.tables.conftest import current_turn, end_game, open_table, repeatable_decks
 
 # --- the split, pure --------------------------------------------------------------------------
 
@@ -294,7 +294,7 @@ def test_the_host_ending_early_places_the_stacks_at_that_moment_and_everyone_see
     _play(table, _passive, hands=4)
     table.refresh_from_db()
     hand_live = current_turn(table)[0] is not None
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     ended = Event.objects.get(table=table, kind="game_ended")
     assert ended.payload["reason"] == "host"
     stacks = ended.payload["final_stacks"]
@@ -362,7 +362,7 @@ def test_at_zero_price_places_pay_nothing_and_chips_still_show(monkeypatch):
 @pytest.mark.django_db
 def test_prizes_are_recorded_once_and_the_game_ended_before_a_deal_pays_everyone_back():
     table, seats = _money_table("50/30/20", start=False)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     assert {seat: prize for seat, prize in _prizes(table).items()} == {
         seat.pk: (None, Decimal("20.00")) for seat in seats
     }
@@ -431,7 +431,7 @@ def test_the_report_says_the_host_ended_the_game(monkeypatch):
     repeatable_decks(monkeypatch, random.Random(3))
     table, seats = _money_table("65/35")
     _play(table, _passive, hands=3)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     client = Client()
     client.force_login(seats[1].user)
     page = client.get(reverse("ledger:table_report", kwargs={"code": table.code})).content.decode()

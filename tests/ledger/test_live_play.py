@@ -13,9 +13,9 @@ from django.test import override_settings
 from ledger.models import LedgerEntry
 from ledger.selectors import ledger_chip_totals, ledger_report
 from tables.models import Event, Seat
-from tables.services import hand_act, seat_buy_back, seat_leave, table_end
+from tables.services import hand_act, seat_buy_back, seat_leave
 from tables.state_cache import state_cache_clear
-from tests.tables.conftest import current_turn, open_table, random_action
+from tests.tables.conftest import current_turn, end_game, open_table, random_action
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +52,7 @@ def play_to_the_end(*, price: str, chips: int, seed: int, steps: int = 300):
             continue
         verb, amount = random_action(rng, legal)
         hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     table.refresh_from_db()
     return table, seats
 

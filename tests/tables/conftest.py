@@ -87,7 +87,37 @@ def random_action(rng: random.Random, legal):
 def _fast_scripted_clients(monkeypatch):
     """Scripted test players send faster than people; the rate limit has its own test."""
     from tables.live.consumers import TableConsumer
+    from tables.live.socket_limits import LIMITS
 
     monkeypatch.setattr(TableConsumer, "rate_burst", 10_000)
     monkeypatch.setattr(TableConsumer, "rate_per_second", 10_000.0)
-    yield
+    # The same for the limits per person and address (tests/tables/test_socket_limits.py
+    # tests them): every test's sockets come from one address and start from none open.
+    LIMITS.__init__()  # type: ignore[misc]
+    with override_settings(
+        DASHAIN_SOCKETS_PER_PERSON=10_000,
+        DASHAIN_SOCKETS_PER_ADDRESS=10_000,
+        DASHAIN_READS_PER_PERSON_BURST=10_000,
+        DASHAIN_READS_PER_ADDRESS_BURST=10_000,
+    ):
+        yield
+    LIMITS.__init__()  # type: ignore[misc]
+
+
+def end_game(table: Table, host_seat_id: int) -> None:
+    """The host ends the game and it ends: a hand under way is played out first, by the away
+    rules (the clock acts for each player in turn as their time runs out), as at a real
+    table whose players stop acting once the host has said the game is over."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tables.services import table_clock_run, table_end
+
+    table_end(table_id=table.pk, seat_id=host_seat_id)
+    for _step in range(1000):
+        if Table.objects.get(pk=table.pk).status == Table.Status.ENDED:
+            table.refresh_from_db()
+            return
+        table_clock_run(table_id=table.pk, now=timezone.now() + timedelta(days=1))
+    raise AssertionError("the game did not end")

@@ -60,7 +60,7 @@ async def _play(port: int, code: str, host_cookie: str, other_cookie: str, host_
     seen: dict = {}
 
     def headers(cookie: str) -> dict:
-        return {"Cookie": f"sessionid={cookie}", "Origin": "http://127.0.0.1"}
+        return {"Cookie": f"sessionid={cookie}", "Origin": f"http://127.0.0.1:{port}"}
 
     async with (
         websockets.connect(url, additional_headers=headers(host_cookie)) as host,

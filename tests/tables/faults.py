@@ -178,7 +178,7 @@ class Player:
 
     def __init__(self, site: Site, code: str, session_key: str, seat: int) -> None:
         self.url = f"ws://127.0.0.1:{site.port}/ws/table/{code}/"
-        self.headers = {"Cookie": f"sessionid={session_key}", "Origin": "http://127.0.0.1"}
+        self.headers = {"Cookie": f"sessionid={session_key}", "Origin": f"http://127.0.0.1:{site.port}"}
         self.seat = seat
         self.seq = 0
         self.heard: dict[int, dict[str, Any]] = {}

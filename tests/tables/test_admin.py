@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Event, Hand, Seat, Table
-from tests.tables.conftest import open_table
+from tests.tables.conftest import end_game, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -174,9 +174,8 @@ def test_admin_cannot_change_holdem_settings_once_the_game_started(admin_client,
 
 def test_admin_cannot_change_settings_of_an_ended_game(admin_client):
     table, seats = open_table("faras", players=2, start=True)
-    from tables.services import table_end
 
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     events_before = Event.objects.filter(table=table).count()
     response = admin_client.post(table_change_url(table), change_data(table, '{"boot": 20}'))
     assert response.status_code == 200

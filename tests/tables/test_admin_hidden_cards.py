@@ -9,8 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tables.models import Event
-from tables.services import table_end
-from tests.tables.conftest import open_table
+from tests.tables.conftest import end_game, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -49,7 +48,7 @@ def test_a_live_hands_hole_cards_are_masked_for_a_superuser(superuser_client):
 
 def test_once_the_hand_has_ended_the_admin_shows_the_payload(superuser_client):
     table, seats = open_table("holdem", players=3)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)  # the live hand is called off: it has ended
+    end_game(table, seats[0].pk)  # the live hand is called off: it has ended
     for event in _hole_cards(table):
         assert event.hand.ended_at is not None
         page = superuser_client.get(reverse("admin:tables_event_change", args=[event.pk])).content.decode()

@@ -28,12 +28,11 @@ from tables.services import (
     hand_act_for_away,
     table_clock_run,
     table_clock_sweep,
-    table_end,
     table_pause,
     table_resume,
     table_settings_build,
 )
-from tests.tables.conftest import current_turn, open_table
+from tests.tables.conftest import current_turn, end_game, open_table
 from tests.tables.ws import connect, sync_all, users_of
 
 
@@ -139,7 +138,7 @@ def test_a_paused_table_waits_and_resuming_deals(host_pause):
 @pytest.mark.django_db
 def test_an_ended_table_has_nothing_due(host_pause):
     table, seats = open_table("faras", 2, {"hand_pause": 3, "turn_timer": 10})
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     table.refresh_from_db()
     assert table.due_at is None and table.next_deal_at is None
     assert table_clock_sweep(now=timezone.now() + timedelta(hours=1)) == {}
@@ -297,7 +296,7 @@ def test_without_a_timer_the_host_may_act_after_a_minute_paused_or_not():
     assert Event.objects.filter(table=table, kind="action", actor=away, payload__by="host").count() == 1
     table.refresh_from_db()
     assert table.status == Table.Status.PAUSED
-    table_end(table_id=table.pk, seat_id=host.pk)
+    end_game(table, host.pk)
     _refused("ended", table_id=table.pk, seat_id=host.pk, player_seat_id=away.pk)
 
 

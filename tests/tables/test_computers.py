@@ -16,7 +16,7 @@ from tables import selectors
 from tables.models import Event, Seat
 from tables.services import ServiceError, table_join
 from tables.services.computers import computer_add, computer_fill
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import end_game, make_user, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -112,7 +112,7 @@ def test_the_page_offers_computers_only_while_the_host_may_seat_them():
     """Found by tests/browser/test_computers.py: the form stayed on the page once the game had
     ended (and on a hold'em table once it had started, and at a full table), where every
     click is refused."""
-    from tables.services import table_end, table_start
+    from tables.services import table_start
 
     def offered(table, host) -> bool:
         page = host.get(f"/tables/{table.code}/").content.decode()
@@ -131,7 +131,7 @@ def test_the_page_offers_computers_only_while_the_host_may_seat_them():
     assert offered(faras, host)
     table_start(table_id=faras.pk, seat_id=faras_seats[0].pk)
     assert offered(faras, host)  # Teen Patti seats computers between hands too
-    table_end(table_id=faras.pk, seat_id=faras_seats[0].pk)
+    end_game(faras, faras_seats[0].pk)
     assert not offered(faras, host)
     host.force_login(holdem_seats[0].user)
     assert offered(holdem, host)

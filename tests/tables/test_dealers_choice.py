@@ -20,14 +20,13 @@ from tables.services import (
     ServiceError,
     seat_remove,
     seat_sit_out,
-    table_end,
     table_join,
     table_start,
     variant_call,
 )
 from tables.services.dealing import next_dealer
 from tables.services.settings import table_settings_build
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import end_game, make_user, open_table
 from tests.tables.test_history import client_for, play
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +66,7 @@ def test_each_hand_is_dealt_with_the_variant_its_dealer_called(client):
         assert str(call.payload["seat"]) == started["dealer"]  # the dealer of that hand called it
         sentence = history.describe_event(EventKind.VARIANT_CALLED, call.payload, names, None)
         assert names[str(call.payload["seat"])] in sentence
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     client_for(client, seats[0])
     whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
     out = io.StringIO()

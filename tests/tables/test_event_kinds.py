@@ -28,12 +28,11 @@ from tables.services import (
     seat_seed_submit,
     seat_sit_out,
     table_clock_run,
-    table_end,
     table_pause,
     table_resume,
     table_update_settings,
 )
-from tests.tables.conftest import current_turn, open_table, random_action
+from tests.tables.conftest import current_turn, end_game, open_table, random_action
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("faras", "classic", "999", "holdem")
@@ -74,7 +73,7 @@ def _play(game: str, rng: random.Random) -> set[str]:
         hand_act(table_id=table.pk, seat_id=by_name[player].pk, verb=verb, amount=amount)
     table.refresh_from_db()
     if table.status != Table.Status.ENDED:
-        table_end(table_id=table.pk, seat_id=host.pk)
+        end_game(table, host.pk)
     return set(Event.objects.filter(table=table).values_list("kind", flat=True))
 
 

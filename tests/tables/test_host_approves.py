@@ -32,14 +32,13 @@ from tables.services import (
     seat_buy_back,
     seat_remove,
     seat_take,
-    table_end,
     table_join,
     table_settings_build,
     table_start,
     table_update_settings,
 )
 from tables.services import requests as requests_module
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import end_game, make_user, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -375,7 +374,7 @@ def test_nothing_is_asked_or_answered_once_the_game_is_over():
     table, seats = approving_table()
     dipa = newcomer(table)
     request = seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     before = _state(table)
     refused("ended", request_approve, table_id=table.pk, seat_id=seats[0].pk, request=request)
     refused("ended", request_deny, table_id=table.pk, seat_id=seats[0].pk, request=request)
@@ -510,7 +509,7 @@ def test_a_game_with_requests_in_its_log_still_verifies():
         request_deny(table_id=table.pk, seat_id=seats[0].pk, request=asked_buy)
     dipa.refresh_from_db()
     play(table, [*seats, dipa], hands=3, seed=4)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     export = game_export_build(table=Table.objects.get(pk=table.pk))
     kinds = set(Event.objects.filter(table=table).values_list("kind", flat=True))
     assert {"request_made", "request_approved"} <= kinds and export["hands_played"] >= 3

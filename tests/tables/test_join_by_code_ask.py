@@ -32,10 +32,9 @@ from tables.services import (
     request_cancel,
     request_deny,
     seat_remove,
-    table_end,
     table_join,
 )
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import end_game, make_user, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -165,7 +164,7 @@ def test_one_ask_waits_at_a_time_and_nothing_is_recorded_when_banned_or_over():
     with pytest.raises(ServiceError) as refused:
         join_approved_take(table_id=table.pk, user=seats[2].user, guest_token=None)
     assert refused.value.code == "banned"
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     assert join_ask(code=table.code, user=make_user("late")) is None
     assert len(_joins(table)) == 1
     with pytest.raises(ServiceError):
@@ -216,7 +215,7 @@ def test_who_asked_is_never_sent_to_the_table():
         )
         assert "join" in sent and '"who"' not in sent
         assert keys[0].removeprefix("guest:") not in sent and "user:" not in sent
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     assert '"who"' not in json.dumps(game_export_build(table=Table.objects.get(pk=table.pk)))
 
 
@@ -377,7 +376,7 @@ def test_withdrawing_once_the_game_is_over_records_nothing():
     table, seats = open_table("faras", players=2, start=False)
     eve = make_user("eve")
     join_ask(code=table.code, user=eve)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     before = _log(table)
     assert join_withdraw(code=table.code, user=eve) is None
     assert _log(table) == before and before[-1][1] == "game_ended"

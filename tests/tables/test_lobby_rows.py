@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tables.services import table_end
-from tests.tables.conftest import open_table
+from tests.tables.conftest import end_game, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +25,7 @@ def test_an_ended_game_is_listed_as_played_with_a_link_to_the_settlement(client)
     row = lobby_row(client, table.code)
     assert "chips" in row and "/ledger/" not in row  # still playing: the stack shows
 
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     row = lobby_row(client, table.code)
     assert "Ended" in row and "Played" in row
     assert "chips" not in row

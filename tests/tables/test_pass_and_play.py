@@ -24,13 +24,12 @@ from tables.services import (
     phone_hold_check,
     phone_seat_check,
     seat_sit_out,
-    table_end,
     table_join,
     table_pause,
     table_start,
 )
 from tables.services.computers import computer_add
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import end_game, make_user, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -132,7 +131,7 @@ def test_holdem_local_players_sit_before_the_start_and_none_after_the_end():
     table, seats = open_table("holdem", players=2)
     _refused("already_started", lambda: local_player_add(table_id=table.pk, seat_id=seats[0].pk, name="Late"), table)
     faras, faras_seats = open_table("faras", players=2)
-    table_end(table_id=faras.pk, seat_id=faras_seats[0].pk)
+    end_game(faras, faras_seats[0].pk)
     _refused("ended", lambda: local_player_add(table_id=faras.pk, seat_id=faras_seats[0].pk, name="Late"), faras)
 
 
@@ -256,7 +255,7 @@ def test_the_phone_is_not_held_before_the_first_deal_while_paused_or_once_the_ga
     to_act = _turn_to_a_phone_seat(table, host, phone)
     table_pause(table_id=table.pk, seat_id=host.pk)
     _refused("paused", lambda: phone_hold_check(table_id=table.pk, seat_id=host.pk, hold_seat_id=to_act.pk), table)
-    table_end(table_id=table.pk, seat_id=host.pk)
+    end_game(table, host.pk)
     _refused("ended", lambda: phone_hold_check(table_id=table.pk, seat_id=host.pk, hold_seat_id=to_act.pk), table)
 
 

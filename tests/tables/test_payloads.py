@@ -33,13 +33,12 @@ from tables.services import (
     seat_link_use,
     seat_remove,
     seat_take,
-    table_end,
     table_join,
     table_start,
     table_update_settings,
     variant_call,
 )
-from tests.tables.conftest import current_turn, make_user, open_table, random_action
+from tests.tables.conftest import current_turn, end_game, make_user, open_table, random_action
 from tests.tables.test_dealers_choice import dealer_seat
 from tests.tables.test_event_kinds import GAMES, _play
 
@@ -155,7 +154,7 @@ def _requests_and_bans() -> None:
     seat_take(table_id=table.pk, seat_id=guests[2].pk)
     key = seat_link_key(guests[2])
     seat_link_use(code=table.code, seat_id=guests[2].pk, key=key, guest_token=guest_token_new())
-    table_end(table_id=table.pk, seat_id=host.pk)
+    end_game(table, host.pk)
 
 
 def _variants(rng: random.Random) -> None:

@@ -31,7 +31,6 @@ from tables.services import (
     seat_sit_out,
     seat_take,
     table_create,
-    table_end,
     table_join,
     table_pause,
     table_resume,
@@ -39,7 +38,7 @@ from tables.services import (
     table_start,
     table_update_settings,
 )
-from tests.tables.conftest import current_turn, make_user, open_table
+from tests.tables.conftest import current_turn, end_game, make_user, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -180,7 +179,7 @@ def test_every_deal_can_be_re_derived_from_the_log():
     assert Event.objects.get(
         table=table, kind="hand_started", payload__number=2, payload__has_key="player_seeds"
     ).payload["player_seeds"] == ["from-the-browser"]
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     ended = Event.objects.get(table=table, kind="game_ended")
     assert bytes.fromhex(ended.payload["secret_seed"]) == bytes(table.secret_seed)
 
@@ -221,9 +220,9 @@ def test_buy_backs_within_the_limit_and_with_none_left_you_watch():
         seat_buy_back(table_id=table.pk, seat_id=seat.pk)
     assert refused.value.code == "hand_in_progress"
     table_pause(table_id=table.pk, seat_id=seats[0].pk)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)  # a hand called off gives every chip back
+    end_game(table, seats[0].pk)  # the hand is played out (never called off), then every chip cashed out
     assert {s.stack for s in Seat.objects.filter(table=table)} == {0}
-    assert Event.objects.filter(table=table, kind="hand_void").count() == 1
+    assert not Event.objects.filter(table=table, kind="hand_void").exists()
 
     table, seats = open_table("faras", players=2, choices={"buy_backs": 1, "buy_in_chips": 20, "boot": 10}, start=False)
     host, _player = seats
@@ -267,7 +266,7 @@ def test_host_controls_between_hands_only():
     table_pause(table_id=table.pk, seat_id=host.pk)
     _finish_paused_hand = selectors.hand_live(table=table)
     assert _finish_paused_hand is not None
-    table_end(table_id=table.pk, seat_id=host.pk)
+    end_game(table, host.pk)
     table.refresh_from_db()
     assert table.status == Table.Status.ENDED
     with pytest.raises(ServiceError):
@@ -335,7 +334,7 @@ def test_the_ledger_hears_every_buy_in_and_cash_out():
     table_pause(table_id=table.pk, seat_id=seats[0].pk)
     _finish_hand_while_paused = selectors.hand_live(table=table)
     assert _finish_hand_while_paused is not None  # paused mid-hand: the hand waits
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     totals = ledger_chip_totals(table=table)
     assert totals.bought == 300
     assert totals.cashed_out == 300  # the game's end cashed out every chip, the void hand's too

@@ -18,9 +18,9 @@ from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat
 from tables.pages.forms import OpenTableForm
 from tables.selectors import frame_for_viewer
-from tables.services import ServiceError, hand_act, table_end, table_update_settings
+from tables.services import ServiceError, hand_act, table_update_settings
 from tables.services.settings import table_settings_build
-from tests.tables.conftest import current_turn, open_table
+from tests.tables.conftest import current_turn, end_game, open_table
 from tests.tables.test_history import client_for, play, replay_data
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ VARIANTS = ["muflis", "ak47", "joker", "four_card"]
 def played(game: str, variant: str, *, hands: int = 3, seed: int = 5):
     table, seats = open_table(game, players=3, choices={"variant": variant})
     play(table, seats, hands=hands, seed=seed)
-    table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     table.refresh_from_db()
     return table, seats
 

@@ -157,7 +157,7 @@ def test_a_removed_player_may_come_back_but_a_banned_one_may_not():
 
     banned = seat_remove(table_id=table.pk, seat_id=host.pk, remove_seat_id=chandra.pk, ban=True)
     assert banned.banned and banned.number is None and banned.stack == 0
-    assert _log(table)[-1][1] == "seat_banned"
+    assert [kind for _seq, kind in _log(table)[-2:]] == ["seat_banned", "invite_rotated"]
     before = _log(table)
     with pytest.raises(ServiceError) as refused:
         seat_take(table_id=table.pk, seat_id=chandra.pk)

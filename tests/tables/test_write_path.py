@@ -19,7 +19,7 @@ from tables.models import Event, Seat, Table
 from tables.services import ServiceError
 from tables.services.log import TableLog
 from tables.services.write import table_write
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import end_game, make_user, open_table
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,7 @@ def _ended_table():
     watcher = services.table_join(
         code=table.code, invite_token=table.invite_token, user=make_user("watcher-of-an-ended-game")
     )
-    services.table_end(table_id=table.pk, seat_id=seats[0].pk)
+    end_game(table, seats[0].pk)
     table.refresh_from_db()
     assert table.status == Table.Status.ENDED
     return table, seats, watcher
@@ -81,6 +81,7 @@ def _calls(table, seats, watcher):
         "table_pause": lambda: services.table_pause(table_id=table.pk, seat_id=host.pk),
         "table_resume": lambda: services.table_resume(table_id=table.pk, seat_id=host.pk),
         "table_end": lambda: services.table_end(table_id=table.pk, seat_id=host.pk),
+        "invite_rotate": lambda: services.invite_rotate(table_id=table.pk, seat_id=host.pk),
         "table_update_settings": lambda: services.table_update_settings(
             table_id=table.pk, seat_id=host.pk, choices={"boot": 20}
         ),

@@ -124,6 +124,17 @@ function render() {
 }
 questionsRedrawWith(render);
 
+/** The host's page: the invite link was replaced (a ban, or the host's own "Make a new link"
+ *  elsewhere): show the new one, read from the server (it never travels in the log). */
+function inviteLinkRefresh(frame) {
+  const input = $("#join-link");
+  if (!input || !frame.events || !frame.events.some((event) => event.kind === "invite_rotated")) return;
+  fetch(input.dataset.current, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((data) => { if (data && data.url) input.value = data.url; })
+    .catch(() => {});
+}
+
 // The table's records out of reach (the database restarting): say so; a move waiting for
 // its answer is sent again by resend.js, with its id, while the table has not moved on.
 function answeredUnavailable(frame) {
@@ -150,6 +161,7 @@ function onFrame(frame) {
     return;
   }
   if (answeredUnavailable(frame)) return;
+  if (frame.type === "events") inviteLinkRefresh(frame);
   if (frame.id !== undefined) movesForget(frame.id);
   if (frame.type === "error") {
     if (frame.code !== "seed_given") showNotice(frame.message || S.refused);   // seed_given: already in

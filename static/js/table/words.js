@@ -93,6 +93,7 @@ export function describe(event, nameOf) {
     case "seat_removed": return fmt(S.log_seat_removed, { name: nameOf(d.seat) });
     case "seat_left": case "seat_out": return fmt(S.log_seat_left, { name: nameOf(d.seat) });
     case "seat_banned": return fmt(S.log_seat_banned, p);
+    case "invite_rotated": return S.log_invite_rotated;
     case "request_made": return fmt(d.what === "buy_back" ? S.log_request_buy_back : d.what === "join" ? S.log_request_join : S.log_request_seat, p);
     case "request_approved": return d.what === "join" ? fmt(S.log_request_join_approved, p) : null;   // a seat or buy-back: told by the event after it
     case "request_denied": return fmt(S.log_request_denied, p);
@@ -100,6 +101,7 @@ export function describe(event, nameOf) {
     case "game_started": return S.log_game_started;
     case "game_paused": return S.log_game_paused;
     case "game_resumed": return S.log_game_resumed;
+    case "game_ending": return S.log_game_ending;
     case "game_ended": return d.reason === "host" ? S.log_game_ended_by_host : S.log_game_ended;
     case "settings_changed": return S.log_settings_changed;
     default: return null;

@@ -12,7 +12,7 @@ export function renderHost(sendHost) {
   const status = state.table && state.table.status;
   const host = (verb, label, extra) => controlButton(() => sendHost(verb, extra), verb, label);
   renderRequests(host, status);
-  once("host", [status, handLive(), state.seats, state.connected, openQuestion()], () => {
+  once("host", [status, !!(state.table && state.table.ending), handLive(), state.seats, state.connected, openQuestion()], () => {
     keepFocus(box, () => drawHost(box, host, sendHost, status));
     const removeList = $("#remove-players");
     keepFocus(removeList, () => drawRemove(removeList, host, sendHost, status));
@@ -22,9 +22,13 @@ export function renderHost(sendHost) {
 function drawHost(box, host, sendHost, status) {
   box.textContent = "";
   if (status === "waiting") box.appendChild(host("start", S.start));
-  if (status === "playing") box.appendChild(host("pause", S.pause));
+  if (status === "playing" && !(state.table && state.table.ending)) box.appendChild(host("pause", S.pause));
   if (status === "paused") box.appendChild(host("resume", S.resume));
-  if (status && status !== "ended") {
+  const ending = !!(state.table && state.table.ending);
+  if (ending && status !== "ended") {
+    // Ended during a hand: the host is told what happens now, and has nothing more to press.
+    box.appendChild(el("p", { class: "host-ending", role: "status", text: S.end_game_after_hand }));
+  } else if (status && status !== "ended") {
     // Ending the game cannot be undone: the page asks first.
     box.appendChild(askFirst({
       key: "end", command: "end", label: S.end_game, question: S.end_game_confirm, yes: S.end_game_yes,

@@ -15,7 +15,9 @@ export function renderConnection(which) {
 
 export function renderHeader() {
   const status = state.table && state.table.status;
-  $("#table-status").textContent = status ? (S["status_" + status] || status) : "";
+  // The host ended the game during a hand: it ends when that hand ends (game_ending).
+  const ending = status && status !== "ended" && state.table.ending;
+  $("#table-status").textContent = ending ? S.status_ending : status ? (S["status_" + status] || status) : "";
   const hand = state.hand;
   $("#hand-number").textContent = hand && hand.number ? fmt(S.hand_number, { number: hand.number }) : "";
   $("#table-root").setAttribute("data-seq", String(state.lastSeq));

@@ -1,0 +1,175 @@
+"""Limits per person and per address on table sockets and on the reads they ask for.
+
+Before issue 24 one signed-up user could open 200 sockets to their own table and send
+snapshot requests within each socket's own burst: a socket at another table then waited
+4.5 s for its handshake and 1.85 s for a move's answer. Each socket's token bucket
+(``TableConsumer.rate_burst``) limits one socket; these limit a person and an address,
+whatever number of sockets they open:
+
+- **open sockets**: at most ``DASHAIN_SOCKETS_PER_PERSON`` (12) per person (a signed-in
+  user, or a guest's session token) and ``DASHAIN_SOCKETS_PER_ADDRESS`` (100) per client
+  address. One more is accepted, told ``{"type": "error", "code": "too_many_sockets"}`` and
+  closed with **4429** (like HTTP 429: the page tries again later, by its backoff);
+- **reads** (a socket's opening snapshot, a ``snapshot`` or ``resync`` request, each a read
+  of the table from the database): a token bucket per person (a burst of 30, then 2 a
+  second) and one per address (a burst of 200, then 20 a second). A request beyond them is
+  answered ``{"type": "error", "code": "too_many_reads"}`` and changes nothing; a socket
+  opened beyond them is closed with 4429 as above.
+
+Chosen so that a full table of friends on one Wi-Fi never meets them: 16 players (999's most)
+with a phone and a laptop each is 32 sockets from one address; all of them opening again at
+once after the Wi-Fi drops is 32 reads against a burst of 200; a page asks for a snapshot
+only when it connects or falls far behind (docs/live-play.md). One person's tabs and devices
+rarely pass 4 sockets.
+
+The counts are kept in each server process (its memory; exact, and released when a socket
+closes, so nothing leaks when a process dies): what they protect is that process's event
+loop and its database connections. Behind a proxy the address is the one daphne's
+``--proxy-headers`` reads from ``X-Forwarded-For`` (docs/deployment.md).
+
+Token buckets and counters are the usual mechanism for this; no package in the project's
+requirements counts open WebSockets, so these few lines do (``limits`` would be the
+maintained choice for the buckets alone, and is not installed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+CLOSE_TOO_MANY = 4429
+
+#: Buckets not touched for this long are full again and are forgotten (memory stays bounded).
+FORGET_AFTER_SECONDS = 600.0
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``capacity`` tokens at most, ``rate`` more each second."""
+
+    capacity: float
+    rate: float
+    tokens: float = -1.0
+    at: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.capacity
+
+    def refill(self, now: float) -> None:
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+@dataclass(frozen=True)
+class Who:
+    """Whose socket: the person (``user:<id>`` or ``guest:<digest of the token>``; ``None``
+    for a visitor with neither, who is refused anyway) and the client address."""
+
+    person: str | None
+    address: str
+
+
+def socket_who(scope: dict[str, Any] | Any, guest_token: str | None) -> Who:
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False):
+        person: str | None = f"user:{user.pk}"
+    elif guest_token:
+        person = "guest:" + hashlib.sha256(str(guest_token).encode()).hexdigest()[:24]
+    else:
+        person = None
+    client = scope.get("client") or ("unknown", 0)
+    return Who(person=person, address=str(client[0]))
+
+
+class SocketLimits:
+    """The open sockets and read buckets of one server process (all on its event loop)."""
+
+    def __init__(self) -> None:
+        self.open_by_person: Counter[str] = Counter()
+        self.open_by_address: Counter[str] = Counter()
+        self.person_reads: dict[str, Bucket] = {}
+        self.address_reads: dict[str, Bucket] = {}
+
+    # --- open sockets -------------------------------------------------------------------
+
+    def open(self, who: Who) -> bool:
+        """Count one more socket for ``who``, unless that passes a limit (then count nothing)."""
+        per_person = int(_setting("DASHAIN_SOCKETS_PER_PERSON", 12))
+        per_address = int(_setting("DASHAIN_SOCKETS_PER_ADDRESS", 100))
+        if who.person is not None and self.open_by_person[who.person] >= per_person:
+            return False
+        if self.open_by_address[who.address] >= per_address:
+            return False
+        if who.person is not None:
+            self.open_by_person[who.person] += 1
+        self.open_by_address[who.address] += 1
+        return True
+
+    def close(self, who: Who) -> None:
+        """A socket counted by :meth:`open` closed."""
+        if who.person is not None:
+            self.open_by_person[who.person] -= 1
+            if self.open_by_person[who.person] <= 0:
+                del self.open_by_person[who.person]
+        self.open_by_address[who.address] -= 1
+        if self.open_by_address[who.address] <= 0:
+            del self.open_by_address[who.address]
+
+    # --- reads ----------------------------------------------------------------------------
+
+    def read(self, who: Who) -> bool:
+        """Take one read from the person's and the address's buckets (from neither if either is empty)."""
+        now = time.monotonic()
+        buckets = [
+            self._bucket(
+                self.address_reads,
+                who.address,
+                _setting("DASHAIN_READS_PER_ADDRESS_BURST", 200),
+                _setting("DASHAIN_READS_PER_ADDRESS_RATE", 20.0),
+                now,
+            )
+        ]
+        if who.person is not None:
+            buckets.append(
+                self._bucket(
+                    self.person_reads,
+                    who.person,
+                    _setting("DASHAIN_READS_PER_PERSON_BURST", 30),
+                    _setting("DASHAIN_READS_PER_PERSON_RATE", 2.0),
+                    now,
+                )
+            )
+        for bucket in buckets:
+            bucket.refill(now)
+        if any(bucket.tokens < 1 for bucket in buckets):
+            return False
+        for bucket in buckets:
+            bucket.tokens -= 1
+        return True
+
+    def _bucket(self, buckets: dict[str, Bucket], key: str, capacity: float, rate: float, now: float) -> Bucket:
+        bucket = buckets.get(key)
+        if bucket is None:
+            if len(buckets) > 10_000:
+                self._forget(buckets, now)
+            bucket = buckets[key] = Bucket(capacity=capacity, rate=rate, at=now)
+        return bucket
+
+    @staticmethod
+    def _forget(buckets: dict[str, Bucket], now: float) -> None:
+        for key in [key for key, bucket in buckets.items() if now - bucket.at > FORGET_AFTER_SECONDS]:
+            del buckets[key]
+
+
+#: This process's limits.
+LIMITS = SocketLimits()
