@@ -60,6 +60,9 @@ def test_a_holdem_table_for_money_shared_by_places_to_the_settle_up(new_page, li
     live_site.set_next_hand_delay(0)
     host.page.locator('#host-controls [data-command="start"]').click()
     host.page.wait_for_selector('.seat[data-to-act="true"]')
+    # Once the cards are out the stake line gives its height to the felt.
+    for player in players:
+        expect(player.page.locator("#stake-line")).to_be_hidden()
     for _ in range(400):
         settle(players)
         if host.page.locator("#game-over").is_visible():

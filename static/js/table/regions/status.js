@@ -75,13 +75,17 @@ function inCurrency(amount) {
 /*
  * What is at stake (issue 25): a table played for money says the price and, for a hold'em
  * pool shared by places, the pool so far (every buy-in of the players seated before the
- * start) beside the payout table the server wrote into #stake-line.
+ * start) beside the payout table the server wrote into #stake-line. Before the start only:
+ * once the cards are out the felt and the action bar need the height (the game-over box
+ * says what each player won).
  */
 export function renderStake() {
   const box = document.getElementById("stake-pool");
   if (!box || !CONFIG.stake) return;
   const seats = Object.values(state.seats || {});
   const waiting = !state.table || state.table.status === "waiting";
+  const line = document.getElementById("stake-line");
+  if (line) line.hidden = !waiting;
   if (!waiting && box.textContent) return;  // the pool is fixed from the start
   const bought = seats.filter((s) => s.number !== null && s.number !== undefined).reduce((n, s) => n + (s.buy_ins || 0), 0);
   const cents = Math.round(Number(CONFIG.stake.price) * 100) * bought;  // whole cents: no float drift
