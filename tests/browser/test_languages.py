@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import polib
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.driver import Player, act, end_the_game, join_table, open_table, settle, to_act
@@ -79,6 +80,15 @@ def end_the_game_and_open_the_settlement(host: Player, players: list[Player]) ->
         expect(player.page.locator("#game-over")).to_be_visible()
     host.page.locator("#game-over a[href*='/ledger/']").first.click()
     host.page.wait_for_url(re.compile(r"/ledger/"))
+
+
+@pytest.fixture(autouse=True)
+def back_to_english(live_site):
+    """These tests choose a language on the test users' accounts, which keep it: after each,
+    every test user goes back to the browser's language, so no later test (in this worker's
+    server) reads German or Nepali where it expects English."""
+    yield
+    live_site.scenario("english")
 
 
 def test_a_faras_hand_in_nepali(new_page, live_site, artifacts):
