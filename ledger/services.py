@@ -257,7 +257,7 @@ def ledger_correct_buy_in(*, table: Table, entry: LedgerEntry, reason: str, by: 
     if len(reason) > CORRECTION_REASON_MAX:
         raise LedgerError("reason_too_long", _("Keep the reason under 200 characters."))
     _totals(table)  # the table's totals row, locked: one correction at a time
-    entry = LedgerEntry.objects.select_for_update().select_related("seat").get(pk=entry.pk)
+    entry = LedgerEntry.objects.select_for_update(of=("self",)).select_related("seat").get(pk=entry.pk)
     if entry.table_id != table.pk:
         raise LedgerError("wrong_table", _("That entry is not at this table."))
     if table.ended_at is None:
@@ -271,7 +271,7 @@ def ledger_correct_buy_in(*, table: Table, entry: LedgerEntry, reason: str, by: 
     if HomeGameNight.objects.filter(table=table, season__isnull=False).exists():
         raise LedgerError("season_closed", _("This night's season is closed; its record can no longer change."))
     cash_outs = list(
-        LedgerEntry.objects.select_for_update()
+        LedgerEntry.objects.select_for_update(of=("self",))
         .filter(table=table, seat_id=entry.seat_id, kind=LedgerEntry.Kind.CASH_OUT, reversed_by__isnull=True)
         .order_by("id")
     )
