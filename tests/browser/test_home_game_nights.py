@@ -159,6 +159,29 @@ def test_three_nights_settle_once_for_the_season_with_one_transfer_carried(new_p
     count = transfers.count()
     assert count == brute_force_minimum(list(nets.values())) and count >= 2, (count, nets)
     fits(host, artifacts, "season-host")
+
+    # The host corrects a buy-in of the first night from a phone, trying the entries in order
+    # (a player whose stack was played is refused); nobody's net moves.
+    report = host.locator('a[href*="/ledger/tables/"]').first.get_attribute("href")
+    corrector = new_page("hostuser", viewport=PHONE)
+    corrector.goto(report.rstrip("/") + "/correct/")
+    fits(corrector, artifacts, "correct-phone")
+    for index in range(corrector.locator("form.correction-form").count()):
+        form = corrector.locator("form.correction-form").nth(index)
+        form.locator('[name="reason"]').fill("typed twice")
+        form.get_by_role("button", name="Reverse this entry").click()
+        corrector.wait_for_load_state()
+        if "/correct/" not in corrector.url:
+            break
+        expect(corrector.locator(".message")).to_contain_text("were played")
+    expect(corrector.locator(".correction")).to_contain_text("typed twice")
+    expect(corrector.locator(".correction")).to_contain_text("Asha reversed")
+    fits(corrector, artifacts, "corrected-report-phone")
+    host.reload()
+    expect(host.locator(".corrections .correction")).to_contain_text("typed twice")
+    for index in range(rows.count()):
+        row = rows.nth(index)
+        assert _amount(row.locator(".net").inner_text()) == nets[row.locator("th").inner_text().strip()]
     phone = new_page("bikash", viewport=PHONE)
     phone.goto(f"/ledger/home-games/{home_game}/")
     expect(phone.locator(".season .season-transfers tbody tr")).to_have_count(count)
