@@ -40,6 +40,7 @@ SECRET_FIELDS: dict[str, frozenset[str]] = {
     "tables.table": frozenset({"secret_seed", "invite_token"}),
     "tables.seat": frozenset({"guest_token"}),
     "ledger.homegame": frozenset({"invite_token"}),
+    "homegames.calendarfeed": frozenset({"token"}),
     "tables.event": frozenset({"payload"}),
     "accounts.user": frozenset({"password"}),
     "axes.accessattempt": frozenset({"get_data", "post_data"}),

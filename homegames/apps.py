@@ -10,7 +10,14 @@ class HomeGamesConfig(AppConfig):
     verbose_name = _("Home game nights")
 
     def ready(self) -> None:
-        from homegames.services import notices_sweep
+        from django.db.models.signals import m2m_changed
+
+        from homegames.services import calendar_feeds_of_removed, notices_sweep
+        from ledger.models import HomeGame
         from tables.worker import swept
 
         swept.connect(notices_sweep, dispatch_uid="homegames_notices_sweep")
+        # A removed member's calendar feed is deleted, so joining again never revives its old address.
+        m2m_changed.connect(
+            calendar_feeds_of_removed, sender=HomeGame.members.through, dispatch_uid="homegames_feeds_removed"
+        )

@@ -8,9 +8,12 @@
 - :class:`Answer`: a member's yes / maybe / no. The yeses in the order they were given
   (``yes_at``) fill the seat limit; the rest wait, and move up when someone says no.
 - :class:`MemberPrefs`: a player's time zone (the calendar shows their times in it).
+- :class:`CalendarFeed`: a member's private, replaceable calendar feed URL of a home game's nights.
 """
 
 from __future__ import annotations
+
+import secrets
 
 from django.conf import settings as django_settings
 from django.db import models
@@ -171,3 +174,33 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user_id} for {self.night_id}"
+
+
+def new_feed_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class CalendarFeed(models.Model):
+    """A member's private calendar feed of one home game's nights: the URL carries
+    ``token``, which the member can replace (the old URL then 404s). The feed is served
+    only while its owner is still the host or a member of the home game."""
+
+    home_game = models.ForeignKey(
+        "ledger.HomeGame", on_delete=models.CASCADE, related_name="calendar_feeds", verbose_name=_("home game")
+    )
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="calendar_feeds",
+        verbose_name=_("player"),
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_feed_token)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("calendar feed")
+        verbose_name_plural = _("calendar feeds")
+        constraints = [models.UniqueConstraint(fields=["home_game", "user"], name="calendar_feed_once")]
+
+    def __str__(self) -> str:
+        return f"feed of {self.user_id} for {self.home_game_id}"

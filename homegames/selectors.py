@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from homegames.models import Answer, MemberPrefs, PlannedNight
+from homegames.models import Answer, CalendarFeed, MemberPrefs, PlannedNight
+from ledger.selectors import user_can_view_home_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -90,3 +91,22 @@ def tonights_tables_for(*, user: User) -> list[PlannedNight]:
         table__ended_at__isnull=True,
     ).select_related("table", "home_game")
     return [night for night in nights if night_answers(night=night).place_of(user.pk) == "coming"]
+
+
+FEED_PAST_DAYS = 90
+
+
+def calendar_feed_nights(*, token: str, now: datetime | None = None) -> tuple[CalendarFeed, list[PlannedNight]] | None:
+    """The feed whose current token is ``token`` and its nights (the last 90 days and all
+    ahead, cancelled ones too); None for an old, guessed or empty token, or when the feed's
+    owner is no longer the host or a member of the home game."""
+    if not token or len(token) < 32:
+        return None
+    feed = CalendarFeed.objects.select_related("home_game", "user").filter(token=token).first()
+    if feed is None or not user_can_view_home_game(user=feed.user, home_game=feed.home_game):
+        return None
+    now = now or timezone.now()
+    nights = PlannedNight.objects.filter(
+        home_game=feed.home_game, starts_at__gte=now - timedelta(days=FEED_PAST_DAYS)
+    ).select_related("template", "home_game")
+    return feed, list(nights)

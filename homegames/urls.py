@@ -8,6 +8,9 @@ app_name = "homegames"
 
 urlpatterns = [
     path("calendar-settings/", views.prefs, name="prefs"),
+    path("feed/<str:token>.ics", views.feed, name="feed"),
+    path("<int:home_game_id>/feed/replace/", views.feed_replace, name="feed_replace"),
+    path("<int:home_game_id>/nights/<int:night_id>/night.ics", views.night_ics, name="night_ics"),
     path("<int:home_game_id>/nights/", views.night_list, name="night_list"),
     path("<int:home_game_id>/nights/new/", views.night_new, name="night_new"),
     path("<int:home_game_id>/templates/new/", views.template_new, name="template_new"),

@@ -9,21 +9,27 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
+from homegames.ics import nights_calendar
 from homegames.models import MemberPrefs, NightTemplate, PlannedNight
-from homegames.selectors import night_answers, nights_ahead, user_zone
+from homegames.selectors import calendar_feed_nights, night_answers, nights_ahead, user_zone
 from homegames.services import (
     NightError,
+    calendar_feed_for,
+    calendar_feed_replace,
     member_prefs_save,
     night_answer,
     night_cancel,
@@ -69,6 +75,7 @@ def _night(request: HttpRequest, home_game_id: int, night_id: int) -> tuple[Home
 def night_list(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game(request, home_game_id)
     zone = user_zone(request.user)
+    feed = calendar_feed_for(home_game=home_game, user=_user(request))
     nights = list(nights_ahead(home_game=home_game))
     rows = [{"night": night, "answers": night_answers(night=night)} for night in nights]
     return render(
@@ -80,6 +87,7 @@ def night_list(request: HttpRequest, home_game_id: int) -> HttpResponse:
             "zone": zone,
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
             "templates": NightTemplate.objects.filter(home_game=home_game),
+            "feed_url": request.build_absolute_uri(reverse("homegames:feed", kwargs={"token": feed.token})),
         },
     )
 
@@ -268,3 +276,40 @@ def prefs(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("Your calendar settings are saved."))
         return redirect("homegames:prefs")
     return render(request, "homegames/prefs.html", {"form": form})
+
+
+def _calendar_response(body: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_GET
+def night_ics(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
+    """The night as an ``.ics`` file (members only, as the night's page)."""
+    home_game, night = _night(request, home_game_id, night_id)
+    body = nights_calendar([night], name=home_game.name, site_url=settings.DASHAIN_SITE_URL)
+    return _calendar_response(body, f"night-{night.pk}.ics")
+
+
+@never_cache
+@require_GET
+def feed(request: HttpRequest, token: str) -> HttpResponse:
+    """A member's private calendar feed: no sign-in (phone calendars have none), the token
+    is the key. An old, guessed or replaced token, or a removed member's, gets a 404."""
+    found = calendar_feed_nights(token=token)
+    if found is None:
+        raise Http404
+    calendar_feed, nights = found
+    body = nights_calendar(nights, name=calendar_feed.home_game.name, site_url=settings.DASHAIN_SITE_URL)
+    return _calendar_response(body, f"home-game-{calendar_feed.home_game_id}.ics")
+
+
+@login_required
+@require_POST
+def feed_replace(request: HttpRequest, home_game_id: int) -> HttpResponse:
+    home_game = _home_game(request, home_game_id)
+    calendar_feed_replace(home_game=home_game, user=_user(request))
+    messages.success(request, _("Your calendar feed has a new address; the old one no longer works."))
+    return redirect("homegames:night_list", home_game_id=home_game.pk)

@@ -53,3 +53,12 @@ class SettleByForm(forms.Form):
 
 class SeasonTransferPaidForm(forms.Form):
     paid = forms.BooleanField(required=False)
+
+
+class CorrectionForm(forms.Form):
+    entry = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=_("Why was it a mistake?"),
+        max_length=200,
+        help_text=_("Everyone at the table sees the reason and who corrected it."),
+    )

@@ -138,6 +138,20 @@ def ledger_entries(*, table: Table) -> QuerySet[LedgerEntry]:
     return LedgerEntry.objects.filter(table=table).select_related("reverses").order_by("id")
 
 
+def ledger_corrections(*, tables: list[Table] | QuerySet[Table] | tuple[Table, ...]) -> list[LedgerEntry]:
+    """The corrections of ``tables``: each reversal of a buy-in or buy-back, with the host who
+    made it (``recorded_by``) and the reason (``note``), in the order made."""
+    return list(
+        LedgerEntry.objects.filter(
+            table__in=[table.pk for table in tables],
+            kind=LedgerEntry.Kind.REVERSAL,
+            reverses__kind__in=(LedgerEntry.Kind.BUY_IN, LedgerEntry.Kind.BUY_BACK),
+        )
+        .select_related("reverses", "recorded_by", "table")
+        .order_by("table_id", "id")
+    )
+
+
 def ledger_settlement_input(*, table: Table) -> tuple[list[PlayerEntry], dict[int, SeatTotals], bool]:
     """Each seat's totals for :func:`ledger.settlement.settle`, and whether they are final.
 
@@ -366,6 +380,30 @@ def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[S
             standing.biggest_win_chips = max(standing.biggest_win_chips, line.net_chips)
     ordered = sorted(standings.values(), key=lambda s: (-s.net_money, -s.net_chips, s.name.casefold(), s.key))
     return nights, ordered
+
+
+def standings_running(
+    *, home_game: HomeGame, nights: list[NightResult]
+) -> tuple[list[str], list[tuple[str, list[Decimal]]], bool]:
+    """Each person's running net after each settled night, in the standings' order: the
+    nights' dates, ``(name, [net after night 1, after night 2, ...])`` per person, and
+    whether it is in chips (every night played for chips alone) rather than money."""
+    settled = [result for result in nights if result.report.is_final and not result.report.error]
+    chips = bool(settled) and all(result.report.is_zero_value for result in settled)
+    claims = confirmed_claims(home_game=home_game)
+    names: dict[str, str] = {}
+    totals: dict[str, Decimal] = {}
+    steps: list[dict[str, Decimal]] = []
+    for result in settled:
+        for line in result.report.players:
+            key = person_key(line, claims)
+            names[key] = line.name
+            totals[key] = totals.get(key, Decimal(0)) + (Decimal(line.net_chips) if chips else line.net_money)
+        steps.append(dict(totals))
+    order = sorted(names, key=lambda key: (-totals[key], names[key].casefold(), key))
+    series = [(names[key], [step.get(key, Decimal(0)) for step in steps]) for key in order]
+    labels = [result.night.table.created_at.date().isoformat() for result in settled]
+    return labels, series, chips
 
 
 # --- Seasons ----------------------------------------------------------------------------

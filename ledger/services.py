@@ -17,6 +17,11 @@ caller's transaction with the table row already locked (``select_for_update``):
     Cancels a mistaken entry with a reversing one (never an edit). The caller puts the
     seat's stack back as it was (a reversed buy-in takes its chips away again).
 
+``ledger_correct_buy_in(*, table, entry, reason, by) -> LedgerEntry``
+    The host's correction of a mistaken buy-in or buy-back at an ended table: the entry is
+    reversed and its chips taken off what the seat cashed out, so chips stay equal to chips
+    bought (and no one's money result moves). See ``docs/ledger.md``.
+
 ``ledger_record_prizes(*, table, places, payouts, by=None) -> list[LedgerEntry]``
     At the end of a hold'em game shared by places: every player's prize, one entry each
     (0 for no prize), the buy-ins' pool split by the payout table (``docs/ledger.md``).
@@ -224,6 +229,68 @@ def ledger_reverse(*, entry: LedgerEntry, by: User, note: str = "") -> LedgerEnt
             )
     except IntegrityError as error:  # a concurrent reversal won the unique pointer
         raise LedgerError("already_reversed", _("That entry has already been reversed.")) from error
+
+
+CORRECTION_REASON_MAX = 200
+
+
+@transaction.atomic
+def ledger_correct_buy_in(*, table: Table, entry: LedgerEntry, reason: str, by: User) -> LedgerEntry:
+    """The host reverses a mistaken buy-in or buy-back of ``table`` (ended) with a reason.
+
+    The stack it bought is taken back too: the seat's chips cashed out are reversed and
+    recorded again less the entry's chips, all with the reason, so the table's chips stay
+    equal to the chips bought. Refused, writing nothing: someone other than the host
+    (``not_host``), a table still being played (``still_playing``), an entry of another
+    table (``wrong_table``), an entry that is not a buy-in or buy-back (``not_a_buy_in``), one
+    already reversed (``already_reversed``), no reason (``no_reason``), a seat that cashed out
+    fewer chips than the entry bought (``chips_played``: those chips went to others, and
+    taking them back would leave the table's chips different from the chips bought), a table
+    whose prizes are recorded (``prizes_recorded``) or a night of a closed season
+    (``season_closed``). Returns the reversing entry (its note is the reason, its
+    ``recorded_by`` the host)."""
+    if table.host_id != by.pk:
+        raise LedgerError("not_host", _("Only the table's host can correct its buy-ins."))
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise LedgerError("no_reason", _("Say why the entry was a mistake."))
+    if len(reason) > CORRECTION_REASON_MAX:
+        raise LedgerError("reason_too_long", _("Keep the reason under 200 characters."))
+    _totals(table)  # the table's totals row, locked: one correction at a time
+    entry = LedgerEntry.objects.select_for_update(of=("self",)).select_related("seat").get(pk=entry.pk)
+    if entry.table_id != table.pk:
+        raise LedgerError("wrong_table", _("That entry is not at this table."))
+    if table.ended_at is None:
+        raise LedgerError("still_playing", _("Correct the buy-ins once the game has ended."))
+    if entry.kind not in (LedgerEntry.Kind.BUY_IN, LedgerEntry.Kind.BUY_BACK):
+        raise LedgerError("not_a_buy_in", _("Only a buy-in or a buy-back can be corrected here."))
+    if LedgerEntry.objects.filter(reverses=entry).exists():
+        raise LedgerError("already_reversed", _("That entry has already been reversed."))
+    if LedgerEntry.objects.filter(table=table, kind=LedgerEntry.Kind.PRIZE).exists():
+        raise LedgerError("prizes_recorded", _("This game's prizes are recorded; its buy-ins can no longer change."))
+    if HomeGameNight.objects.filter(table=table, season__isnull=False).exists():
+        raise LedgerError("season_closed", _("This night's season is closed; its record can no longer change."))
+    cash_outs = list(
+        LedgerEntry.objects.select_for_update(of=("self",))
+        .filter(table=table, seat_id=entry.seat_id, kind=LedgerEntry.Kind.CASH_OUT, reversed_by__isnull=True)
+        .order_by("id")
+    )
+    cashed = sum(cash_out.chips for cash_out in cash_outs)
+    if cashed < entry.chips:
+        raise LedgerError(
+            "chips_played",
+            _(
+                "%(name)s ended with %(cashed)s chips, fewer than the %(chips)s this entry bought: those chips "
+                "were played, and taking them back would leave the table's chips different from the chips bought."
+            )
+            % {"name": entry.player_name, "cashed": cashed, "chips": entry.chips},
+        )
+    # The cash-outs first, so the totals never show more chips cashed out than bought.
+    for cash_out in cash_outs:
+        ledger_reverse(entry=cash_out, by=by, note=reason)
+    reversal = ledger_reverse(entry=entry, by=by, note=reason)
+    ledger_record_cash_out(table=table, seat=entry.seat, chips=cashed - entry.chips, by=by, note=reason)
+    return reversal
 
 
 @transaction.atomic

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tables/<str:code>/", views.table_report, name="table_report"),
     path("tables/<str:code>/settlement.csv", views.table_report_csv, name="table_report_csv"),
     path("tables/<str:code>/paid/", views.transfer_paid, name="transfer_paid"),
+    path("tables/<str:code>/correct/", views.table_correct, name="table_correct"),
     path("home-games/", views.home_game_list, name="home_game_list"),
     path("home-games/new/", views.home_game_new, name="home_game_new"),
     path("home-games/<int:home_game_id>/", views.home_game_detail, name="home_game_detail"),
@@ -18,6 +19,8 @@ urlpatterns = [
     path("home-games/<int:home_game_id>/settle-by/", views.settle_by_view, name="home_game_settle_by"),
     path("home-games/<int:home_game_id>/season/close/", views.season_close_view, name="season_close"),
     path("home-games/<int:home_game_id>/seasons/<int:number>/", views.season_detail, name="season_detail"),
+    path("home-games/<int:home_game_id>/season.csv", views.season_csv, name="season_csv_open"),
+    path("home-games/<int:home_game_id>/seasons/<int:number>/season.csv", views.season_csv, name="season_csv"),
     path(
         "home-games/<int:home_game_id>/season-transfers/<int:transfer_id>/paid/",
         views.season_transfer_paid,

@@ -28,19 +28,29 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from accounts.names import name_visible
-from ledger.forms import AddTableForm, HomeGameForm, SeasonTransferPaidForm, SettleByForm, TransferPaidForm
-from ledger.models import HomeGame, HomeGameNight, Season, SeasonTransfer, SeatClaim
+from ledger.chart import chart_build
+from ledger.forms import (
+    AddTableForm,
+    CorrectionForm,
+    HomeGameForm,
+    SeasonTransferPaidForm,
+    SettleByForm,
+    TransferPaidForm,
+)
+from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, SeasonTransfer, SeatClaim
 from ledger.selectors import (
     claimable_seats,
     home_game_for_invite,
     home_game_results,
     home_games_for_user,
+    ledger_corrections,
     ledger_entries,
     ledger_report,
     night_settled_by_season,
     season_closed,
     season_open,
     season_unpaid,
+    standings_running,
     user_can_view_home_game,
     user_can_view_table_report,
 )
@@ -53,6 +63,7 @@ from ledger.services import (
     home_game_remove_member,
     home_game_set_co_host,
     home_game_set_settle_by,
+    ledger_correct_buy_in,
     season_close,
     season_transfer_mark_paid,
     seat_claim_answer,
@@ -140,6 +151,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "currency": table_currency(table),
             "report": report,
             "entries": ledger_entries(table=table),
+            "corrections": ledger_corrections(tables=[table]),
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
             "night": night,
             "by_season": night_settled_by_season(table=table) is not None,
@@ -187,7 +199,72 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
                     _("yes") if transfer.paid else _("no"),
                 ]
             )
+    _csv_corrections(rows, ledger_corrections(tables=[table]), money=money, currency=currency)
     return _csv_response(f"dashain-{slugify(table.code)}-settlement.csv", rows)
+
+
+def _csv_corrections(rows: list[list[object]], corrections: list[LedgerEntry], *, money: bool, currency: str) -> None:
+    """The corrections below a CSV: whose entry, what it was, the reason and who made it."""
+    if not corrections:
+        return
+    rows.append([])
+    header: list[object] = [_("Correction"), _("Table"), _("Player"), _("Entry"), _("Chips")]
+    if money:
+        header += [_("Price"), _("Currency")]
+    rows.append([*header, _("Reason"), _("Corrected by"), _("Time")])
+    for correction in corrections:
+        assert correction.reverses is not None  # a correction is a reversal
+        row: list[object] = [
+            _("Reversed"),
+            correction.table.code,
+            correction.player_name,
+            correction.reverses.get_kind_display(),
+            correction.chips,
+        ]
+        if money:
+            row += [correction.price, currency]
+        by = correction.recorded_by.table_name if correction.recorded_by else ""
+        rows.append([*row, correction.note, by, correction.created_at.isoformat(timespec="seconds")])
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_correct(request: HttpRequest, code: str) -> HttpResponse:
+    """The host reverses a mistaken buy-in or buy-back, with a reason (``ledger_correct_buy_in``).
+    Someone who may read the report but is not the host gets a 403; anyone else a 404."""
+    table = _table_for(request, code)
+    user = _signed_in(request)
+    if table.host_id != user.pk:
+        raise PermissionDenied(_("Only the table's host can correct its buy-ins."))
+    form = CorrectionForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        entry = get_object_or_404(LedgerEntry, pk=form.cleaned_data["entry"], table=table)
+        try:
+            ledger_correct_buy_in(table=table, entry=entry, reason=form.cleaned_data["reason"], by=user)
+        except LedgerError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("The entry is reversed; everyone at the table sees why and by whom."))
+            return redirect("ledger:table_report", code=table.code)
+    elif request.method == "POST":
+        messages.error(request, _("Say why the entry was a mistake."))
+    buys = (
+        LedgerEntry.objects.filter(table=table, kind__in=(LedgerEntry.Kind.BUY_IN, LedgerEntry.Kind.BUY_BACK))
+        .select_related("reversed_by")
+        .order_by("id")
+    )
+    return render(
+        request,
+        "ledger/table_correct.html",
+        {
+            "table": table,
+            "currency": table_currency(table),
+            "buys": buys,
+            "corrections": ledger_corrections(tables=[table]),
+            "form": CorrectionForm(),
+            "is_zero_value": ledger_report(table=table).is_zero_value,
+        },
+    )
 
 
 @login_required
@@ -244,6 +321,7 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     nights, standings = home_game_results(home_game=home_game)
     all_chips = bool(nights) and all(night.report.is_zero_value for night in nights)
+    labels, series, _in_chips = standings_running(home_game=home_game, nights=nights)
     return render(
         request,
         "ledger/home_game_detail.html",
@@ -251,9 +329,18 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
             "home_game": home_game,
             "nights": nights,
             "standings": standings,
+            "chart": chart_build(series, labels),
             "chips_only": all_chips,
             "is_host": home_game.host_id == request.user.pk,
             "season": season_open(home_game=home_game),
+            "corrections": ledger_corrections(
+                tables=[
+                    night.table
+                    for night in HomeGameNight.objects.filter(home_game=home_game, season__isnull=True).select_related(
+                        "table"
+                    )
+                ]
+            ),
             "unpaid": season_unpaid(home_game=home_game),
             "past_seasons": home_game.seasons.order_by("-number"),
             "settle_by_form": SettleByForm(initial={"settle_by": home_game.settle_by}),
@@ -353,8 +440,40 @@ def season_detail(request: HttpRequest, home_game_id: int, number: int) -> HttpR
             "home_game": home_game,
             "season": season_closed(season=season),
             "is_host": home_game.host_id == request.user.pk,
+            "corrections": ledger_corrections(
+                tables=[night.table for night in HomeGameNight.objects.filter(season=season).select_related("table")]
+            ),
         },
     )
+
+
+@login_required
+def season_csv(request: HttpRequest, home_game_id: int, number: int | None = None) -> HttpResponse:
+    """The season's settle-up as CSV: each person's net, the transfers with their paid
+    marks, and the corrections of its nights (the open season without ``number``)."""
+    home_game = _home_game_for(request, home_game_id)
+    if number is None:
+        view = season_open(home_game=home_game)
+        tables = [
+            night.table
+            for night in HomeGameNight.objects.filter(home_game=home_game, season__isnull=True).select_related("table")
+        ]
+    else:
+        season = get_object_or_404(Season, home_game=home_game, number=number)
+        view = season_closed(season=season)
+        tables = [night.table for night in HomeGameNight.objects.filter(season=season).select_related("table")]
+    rows: list[list[object]] = [[_("Player"), _("Nights"), _("Net"), _("Net chips"), _("Currency")]]
+    for person in view.people:
+        rows.append([person.name, person.nights, person.net_money, person.net_chips, view.currency])
+    if view.transfers:
+        rows.append([])
+        rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
+        for transfer in view.transfers:
+            paid = _("yes") if transfer.paid else _("no")
+            rows.append([transfer.payer_name, transfer.payee_name, transfer.amount, view.currency, paid])
+    _csv_corrections(rows, ledger_corrections(tables=tables), money=True, currency=view.currency)
+    name = slugify(home_game.name) or "home-game"
+    return _csv_response(f"dashain-{name}-season-{view.number}.csv", rows)
 
 
 @login_required

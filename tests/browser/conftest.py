@@ -15,11 +15,17 @@
   PATH, found by tests/conftest.py; the Playwright browser download cannot be used here).
 - ``artifacts``: test-artifacts/<test name>/ (git-ignored), for screenshots.
 
+The server's e-mails go to a real SMTP server (aiosmtpd) that ``live_site`` starts in this
+process (``EMAIL_URL=smtp://...``); ``live_site.mailbox`` holds what it received.
+
 Every test in this folder is marked ``browser``.
 """
 
 from __future__ import annotations
 
+import email
+import email.message
+import email.policy
 import json
 import os
 import shutil
@@ -28,6 +34,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -38,6 +45,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from aiosmtpd.controller import Controller
 
 from tests.conftest import chromium_executable
 
@@ -62,12 +70,43 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
+class MailBox:
+    """An aiosmtpd handler: every message a real SMTP client delivers, parsed."""
+
+    def __init__(self) -> None:
+        self.messages: list[email.message.EmailMessage] = []
+        self._lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        assert isinstance(message, email.message.EmailMessage)
+        with self._lock:
+            self.messages.append(message)
+        return "250 Message accepted for delivery"
+
+    def to(self, address: str) -> list[email.message.EmailMessage]:
+        with self._lock:
+            return [message for message in self.messages if address in str(message["To"])]
+
+    def wait_for(self, address: str, subject_part: str, timeout: float = 20.0) -> email.message.EmailMessage:
+        """The first message to ``address`` whose subject contains ``subject_part`` (polls: the
+        server's sweep sends every 2 s). A bound on waiting, not a timed assertion."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for message in self.to(address):
+                if subject_part in str(message["Subject"]):
+                    return message
+            time.sleep(0.2)
+        raise AssertionError(f"no mail to {address} about {subject_part!r}: {[m['Subject'] for m in self.to(address)]}")
+
+
 @dataclass
 class LiveSite:
     url: str
     sessions: dict[str, str]
     workdir: Path
     environment: dict[str, str]
+    mailbox: MailBox
 
     def scenario(self, name: str) -> dict:
         """Data made in the server's database by ``server.py scenario NAME`` (its printed JSON)."""
@@ -178,8 +217,18 @@ def live_site():
     url = f"http://127.0.0.1:{port}"
     processes: list[subprocess.Popen] = []
     logs = []
+    # A real SMTP server (aiosmtpd) in this process: the site's e-mails go to it through
+    # Django's SMTP backend (EMAIL_URL), as they would to a mail server in production.
+    mailbox = MailBox()
+    smtp = Controller(mailbox, hostname="127.0.0.1", port=_free_port())
+    smtp.start()
     with _browser_database(workdir) as database_url:
-        env = dict(os.environ, DATABASE_URL=database_url, DASHAIN_BROWSER_RUN=uuid.uuid4().hex[:10])
+        env = dict(
+            os.environ,
+            DATABASE_URL=database_url,
+            DASHAIN_BROWSER_RUN=uuid.uuid4().hex[:10],
+            EMAIL_URL=f"smtp://127.0.0.1:{smtp.port}",
+        )
 
         def start(name: str, *arguments: str) -> subprocess.Popen:
             log = open(workdir / f"{name}.log", "w")
@@ -203,10 +252,12 @@ def live_site():
                 sessions=json.loads((workdir / "sessions.json").read_text()),
                 workdir=workdir,
                 environment=env,
+                mailbox=mailbox,
             )
         finally:
             for process in processes:
                 _stop(process)
+            smtp.stop()
             for log in logs:
                 log.close()
     if os.environ.get("DASHAIN_KEEP_BROWSER_SERVER") != "1":

@@ -95,7 +95,10 @@ def _create_users_and_sessions(workdir: Path) -> None:
     sessions = {}
     for username, display_name in TEST_USERS.items():
         user = user_model.objects.create_user(
-            username=username, password="browser-test-pass", display_name=display_name
+            username=username,
+            password="browser-test-pass",
+            display_name=display_name,
+            email=f"{username}@example.test",  # the home game's e-mails reach the test's SMTP server
         )
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)

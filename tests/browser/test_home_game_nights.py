@@ -6,13 +6,19 @@ schedules a night from it with a seat limit; the friends answer from their phone
 lands on the waiting list and moves up when the other says no; the host opens tonight's
 table from the night; the friend who is coming takes her seat without the table's invite
 link. Every page along the way fits both sizes (no sideways scroll, axe's serious findings).
+The e-mails (the invitations, the seat freed for whoever waited) arrive at a real SMTP server
+the test harness starts (aiosmtpd), and the night's ``.ics`` and a member's private calendar
+feed parse as iCalendar.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+import urllib.parse
+import urllib.request
+from datetime import UTC, date, datetime, time, timedelta
 
+from icalendar import Calendar
 from playwright.sync_api import expect
 
 from tests.browser.test_pages_layout import page_problems
@@ -25,7 +31,12 @@ def fits(page, artifacts, name):
     assert page_problems(page) == [], name
 
 
-def test_a_night_from_invitation_to_tonights_table(new_page, artifacts):
+def the_event(body: bytes):
+    (event,) = Calendar.from_ical(body).walk("VEVENT")
+    return event
+
+
+def test_a_night_from_invitation_to_tonights_table(new_page, live_site, artifacts):
     host = new_page("hostuser")
     host.goto("/ledger/home-games/new/")
     host.locator('[name="name"]').fill("Browser Faras")
@@ -61,6 +72,15 @@ def test_a_night_from_invitation_to_tonights_table(new_page, artifacts):
     host.wait_for_url(re.compile(r"/home-games/\d+/nights/\d+/$"))
     night_url = host.url
     expect(host.locator(".lead")).to_contain_text("0 of 2 seats taken")
+    # The invitations reach the SMTP server; the night's .ics parses (the host's zone is UTC).
+    for name in ("bikash", "chandra"):
+        invitation = live_site.mailbox.wait_for(f"{name}@example.test", "A night of Browser Faras")
+        assert urllib.parse.urlsplit(night_url).path in invitation.get_content()
+    ics = host.request.get(night_url + "night.ics")
+    assert ics.ok and ics.headers["content-type"].startswith("text/calendar")
+    event = the_event(ics.body())
+    assert event.decoded("dtstart") == datetime.combine(day, time(20, 0), tzinfo=UTC)
+    assert str(event["location"]) == "Asha's flat" and str(event["status"]) == "CONFIRMED"
     host.get_by_role("button", name="Yes").click()
     expect(host.locator(".my-answer")).to_have_text("You are coming.")
 
@@ -81,6 +101,14 @@ def test_a_night_from_invitation_to_tonights_table(new_page, artifacts):
     chandra.reload()
     expect(chandra.locator(".my-answer")).to_have_text("You are coming.")
     expect(chandra.locator(".answers--coming")).to_contain_text("Chandra")
+    seat_mail = live_site.mailbox.wait_for("chandra@example.test", "You have a seat")
+    assert urllib.parse.urlsplit(night_url).path in seat_mail.get_content()
+    # Chandra's private feed, read as a phone calendar would: no cookie, the token is the key.
+    chandra.goto(night_url.rsplit("/", 2)[0] + "/")
+    feed_url = chandra.locator("#feed-link").input_value()
+    fits(chandra, artifacts, "nights-feed-phone")
+    with urllib.request.urlopen(feed_url, timeout=10) as response:
+        assert str(the_event(response.read())["uid"]) == str(event["uid"])
 
     # The host opens tonight's table from the night; Chandra sits down without its link.
     host.reload()
@@ -131,6 +159,29 @@ def test_three_nights_settle_once_for_the_season_with_one_transfer_carried(new_p
     count = transfers.count()
     assert count == brute_force_minimum(list(nets.values())) and count >= 2, (count, nets)
     fits(host, artifacts, "season-host")
+
+    # The host corrects a buy-in of the first night from a phone, trying the entries in order
+    # (a player whose stack was played is refused); nobody's net moves.
+    report = host.locator('a[href*="/ledger/tables/"]').first.get_attribute("href")
+    corrector = new_page("hostuser", viewport=PHONE)
+    corrector.goto(report.rstrip("/") + "/correct/")
+    fits(corrector, artifacts, "correct-phone")
+    for index in range(corrector.locator("form.correction-form").count()):
+        form = corrector.locator("form.correction-form").nth(index)
+        form.locator('[name="reason"]').fill("typed twice")
+        form.get_by_role("button", name="Reverse this entry").click()
+        corrector.wait_for_load_state()
+        if "/correct/" not in corrector.url:
+            break
+        expect(corrector.locator(".message")).to_contain_text("were played")
+    expect(corrector.locator(".correction")).to_contain_text("typed twice")
+    expect(corrector.locator(".correction")).to_contain_text("Asha reversed")
+    fits(corrector, artifacts, "corrected-report-phone")
+    host.reload()
+    expect(host.locator(".corrections .correction")).to_contain_text("typed twice")
+    for index in range(rows.count()):
+        row = rows.nth(index)
+        assert _amount(row.locator(".net").inner_text()) == nets[row.locator("th").inner_text().strip()]
     phone = new_page("bikash", viewport=PHONE)
     phone.goto(f"/ledger/home-games/{home_game}/")
     expect(phone.locator(".season .season-transfers tbody tr")).to_have_count(count)

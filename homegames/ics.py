@@ -1,0 +1,51 @@
+"""The nights as iCalendar (RFC 5545), built with the ``icalendar`` library: one night's
+``.ics`` file and a member's calendar feed of a home game's nights.
+
+Each night is one event whose UID never changes, so phone calendars update it in place:
+``SEQUENCE`` goes up when the night moves (``PlannedNight.version``) and once more when it
+is cancelled, and a cancelled night stays in the feed with ``STATUS:CANCELLED``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC
+
+from django.conf import settings
+from django.utils import timezone
+from icalendar import Calendar, Event
+
+from homegames.models import PlannedNight
+
+
+def night_uid(night: PlannedNight) -> str:
+    return f"night-{night.pk}@{settings.DASHAIN_MAIL_DOMAIN}"
+
+
+def night_sequence(night: PlannedNight) -> int:
+    return (night.version - 1) + (1 if night.is_cancelled else 0)
+
+
+def night_event(night: PlannedNight, *, site_url: str) -> Event:
+    event = Event()
+    event.add("uid", night_uid(night))
+    event.add("dtstamp", timezone.now().astimezone(UTC))
+    event.add("dtstart", night.starts_at.astimezone(UTC))
+    event.add("summary", f"{night.home_game.name}: {night.template.name}")
+    event.add("location", night.place)
+    event.add("sequence", night_sequence(night))
+    event.add("status", "CANCELLED" if night.is_cancelled else "CONFIRMED")
+    event.add("url", f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/")
+    return event
+
+
+def nights_calendar(nights: Iterable[PlannedNight], *, name: str, site_url: str) -> bytes:
+    calendar = Calendar()
+    calendar.add("prodid", "-//Dashain//home game nights//EN")
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", name)
+    for night in nights:
+        calendar.add_component(night_event(night, site_url=site_url))
+    return calendar.to_ical()
