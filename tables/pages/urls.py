@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tables.pages import views
+from tables.pages import views, views_push
 
 urlpatterns = [
     path("tables/", views.lobby, name="lobby"),
@@ -17,6 +17,9 @@ urlpatterns = [
     path("tables/<str:code>/remove/", views.table_remove, name="table_remove"),
     path("tables/<str:code>/seat-links/", views.table_seat_links, name="table_seat_links"),
     path("tables/<str:code>/computers/", views.table_computers, name="table_computers"),
+    path("tables/<str:code>/push/", views_push.table_push, name="table_push"),
+    path("manifest.webmanifest", views_push.web_manifest, name="web_manifest"),
+    path("sw.js", views_push.service_worker, name="service_worker"),
     path("tables/<str:code>/local-players/", views.table_local_players, name="table_local_players"),
     path("", include("tables.pages.urls_history")),
 ]
