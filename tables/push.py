@@ -103,7 +103,7 @@ def endpoint_refusal(endpoint: str) -> str | None:
         return "not_https"
     try:
         port = parts.port or 443
-        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)}
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)}
     except (OSError, ValueError, UnicodeError):
         return "unknown_host"
     if not addresses or not all(_address_is_public(address.split("%")[0]) for address in addresses):

@@ -350,11 +350,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def _visible_set(self, visible: bool) -> None:
         """Count this socket's page as visible or not (only on a change of its own)."""
-        if visible == getattr(self, "visible", False) or getattr(self, "seat_id", None) is None:
+        seat_id = getattr(self, "seat_id", None)
+        if visible == getattr(self, "visible", False) or seat_id is None:
             return
         self.visible = visible
         try:
-            await visible_change(self.group, self.seat_id, visible)
+            await visible_change(self.group, seat_id, visible)
         except Exception:  # the cache is away: a push may be sent to a page in view
             logger.warning("visibility of %s not counted", self.group, exc_info=True)
 
