@@ -20,17 +20,22 @@ from __future__ import annotations
 import base64
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
-from typing import Any
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
 
 import http_ece
 import pytest
 from channels.db import database_sync_to_async
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from django.conf import settings
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -50,6 +55,8 @@ from tables.state_cache import state_cache_clear
 from tables.worker import swept
 from tests.tables.conftest import make_user, open_table
 from tests.tables.ws import connect, users_of
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _b64(raw: bytes) -> str:
@@ -390,6 +397,51 @@ def test_a_push_that_waited_too_long_is_dropped(vapid_key, push_service):
     assert push_send_pending(now=timezone.now() + timedelta(minutes=6)) == {"failed": 1}
     assert push_send_pending() == {}
     assert push_service.received == []
+
+
+#: A process that starts: it runs the table clock's sweep and its receivers once (tables.worker).
+FRESH_PROCESS = """
+import django
+django.setup()
+from tables.services import table_clock_sweep
+from tables.worker import swept
+table_clock_sweep()
+for _receiver, error in swept.send_robust(sender=None):
+    if isinstance(error, Exception):
+        raise error
+"""
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_push_queued_by_a_process_that_died_is_sent_once_by_fresh_processes(vapid_key, push_service):
+    table, seats = open_table("faras", 2, {"turn_timer": 30})
+    hand = _live(table)
+    user = next(seat.user for seat in seats if str(seat.pk) == hand.to_act)
+    phone = Phone(push_service.url("/p/fresh"))
+    _subscribe(user, table, phone)
+    # The reminder is written and its push queued; then the process dies before it sends.
+    table_clock_run(table_id=table.pk, now=hand.turn_deadline)
+    assert list(PushMessage.objects.values_list("result", flat=True)) == [""]
+    db = connection.settings_dict
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DASHAIN_VAPID_PRIVATE_KEY": settings.DASHAIN_VAPID_PRIVATE_KEY,
+        "DASHAIN_PUSH_ALLOW_LOCAL": "true",
+        "DASHAIN_REDIS_WITHOUT_PASSWORD": "true",
+        "DASHAIN_INPROCESS_WORKER": "false",
+    }
+    for _restart in range(2):  # two restarts, one after the other
+        done = subprocess.run(
+            [sys.executable, "-c", FRESH_PROCESS], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+    _wait_for(push_service, "/p/fresh", 1)
+    [(_headers, body)] = push_service.to("/p/fresh")
+    assert phone.read(body)["title"] == "Your turn"
+    assert list(PushMessage.objects.values_list("result", flat=True)) == ["sent"]
 
 
 # --- off without keys -------------------------------------------------------------------------
