@@ -319,6 +319,7 @@ class PushMessage(models.Model):
         SENT = "sent", _("sent")
         VISIBLE = "visible", _("not sent: the page was open and visible")
         GONE = "gone", _("not sent: the subscription is gone")
+        PAST = "past", _("not sent: the turn was over")
         FAILED = "failed", _("failed")
 
     # Kept (emptied) when the push service says the subscription is gone: the record stays.

@@ -13,7 +13,8 @@ message is claimed (``result = "sending"``, committed) before anything is sent, 
 many senders run, in however many processes, across restarts, none is sent twice; a
 process that dies between the claim and the send loses that one push.
 
-Not sent (and recorded why): when a page of the seat is open and visible
+Not sent (and recorded why): a turn reminder whose turn is over (the player acted, the
+hand ended); when a page of the seat is open and visible
 (``tables.visibility.seat_visible``), when it waited longer than :data:`STALE`, and when
 the push service answers 404 or 410, which also deletes the subscription (the browser
 dropped it).
@@ -39,7 +40,7 @@ from py_vapid import Vapid
 from py_vapid.utils import b64urlencode
 from pywebpush import WebPushException, webpush
 
-from tables.models import PushMessage, Table, table_group_name
+from tables.models import Hand, PushMessage, Table, table_group_name
 from tables.visibility import seat_visible
 
 logger = logging.getLogger(__name__)
@@ -125,6 +126,14 @@ def _payload(message: PushMessage, table: Table, language: str) -> str:
     )
 
 
+def _turn_still_theirs(message: PushMessage, seat_id: int) -> bool:
+    """Whether the turn a reminder is about is still going: the seat is still to act in the
+    live hand, in the turn that started before the reminder (a reminder sent late is no news)."""
+    return Hand.objects.filter(
+        table_id=message.table_id, ended_at__isnull=True, to_act=str(seat_id), turn_seq__lt=message.seq
+    ).exists()
+
+
 def push_deliver(message: PushMessage) -> str:
     """Send one claimed message; returns its result (a ``PushMessage.Result`` value)."""
     subscription = message.subscription
@@ -133,6 +142,8 @@ def push_deliver(message: PushMessage) -> str:
         return PushMessage.Result.FAILED
     seat = subscription.seat
     table = seat.table
+    if message.kind == "turn" and not _turn_still_theirs(message, seat.pk):
+        return PushMessage.Result.PAST
     if seat_visible(table_group_name(table.pk, table.code), seat.pk):
         return PushMessage.Result.VISIBLE
     if endpoint_refusal(subscription.endpoint) is not None:

@@ -55,6 +55,7 @@ class Migration(migrations.Migration):
                             ("sent", "sent"),
                             ("visible", "not sent: the page was open and visible"),
                             ("gone", "not sent: the subscription is gone"),
+                            ("past", "not sent: the turn was over"),
                             ("failed", "failed"),
                         ],
                         default="",

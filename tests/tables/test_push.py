@@ -45,6 +45,7 @@ from tables.models import Hand, PushMessage, PushSubscription, Seat, Table
 from tables.push import endpoint_refusal, push_send_pending
 from tables.services import (
     guest_token_new,
+    hand_act,
     seat_ask,
     table_clock_run,
     table_clock_sweep,
@@ -396,6 +397,18 @@ def test_a_push_that_waited_too_long_is_dropped(vapid_key, push_service):
     table_clock_run(table_id=table.pk, now=hand.turn_deadline)
     assert push_send_pending(now=timezone.now() + timedelta(minutes=6)) == {"failed": 1}
     assert push_send_pending() == {}
+    assert push_service.received == []
+
+
+@pytest.mark.django_db
+def test_a_reminder_whose_turn_is_over_before_it_leaves_is_not_sent(vapid_key, push_service):
+    table, seats = open_table("faras", 3, {"turn_timer": 30})
+    hand = _live(table)
+    seat = next(seat for seat in seats if str(seat.pk) == hand.to_act)
+    _subscribe(seat.user, table, Phone(push_service.url("/p/acted")))
+    table_clock_run(table_id=table.pk, now=hand.turn_deadline)
+    hand_act(table_id=table.pk, seat_id=seat.pk, verb="pack")  # they acted before the sender ran
+    assert push_send_pending() == {"past": 1}
     assert push_service.received == []
 
 
