@@ -412,6 +412,24 @@ def test_a_reminder_whose_turn_is_over_before_it_leaves_is_not_sent(vapid_key, p
     assert push_service.received == []
 
 
+@pytest.mark.django_db
+def test_the_push_speaks_the_language_of_the_page_that_subscribed(vapid_key, push_service):
+    table, seats = open_table("faras", 2, {"turn_timer": 30})
+    hand = _live(table)
+    seat = next(seat for seat in seats if str(seat.pk) == hand.to_act)
+    phone = Phone(push_service.url("/p/de"))
+    client = Client(HTTP_ACCEPT_LANGUAGE="de")
+    client.force_login(seat.user)
+    answer = client.post(
+        reverse("table_push", kwargs={"code": table.code}), {"subscription": json.dumps(phone.subscription())}
+    )
+    assert answer.status_code == 200
+    table_clock_run(table_id=table.pk, now=hand.turn_deadline)
+    assert push_send_pending() == {"sent": 1}
+    push = phone.read(push_service.to("/p/de")[0][1])
+    assert push["title"] == "Du bist dran" and push["body"] == f"Tisch {table.code} wartet auf dich."
+
+
 #: A process that starts: it runs the table clock's sweep and its receivers once (tables.worker).
 FRESH_PROCESS = """
 import django
