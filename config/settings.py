@@ -209,6 +209,15 @@ EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DASHAIN_SITE_URL = env.str("DASHAIN_SITE_URL", default="http://localhost:8000")
 DASHAIN_MAIL_DOMAIN = env.str("DASHAIN_MAIL_DOMAIN", default="dashain.localhost")
 
+# Turn reminders by Web Push (issue 28, tables/push.py): off unless a VAPID key is set. The
+# private key is base64url (a raw 32-byte P-256 key, or DER); the browser gets its public half.
+# The subject is a mailto: or https: address push services may write to about this site.
+DASHAIN_VAPID_PRIVATE_KEY = env.str("DASHAIN_VAPID_PRIVATE_KEY", default="")
+DASHAIN_VAPID_SUBJECT = env.str("DASHAIN_VAPID_SUBJECT", default="mailto:" + DEFAULT_FROM_EMAIL)
+# Subscriptions whose push service is plain http or a loopback/private address are refused,
+# unless this is on (DEBUG, or a test's own local push endpoint).
+DASHAIN_PUSH_ALLOW_LOCAL = env.bool("DASHAIN_PUSH_ALLOW_LOCAL", default=DEBUG)
+
 # Channels and reminders: in process without REDIS_URL, Redis with it.
 REDIS_URL = env.str("REDIS_URL", default="")
 # Every event, hole cards included, crosses Redis: with DEBUG off (production) its URL must

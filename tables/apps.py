@@ -8,3 +8,7 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         from tables.live import signals  # noqa: F401  (connects the receivers)
+        from tables.push import push_sweep
+        from tables.worker import swept
+
+        swept.connect(push_sweep, dispatch_uid="tables_push_sweep")

@@ -279,3 +279,73 @@ def table_currency(table: Table) -> str:
     host = (table.settings or {}).get("host") or {}
     currency = host.get("currency") or ""
     return currency if currency in CURRENCIES else ""
+
+
+class PushSubscription(models.Model):
+    """A browser that asked for turn reminders by Web Push for one seat (issue 28).
+
+    Stored per seat: the one-tap opt-in is on that table's page, and a guest has no
+    account to hang it on. ``endpoint`` is the push service's URL the browser gave, and
+    ``p256dh``/``auth`` its keys (base64url), which encrypt what is sent to it;
+    ``language`` is the page's language when it asked, used to write the push.
+    """
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="push_subscriptions", verbose_name=_("seat"))
+    endpoint = models.URLField(_("endpoint"), max_length=1000)
+    p256dh = models.CharField(_("public key"), max_length=200)
+    auth = models.CharField(_("auth secret"), max_length=100)
+    language = models.CharField(_("language"), max_length=10, blank=True, default="")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
+        constraints = [models.UniqueConstraint(fields=["seat", "endpoint"], name="push_subscription_once_per_seat")]
+
+    def __str__(self) -> str:
+        return f"push to seat {self.seat_id}"
+
+
+class PushMessage(models.Model):
+    """One push to one subscription about one event of the log (the durable outbox).
+
+    Written in the transaction that writes the event (the table clock's reminder, a
+    request to the host); sent after the commit or by the next sweep. ``sent_at`` is set
+    when a sender claims the row, in its own committed transaction, before anything is
+    sent: a process that dies then loses that push, and never sends it twice. The unique
+    key keeps one event from being queued twice for one subscription.
+    """
+
+    class Result(models.TextChoices):
+        PENDING = "", _("not sent yet")
+        SENDING = "sending", _("being sent")
+        SENT = "sent", _("sent")
+        VISIBLE = "visible", _("not sent: the page was open and visible")
+        GONE = "gone", _("not sent: the subscription is gone")
+        PAST = "past", _("not sent: the turn was over")
+        FAILED = "failed", _("failed")
+
+    # Kept (emptied) when the push service says the subscription is gone: the record stays.
+    subscription = models.ForeignKey(
+        PushSubscription,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="messages",
+        verbose_name=_("subscription"),
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+", verbose_name=_("table"))
+    seq = models.PositiveIntegerField(_("event"))
+    kind = models.CharField(_("kind"), max_length=20)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
+    result = models.CharField(_("result"), max_length=10, choices=Result.choices, blank=True, default="")
+
+    class Meta:
+        verbose_name = _("push message")
+        verbose_name_plural = _("push messages")
+        constraints = [models.UniqueConstraint(fields=["subscription", "table", "seq"], name="push_message_once")]
+        indexes = [models.Index(fields=["result", "created_at"], name="push_message_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} #{self.seq} to {self.subscription_id}"

@@ -31,6 +31,14 @@ def clock_sweep() -> int:
     return len(table_clock_sweep())
 
 
+@app.task(name="tables.push_send", ignore_result=True)
+def push_send() -> int:
+    """Send the queued Web Push messages (tables.push), queued after the commit that wrote them."""
+    from tables.push import push_send_pending
+
+    return sum(push_send_pending().values())
+
+
 # Names queued by earlier releases: a task left in a queue across an upgrade runs the clock.
 @app.task(name="tables.remind_turn", ignore_result=True)
 def remind_turn(table_id: int, *_args: int) -> list[str]:

@@ -51,7 +51,7 @@ from accounts.language import language_for_scope
 from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.live.news_text import news_text, text_with
-from tables.live.presence import presence_close, presence_online, presence_open
+from tables.live.presence import presence_close, presence_online, presence_open, visible_change
 from tables.live.quiet_watch import TableWatch, watch_for_loop
 from tables.live.socket_auth import session_hash_current, socket_user_group
 from tables.live.socket_limits import CLOSE_TOO_MANY, LIMITS, Who, socket_who
@@ -299,6 +299,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.close(code=CLOSE_UNAVAILABLE)
 
     async def disconnect(self, code: int) -> None:
+        await self._visible_set(False)
         await self._presence_close()
         self._limits_release()
         watch = getattr(self, "watch", None)
@@ -356,6 +357,26 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 )
         except Exception:
             logger.warning("presence of %s not uncounted", self.group, exc_info=True)
+
+    # --- whether this page is in view (issue 28: no push while it is; tables.push) -----
+
+    async def _visible_set(self, visible: bool) -> None:
+        """Count this socket's page as visible or not (only on a change of its own)."""
+        seat_id = getattr(self, "seat_id", None)
+        if visible == getattr(self, "visible", False) or seat_id is None:
+            return
+        self.visible = visible
+        try:
+            await visible_change(self.group, seat_id, visible)
+        except Exception:  # the cache is away: a push may be sent to a page in view
+            logger.warning("visibility of %s not counted", self.group, exc_info=True)
+
+    async def _on_visibility(self, message: dict[str, Any]) -> None:
+        if not isinstance(message.get("visible"), bool):
+            raise ServiceError("bad_visibility", _("Say whether the page is visible: true or false."))
+        await self._visible_set(message["visible"])
+
+    # --- end of visibility ----------------------------------------------------------------
 
     async def seat_presence(self, message: dict[str, Any]) -> None:
         """A seat came online or has no open page left: tell the page (its own seat's page
@@ -765,4 +786,5 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         "host": _on_host,
         "seed": _on_seed,
         "ping": _on_ping,
+        "visibility": _on_visibility,
     }

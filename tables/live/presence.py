@@ -11,11 +11,19 @@ every time a phone sleeps, and must cost no write. Losing the counts (the cache 
 shows everyone offline until their page reconnects or sends its heartbeat. A server
 process that dies without closing its sockets leaves their counts up until the key
 expires (``PRESENCE_TTL``): such a seat reads as connected for that long at most.
+
+Whether an open page is also in view (no push reminder then) is counted beside it, in
+``tables.visibility`` (below the socket transport, so the push sender reads it too);
+:func:`visible_change` is the socket's side of it.
 """
 
 from __future__ import annotations
 
 from django.core.cache import cache
+
+from tables.visibility import visible_change
+
+__all__ = ["presence_close", "presence_online", "presence_open", "visible_change"]
 
 #: A count nobody touched for this long is dropped (see the module's last paragraph).
 PRESENCE_TTL = 6 * 3600

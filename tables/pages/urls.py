@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from tables.pages import views, views_invite
+from tables.pages import views, views_invite, views_push
 
 urlpatterns = [
     path("tables/", views.lobby, name="lobby"),
@@ -19,6 +19,9 @@ urlpatterns = [
     path("tables/<str:code>/invite/", views_invite.table_invite_link, name="table_invite_link"),
     path("tables/<str:code>/invite/new/", views_invite.table_invite_rotate, name="table_invite_rotate"),
     path("tables/<str:code>/computers/", views.table_computers, name="table_computers"),
+    path("tables/<str:code>/push/", views_push.table_push, name="table_push"),
+    path("manifest.webmanifest", views_push.web_manifest, name="web_manifest"),
+    path("sw.js", views_push.service_worker, name="service_worker"),
     path("tables/<str:code>/local-players/", views.table_local_players, name="table_local_players"),
     path("", include("tables.pages.urls_history")),
 ]

@@ -405,6 +405,14 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
             "join_url": join_url,
             # A guest's own seat link, to keep: the way back to this seat on any device.
             "seat_url": seat_link_url(request, seat) if seat.is_guest else "",
+            # Turn reminders by Web Push (issue 28): the site's public VAPID key, "" when off.
+            "push_key": services.push_public_key() if (seat.user_id or seat.guest_token) else "",
+            # This seat's subscriptions: the page shows "on" only for a browser among them.
+            "push_endpoints": (
+                list(seat.push_subscriptions.values_list("endpoint", flat=True))
+                if (seat.user_id or seat.guest_token) and services.push_public_key()
+                else []
+            ),
             # Every kind of event the log may hold, {"SEAT_TAKEN": "seat_taken", ...}
             # (tables.events.EventKind): the page reads the names from here.
             "event_kinds": event_kinds_for_page(),

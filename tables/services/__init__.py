@@ -10,6 +10,7 @@ from tables.services.away import hand_act_for_away
 from tables.services.clock import table_clock_run, table_clock_run_if_due, table_clock_sweep
 from tables.services.errors import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 from tables.services.pass_and_play import local_player_add, phone_hold_check, phone_seat_check
+from tables.services.push import push_public_key, push_subscribe, push_unsubscribe
 from tables.services.requests import (
     join_answer,
     join_approved_take,
@@ -62,6 +63,9 @@ __all__ = [
     "local_player_add",
     "phone_hold_check",
     "phone_seat_check",
+    "push_public_key",
+    "push_subscribe",
+    "push_unsubscribe",
     "request_approve",
     "request_cancel",
     "request_deny",

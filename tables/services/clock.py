@@ -49,6 +49,7 @@ from tables.services.between_hands import hand_deal_now
 from tables.services.clock_due import clock_due
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
+from tables.services.push import push_queue
 from tables.services.write import table_write
 
 logger = logging.getLogger(__name__)
@@ -131,6 +132,10 @@ def _turn_alarm_run(log: TableLog, hand: Hand | None, now: datetime) -> None:
         },
         hand=hand,
     )
+    # The reminder reaches a pocket too (Web Push, issue 28): queued with the event, sent
+    # after the commit, once (tables.push).
+    if hand.to_act.isdigit():
+        push_queue(log, kind="turn", seat_ids=[int(hand.to_act)])
 
 
 NEXT_DEAL = DueThing("next_deal", _next_deal_due, _next_deal_run)

@@ -51,6 +51,7 @@ from tables.messages import RequestPublic
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
+from tables.services.push import push_queue
 from tables.services.seats import (
     approval_needed,
     seat_buy_back_check,
@@ -110,6 +111,7 @@ def seat_ask(*, table_id: int, seat_id: int, what: object, number: object = None
             },
             actor=seat,
         )
+        push_queue(log, kind="approval", host=True)  # the host's phone hears it (issue 28)
     return event.seq
 
 
@@ -293,6 +295,7 @@ def join_ask(
         event = log.append(
             EventKind.REQUEST_MADE, {"seat": None, "name": name, "what": JOIN, "number": None, "who": who}
         )
+        push_queue(log, kind="approval", host=True)
     return event.seq
 
 

@@ -46,6 +46,10 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     # The database's absence as a refusal (issue 30): an exception tuple and its error.
     "DATABASE_UNAVAILABLE",
     "unavailable_error",
+    # A phone's push subscription (issue 28): kept beside the seat, never in the table's log.
+    "push_public_key",
+    "push_subscribe",
+    "push_unsubscribe",
 }
 
 

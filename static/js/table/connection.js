@@ -12,6 +12,8 @@
  * A socket closed with 4503 (the server cannot reach the table's records or news right
  * now: it accepts, says "unavailable", closes) is reopened with the same back-off, which
  * starts again from 0.5 s only once a snapshot has arrived, not on every accepted socket.
+ * It tells the server whether the page is on screen (a "visibility" frame when it opens
+ * and at every change): no push reminder is sent to a page in view.
  */
 
 const HEARTBEAT_MS = 25000;
@@ -40,6 +42,7 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
       lastHeard = Date.now();
       window.clearInterval(heartbeat);
       heartbeat = window.setInterval(beat, HEARTBEAT_MS);
+      reportVisibility();
       onOpen();
     });
     current.addEventListener("message", (message) => {
@@ -76,6 +79,11 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
     return true;
   }
 
+  function reportVisibility() {
+    // Whether this page is on screen: the server sends no push reminder while it is.
+    send({ type: "visibility", visible: document.visibilityState === "visible" });
+  }
+
   function now() {
     // Back online, or the tab shown again: reconnect without waiting for the backoff,
     // or make sure an open socket still answers.
@@ -85,7 +93,10 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
   }
 
   window.addEventListener("online", now);
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") now(); });
+  document.addEventListener("visibilitychange", () => {
+    reportVisibility();
+    if (document.visibilityState === "visible") now();
+  });
   open();
   return { send };
 }
