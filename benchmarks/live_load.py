@@ -171,7 +171,8 @@ CLIENTS = ("page", "pull", "bare")
 
 class PushedPage:
     """The frames the table page sends (static/js/table/store.js, connection.js, main.js):
-    on connect, one ``resync`` for the log in words; then nothing but its player's actions
+    on connect, a ``visibility`` frame (the page is on screen: no push reminder to it) and
+    one ``resync`` for the log in words; then nothing but its player's actions
     and the heartbeat's ``ping``, since each events frame brings the screen with it; a
     ``snapshot`` only after a gap or when a ``pong`` says news was lost. It acts on the
     pushed view. ``tests/browser/test_page_frames.py`` pins it to the page."""
@@ -205,6 +206,7 @@ class PushedPage:
             shown = list(range(self.view_seq + 1, self.last_seq + 1))
             self.view_seq = self.last_seq
             if self.first:
+                out.append({"type": "visibility", "visible": True})
                 out.append({"type": "resync", "after": max(0, self.last_seq - self.LOG_LOOKBACK), "id": "hand-log"})
             self.first = False
             self._hand(frame.get("hand"))

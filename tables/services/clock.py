@@ -135,7 +135,7 @@ def _turn_alarm_run(log: TableLog, hand: Hand | None, now: datetime) -> None:
     # The reminder reaches a pocket too (Web Push, issue 28): queued with the event, sent
     # after the commit, once (tables.push).
     if hand.to_act.isdigit():
-        push_queue(log, kind="turn", seat_ids=[int(hand.to_act)])
+        push_queue(log, about="turn", seat_ids=[int(hand.to_act)])
 
 
 NEXT_DEAL = DueThing("next_deal", _next_deal_due, _next_deal_run)

@@ -86,10 +86,11 @@ def push_unsubscribe(*, seat: Seat, endpoint: Any) -> int:
     return deleted
 
 
-def push_queue(log: TableLog, *, kind: str, seat_ids: Iterable[int] = (), host: bool = False) -> int:
+def push_queue(log: TableLog, *, about: str, seat_ids: Iterable[int] = (), host: bool = False) -> int:
     """Queue a push of the event just appended (``log.last_seq``) to every subscription of
     ``seat_ids`` (or, with ``host``, of the host's seat); sent after the commit. Returns how
-    many were queued. With push off: nothing, and no query."""
+    many were queued. ``about``: what the push says, "turn" or "approval". With push off:
+    nothing, and no query."""
     if not push_enabled():
         return 0
     table, seq = log.table, log.last_seq
@@ -99,7 +100,7 @@ def push_queue(log: TableLog, *, kind: str, seat_ids: Iterable[int] = (), host: 
     if not subscriptions:
         return 0
     PushMessage.objects.bulk_create(
-        [PushMessage(subscription_id=pk, table=table, seq=seq, kind=kind) for pk in subscriptions],
+        [PushMessage(subscription_id=pk, table=table, seq=seq, kind=about) for pk in subscriptions],
         ignore_conflicts=True,
     )
     log.on_commit(push_send_soon)

@@ -111,7 +111,7 @@ def seat_ask(*, table_id: int, seat_id: int, what: object, number: object = None
             },
             actor=seat,
         )
-        push_queue(log, kind="approval", host=True)  # the host's phone hears it (issue 28)
+        push_queue(log, about="approval", host=True)  # the host's phone hears it (issue 28)
     return event.seq
 
 
@@ -295,7 +295,7 @@ def join_ask(
         event = log.append(
             EventKind.REQUEST_MADE, {"seat": None, "name": name, "what": JOIN, "number": None, "who": who}
         )
-        push_queue(log, kind="approval", host=True)
+        push_queue(log, about="approval", host=True)
     return event.seq
 
 

@@ -152,4 +152,4 @@ def test_the_benchmark_sends_what_the_page_sends(new_page, live_site):
         )
     # The page asked for no snapshot after the news: the log at connect, then its own moves.
     for who in ("first", "second"):
-        assert [f["type"] for f in page_frames[who]] == ["resync", "see", "action"], page_frames[who]
+        assert [f["type"] for f in page_frames[who]] == ["visibility", "resync", "see", "action"], page_frames[who]
