@@ -13,6 +13,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PAGE_TIMEOUT_MS
 from tests.browser.driver import (
     Player,
     act,
@@ -58,7 +59,9 @@ def test_a_guest_comes_back_by_their_seat_link_on_a_new_device(new_page, live_si
     expect(host.page.locator(".seat")).to_have_count(2)
     host.page.locator('#host-controls [data-command="start"]').click()
     for player in (host, dipa):
-        expect(player.page.locator('.seat[data-to-act="true"]')).to_have_count(1)
+        # The page's bound for a change (PAGE_TIMEOUT_MS), not expect's 5 s: the deal waits
+        # its turn on a busy CI machine.
+        expect(player.page.locator('.seat[data-to-act="true"]')).to_have_count(1, timeout=PAGE_TIMEOUT_MS)
     settle([host, dipa])
     # One hand: whoever is to act packs; the other wins the boots. Chips have moved.
     first = host if to_act(host) == host.seat else dipa
