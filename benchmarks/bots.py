@@ -322,7 +322,7 @@ def engine_seconds_per_hand(game_name: str, recorded: list[tuple[Any, ...]]) -> 
                 game.legal_actions(state)
                 state, _ = game.apply(state, action)
         best = min(best, time.process_time() - start)
-    return best / len(recorded)
+    return best / max(1, len(recorded))
 
 
 # --- the report ----------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.baselines import NAMES, baseline
+from benchmarks.bots import engine_seconds_per_hand
 from engine.api import Action
 from engine.bots import choose_action, wants_to_act
 from engine.bots.history import History
@@ -186,20 +187,6 @@ def play_match(game_name: str, seats: int, hero: str, field_name: str, decks: in
                 timer.engine_hands.append((settings, [(name, stack) for name in names], dealer, deck, actions))
         per_deck.append(net / unit)
     return Match(game_name, seats, hero, field_name, per_deck)
-
-
-def engine_seconds_per_hand(game_name: str, hands: list[tuple[Any, ...]]) -> float:
-    game = get_game(game_name)
-    best = math.inf
-    for _ in range(3):
-        start = time.process_time()
-        for settings, players, dealer, deck, actions in hands:
-            state, _ = game.start_hand(settings=settings, players=players, dealer=dealer, deck=deck)
-            for action in actions:
-                game.legal_actions(state)
-                state, _ = game.apply(state, action)
-        best = min(best, time.process_time() - start)
-    return best / max(1, len(hands))
 
 
 def paired(first: Match, second: Match) -> tuple[float, float]:
