@@ -63,6 +63,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.ports import wait_for_ports  # noqa: E402
+
 
 def _env(hand_pause: int | None) -> dict[str, str]:
     env = dict(os.environ)
@@ -676,7 +678,7 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
         return total
 
     try:
-        _wait_for_ports(ports)
+        wait_for_ports(ports)
         rss_before = sum(_rss_kib(server.pid) for server in servers)
         result = asyncio.run(
             _drive(
@@ -919,21 +921,6 @@ def main() -> None:
     print("--- all runs ---")
     for result in results:
         _report(args, result)
-
-
-def _wait_for_ports(ports: list[int]) -> None:
-    import socket
-
-    deadline = time.monotonic() + 60
-    for port in ports:
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"daphne did not start on port {port}") from None
-                time.sleep(0.2)
 
 
 if __name__ == "__main__":

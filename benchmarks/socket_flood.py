@@ -26,6 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.ports import wait_for_ports
+
 ROOT = Path(__file__).resolve().parents[1]
 LIFTED = {
     "DASHAIN_SOCKETS_PER_PERSON": "1000000",
@@ -184,15 +186,7 @@ def _one_run(lifted: bool, sockets: int, snapshots: int) -> dict[str, Any]:
             stderr=subprocess.DEVNULL,
         )
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.2)
+            wait_for_ports([port])
             return asyncio.run(_run(port, tables, sockets, snapshots))
         finally:
             server.terminate()

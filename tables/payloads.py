@@ -18,6 +18,7 @@ from typing import Any, NotRequired, TypedDict
 
 from engine.views import HandLabel
 from tables.events import EventKind
+from tables.messages import TurnPublic
 
 # --- written by the table's services ---------------------------------------------------------
 
@@ -154,12 +155,10 @@ class HandVoid(TypedDict):
     number: int
 
 
-class Turn(TypedDict):
+class Turn(TurnPublic):
+    """The turn as every page gets it (``TurnPublic``), in the hand, and whether it is a new one."""
+
     _hand: int
-    player: str
-    legal: list[dict[str, Any]]
-    deadline: str | None  # None: the table has no turn timer
-    away_from: str | None
     new: bool
 
 

@@ -201,7 +201,7 @@ FOUNDATIONS = {
     "tables.messages": set(),
     "tables.news": {"tables.messages"},
     "tables.events": {"tables.models", "tables.messages"},
-    "tables.payloads": {"tables.events"},
+    "tables.payloads": {"tables.events", "tables.messages"},
     "tables.state_cache": {"tables.models"},
     "tables.guests": {"tables.models"},
     "tables.visibility": set(),

@@ -441,8 +441,6 @@ def variant_call(*, table_id: int, seat_id: int | None, variant: object) -> int:
         allowed = table.settings.get("dealers_choice") or []
         if not allowed:
             raise ServiceError("no_dealers_choice", _("At this table the host has not left the variant to the dealer."))
-        if table.status == Table.Status.ENDED:
-            raise ServiceError("game_over", _("The game is over."))
         if variant not in allowed:
             raise ServiceError(
                 "variant_not_allowed",
