@@ -145,7 +145,15 @@ class Match:
         return "not separated"
 
 
-def play_match(game_name: str, seats: int, hero: str, field_name: str, decks: int, timer: Timer | None = None) -> Match:
+def play_match(
+    game_name: str,
+    seats: int,
+    hero: str,
+    field_name: str,
+    decks: int,
+    timer: Timer | None = None,
+    changes: Mapping[str, Any] | None = None,
+) -> Match:
     """``hero`` in one seat and ``field_name`` in the others, every deck dealt once per seat."""
     game = get_game(game_name)
     unit = BIG_BLIND if game_name == "holdem" else BOOT
@@ -153,13 +161,15 @@ def play_match(game_name: str, seats: int, hero: str, field_name: str, decks: in
         settings: Mapping[str, Any] = {"small_blind": BIG_BLIND // 2, "big_blind": BIG_BLIND}
         stack = 100 * BIG_BLIND
     else:
-        settings = game.settings()
+        settings = game.settings(changes)
         stack = 100 * BOOT
     names = [f"S{index + 1}" for index in range(seats)]
     hero_decide = strategy(game_name, hero, timer)
     field_decide = strategy(game_name, field_name, timer)
     sessions = [dict.fromkeys(names, History()) for _ in range(seats)]
     seed = f"ladder|{game_name}|{seats}|{hero}|{field_name}"
+    if changes:
+        seed += "|" + ",".join(f"{key}={value}" for key, value in sorted(changes.items()))
     deck_rng = random.Random(f"ladder|{game_name}|{seats}|decks")  # the same decks for every match
     per_deck = []
     for number in range(decks):
@@ -211,10 +221,20 @@ def main() -> None:
     parser.add_argument("--seats", nargs="+", type=int, default=[2, 3])
     parser.add_argument("--decks", type=int, default=300, help="decks per match (each dealt once per seat)")
     parser.add_argument("--strengths", nargs="+", default=list(STRENGTHS))
-    parser.add_argument("--opponents", nargs="+", default=list(NAMES))
+    parser.add_argument("--opponents", nargs="*", default=list(NAMES), help="none: head to head only")
     parser.add_argument("--no-h2h", action="store_true", help="skip the head-to-head matches")
     parser.add_argument("--memory", action="store_true", help="also hard without memory, paired on the same decks")
+    parser.add_argument(
+        "--set",
+        nargs="*",
+        default=[],
+        metavar="KEY=VALUE",
+        help="Teen Patti: host settings other than the preset's, e.g. blind_turns=4 (a number, or null)",
+    )
     args = parser.parse_args()
+    changes = {key: None if value == "null" else int(value) for key, value in (item.split("=", 1) for item in args.set)}
+    if changes:
+        print(f"Settings changed from each preset's: {changes}")
     print(f"Ladder: {args.decks} decks per match, each dealt once per seat. Python {sys.version.split()[0]}.")
     for game_name in args.games:
         game = get_game(game_name)
@@ -226,17 +246,18 @@ def main() -> None:
             for opponent in args.opponents:
                 results = {}
                 for hero in args.strengths:
-                    results[hero] = play_match(game_name, seats, hero, opponent, args.decks, timer)
+                    results[hero] = play_match(game_name, seats, hero, opponent, args.decks, timer, changes)
                     print(line(results[hero]), flush=True)
                 if args.memory and "hard" in results:
-                    nomem = play_match(game_name, seats, "hard-nomem", opponent, args.decks)
+                    nomem = play_match(game_name, seats, "hard-nomem", opponent, args.decks, changes=changes)
                     print(line(nomem))
                     mean, ci = paired(results["hard"], nomem)
                     print(f"    memory's worth (hard - hard without memory): {mean:+.1f} ± {ci:.1f}", flush=True)
             if not args.no_h2h:
                 for hero, field_name in (("hard", "normal"), ("normal", "easy"), ("hard", "easy")):
                     if hero in args.strengths and field_name in args.strengths:
-                        print(line(play_match(game_name, seats, hero, field_name, args.decks, timer)), flush=True)
+                        match = play_match(game_name, seats, hero, field_name, args.decks, timer, changes)
+                        print(line(match), flush=True)
             print(f"  ({time.perf_counter() - started:.0f} s)")
         reference = engine_seconds_per_hand(game_name, timer.engine_hands)
         print(f" {game_name} decision time (reference: the engine, {reference * 1e3:.3f} ms per hand)")
