@@ -122,8 +122,8 @@ def night_schedule(
 ) -> PlannedNight:
     """The host or a co-host puts a night on the calendar."""
     _require_co_host(home_game, by)
-    # One at a time with joining (``ledger.services.home_game_join`` locks this row too): a
-    # member who joins meanwhile is invited here or by ``invitations_of_new_members``.
+    # One at a time with joining (``invitations_of_new_members`` locks this row too): a member
+    # who joins meanwhile is invited here or there, never by neither.
     HomeGame.objects.select_for_update().filter(pk=home_game.pk).first()
     place = _check_night_fields(
         home_game=home_game, template=template, starts_at=starts_at, place=place, seat_limit=seat_limit
@@ -341,6 +341,9 @@ def invitations_of_new_members(
         joined = {home_game_id: {instance.pk} for home_game_id in pk_set}
     else:
         joined = {instance.pk: set(pk_set)}
+    # Locked as ``night_schedule`` locks it: a night scheduled meanwhile either sees the new
+    # member or is seen here.
+    list(HomeGame.objects.select_for_update().filter(pk__in=joined).order_by("pk").values_list("pk", flat=True))
     now = timezone.now()
     nights = PlannedNight.objects.filter(
         home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now
