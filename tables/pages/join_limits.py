@@ -54,7 +54,9 @@ class CacheLimit:
     hit (``setting``, when given, names a Django setting that replaces ``limit``).
 
     The count is added and incremented atomically in the cache; the window's start is kept
-    beside it, so a refusal can say how long until the window ends (``Retry-After``)."""
+    beside it, so a refusal can say how long until the window ends (``Retry-After``). Both
+    expire with the window; :meth:`retry_after` also drops a window it finds over (the clock
+    it reads is ``now``, which tests move)."""
 
     name: str
     limit: int
@@ -73,24 +75,23 @@ class CacheLimit:
         found = cache.get_many([key, key + ":since"])
         since = found.get(key + ":since")
         if since is not None and at - float(since) >= self.window:
-            return 0  # the window is over, though the cache has not dropped it yet
+            self.forget(ident)  # over, though the cache has not dropped it yet: the next hit starts anew
+            return 0
         if int(found.get(key, 0)) < self.most():
             return 0
         return self.window if since is None else max(1, math.ceil(float(since) + self.window - at))
 
     def hit(self, ident: str) -> None:
         """Count one more hit for ``ident`` (a window starts at the first)."""
-        at, key = now(), self.key(ident)
-        since = cache.get(key + ":since")
-        if since is not None and at - float(since) >= self.window:
-            cache.delete_many([key, key + ":since"])  # over, though the cache has not dropped it yet
-        cache.add(key + ":since", at, timeout=self.window)
+        key = self.key(ident)
         if cache.add(key, 1, timeout=self.window):
+            cache.set(key + ":since", now(), timeout=self.window)
             return
         try:
             cache.incr(key)
         except ValueError:  # expired between add and incr
-            cache.add(key, 1, timeout=self.window)
+            if cache.add(key, 1, timeout=self.window):
+                cache.set(key + ":since", now(), timeout=self.window)
 
     def forget(self, ident: str) -> None:
         """Forget ``ident``'s hits (tests; an operator who unblocks someone)."""
