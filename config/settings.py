@@ -335,6 +335,10 @@ DASHAIN_READS_PER_PERSON_BURST = env.int("DASHAIN_READS_PER_PERSON_BURST", defau
 DASHAIN_READS_PER_PERSON_RATE = env.float("DASHAIN_READS_PER_PERSON_RATE", default=2.0)
 DASHAIN_READS_PER_ADDRESS_BURST = env.int("DASHAIN_READS_PER_ADDRESS_BURST", default=200)
 DASHAIN_READS_PER_ADDRESS_RATE = env.float("DASHAIN_READS_PER_ADDRESS_RATE", default=20.0)
+# Requests of one home game calendar feed token, and of one client address to any feed, in
+# 10 minutes (homegames/views.py; docs/home-games.md says why a polling calendar never meets them).
+DASHAIN_FEED_PER_TOKEN = env.int("DASHAIN_FEED_PER_TOKEN", default=60)
+DASHAIN_FEED_PER_ADDRESS = env.int("DASHAIN_FEED_PER_ADDRESS", default=600)
 
 # HTTPS: on by default whenever DEBUG is off, so `check --deploy` is clean. Behind a
 # reverse proxy that terminates TLS, run daphne with --proxy-headers so requests know

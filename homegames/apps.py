@@ -12,7 +12,7 @@ class HomeGamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import m2m_changed
 
-        from homegames.services import calendar_feeds_of_removed, notices_sweep
+        from homegames.services import calendar_feeds_of_removed, invitations_of_new_members, notices_sweep
         from ledger.models import HomeGame
         from tables.worker import swept
 
@@ -20,4 +20,8 @@ class HomeGamesConfig(AppConfig):
         # A removed member's calendar feed is deleted, so joining again never revives its old address.
         m2m_changed.connect(
             calendar_feeds_of_removed, sender=HomeGame.members.through, dispatch_uid="homegames_feeds_removed"
+        )
+        # Whoever joins after a night was scheduled is invited to it, as the members then were.
+        m2m_changed.connect(
+            invitations_of_new_members, sender=HomeGame.members.through, dispatch_uid="homegames_late_invitations"
         )

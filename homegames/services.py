@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from homegames.mail import notice_message
 from homegames.models import Answer, CalendarFeed, MemberPrefs, NightTemplate, Notice, PlannedNight, new_feed_token
 from homegames.selectors import night_answers, zone_name_valid
+from ledger.models import HomeGame
 from ledger.selectors import user_can_view_home_game, user_is_co_host
 from ledger.services import home_game_add_planned_table
 from tables import services as table_services
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
 
     from accounts.models import User
-    from ledger.models import HomeGame
     from tables.models import Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -122,6 +122,9 @@ def night_schedule(
 ) -> PlannedNight:
     """The host or a co-host puts a night on the calendar."""
     _require_co_host(home_game, by)
+    # One at a time with joining (``invitations_of_new_members`` locks this row too): a member
+    # who joins meanwhile is invited here or there, never by neither.
+    HomeGame.objects.select_for_update().filter(pk=home_game.pk).first()
     place = _check_night_fields(
         home_game=home_game, template=template, starts_at=starts_at, place=place, seat_limit=seat_limit
     )
@@ -309,6 +312,45 @@ def _notify_answered(night: PlannedNight, kind: str, now: datetime) -> None:
 
 def _members_of(home_game: HomeGame) -> list[int]:
     return list(home_game.members.values_list("pk", flat=True))
+
+
+def _invite_late(night: PlannedNight, user_id: int, now: datetime) -> None:
+    """The invitation of a member who joined after ``night`` was scheduled: written once per
+    night and member, whatever the night's version. One already sent, or still due, stays
+    as it is (a member who leaves and joins again gets no second one); one never sent
+    (skipped: they had left before the sweep, or had no address) is due again now."""
+    if user_id == night.created_by_id:
+        return  # whoever scheduled a night is not invited to it, as at scheduling
+    invitation = Notice.objects.filter(night=night, user_id=user_id, kind=Notice.Kind.INVITATION).first()
+    if invitation is None:
+        _notice(night, user_id, Notice.Kind.INVITATION, now)
+    elif invitation.skipped:
+        Notice.objects.filter(pk=invitation.pk, sent_at__isnull=True).update(skipped="", due_at=now)
+
+
+def invitations_of_new_members(
+    *, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **_kwargs: Any
+) -> None:
+    """``m2m_changed`` of ``HomeGame.members``: whoever joins (the invite link, a table added
+    as a night, the admin) is invited to every night ahead that is not cancelled, in the
+    transaction that adds them (Django sends ``post_add`` inside it, with only the people
+    who were not members already). The table clock's sweep sends the invitations."""
+    if action != "post_add" or not pk_set:
+        return
+    if reverse:  # user.home_games.add(home_game, ...)
+        joined = {home_game_id: {instance.pk} for home_game_id in pk_set}
+    else:
+        joined = {instance.pk: set(pk_set)}
+    # Locked as ``night_schedule`` locks it: a night scheduled meanwhile either sees the new
+    # member or is seen here.
+    list(HomeGame.objects.select_for_update().filter(pk__in=joined).order_by("pk").values_list("pk", flat=True))
+    now = timezone.now()
+    nights = PlannedNight.objects.filter(
+        home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now
+    ).order_by("starts_at", "pk")
+    for night in nights:
+        for user_id in sorted(joined[night.home_game_id]):
+            _invite_late(night, user_id, now)
 
 
 def notices_send_due(*, now: datetime | None = None) -> int:

@@ -42,6 +42,7 @@ from homegames.services import (
 from ledger.models import HomeGame
 from ledger.selectors import user_can_view_home_game, user_is_co_host
 from tables.pages.forms import GAME_CHOICES, OpenTableForm
+from tables.pages.join_limits import GUESSES, CacheLimit, client_address, secret_digest
 
 
 def _user(request: HttpRequest) -> User:
@@ -293,14 +294,49 @@ def night_ics(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRes
     return _calendar_response(body, f"night-{night.pk}.ics")
 
 
+#: Requests a feed token, and a client address to any feed, may make in 10 minutes (the
+#: window starts at the first). A phone polling every 5 minutes makes 2; see docs/home-games.md.
+FEED_PER_TOKEN = CacheLimit("feed-token", 60, setting="DASHAIN_FEED_PER_TOKEN")
+FEED_PER_ADDRESS = CacheLimit("feed-address", 600, setting="DASHAIN_FEED_PER_ADDRESS")
+
+
+def _too_many(retry_after: int) -> HttpResponse:
+    response = HttpResponse(
+        _("Too many requests for calendar feeds. Try again later."),
+        status=429,
+        content_type="text/plain; charset=utf-8",
+    )
+    response["Retry-After"] = str(retry_after)
+    return response
+
+
 @never_cache
 @require_GET
 def feed(request: HttpRequest, token: str) -> HttpResponse:
     """A member's private calendar feed: no sign-in (phone calendars have none), the token
-    is the key. An old, guessed or replaced token, or a removed member's, gets a 404."""
+    is the key. An old, guessed or replaced token, or a removed member's, gets a 404 and
+    counts as a failed guess of the address, as a wrong join link does (``GUESSES``).
+
+    Limited with the join pages' counter (``tables.pages.join_limits.CacheLimit``): served
+    requests count per token and per address; past either limit, or an unknown token past the
+    address's guesses, the answer is 429 with ``Retry-After``, and a refusal counts nothing."""
+    address = client_address(request)
+    wait = FEED_PER_ADDRESS.retry_after(address)
+    if wait:
+        return _too_many(wait)
     found = calendar_feed_nights(token=token)
     if found is None:
+        wait = GUESSES.retry_after(address)
+        if wait:
+            return _too_many(wait)
+        GUESSES.hit(address)
         raise Http404
+    digest = secret_digest(token)
+    wait = FEED_PER_TOKEN.retry_after(digest)
+    if wait:
+        return _too_many(wait)
+    FEED_PER_TOKEN.hit(digest)
+    FEED_PER_ADDRESS.hit(address)
     calendar_feed, nights = found
     body = nights_calendar(nights, name=calendar_feed.home_game.name, site_url=settings.DASHAIN_SITE_URL)
     return _calendar_response(body, f"home-game-{calendar_feed.home_game_id}.ics")
