@@ -1,10 +1,15 @@
 """Benchmark: how well the computer players play, and how long they take to decide.
 
-    /work/venv/bin/python benchmarks/bots.py            # the default run, a few minutes
-    /work/venv/bin/python benchmarks/bots.py --scale 4  # four times the deals: narrower intervals
-    /work/venv/bin/python benchmarks/bots.py --games holdem --scale 2
-    /work/venv/bin/python benchmarks/bots.py --games faras --teen-patti-seats 2 --scale 4   # heads-up
-    /work/venv/bin/python benchmarks/bots.py --games faras classic --variant muflis   # a Teen Patti variant
+    .venv/bin/python benchmarks/bots.py            # the default run, a few minutes
+    .venv/bin/python benchmarks/bots.py --scale 4  # four times the deals: narrower intervals
+    .venv/bin/python benchmarks/bots.py --games holdem --scale 2
+    .venv/bin/python benchmarks/bots.py --games faras --teen-patti-seats 2 --scale 4   # heads-up
+    .venv/bin/python benchmarks/bots.py --games faras classic --variant muflis   # a Teen Patti variant
+    .venv/bin/python benchmarks/bots.py ladder --games holdem --seats 2 6   # the ladder (benchmarks/ladder.py)
+
+``bots.py ladder ...`` runs the ladder of ``benchmarks/ladder.py`` with the same arguments:
+every strength against every simple opponent of ``benchmarks/baselines.py`` and head to
+head, in every game and seat count. What follows describes this script's own run.
 
 Everything runs on the engine alone (no database). For each game a *hero* strategy
 plays a *field* of one other strategy, one hand at a time from fresh stacks:
@@ -395,6 +400,12 @@ VARIANT = ["none"]
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["ladder"]:
+        from benchmarks import ladder  # it imports this module: imported here, when asked for
+
+        sys.argv = [f"{sys.argv[0]} ladder", *sys.argv[2:]]
+        ladder.main()
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="+", default=["faras", "classic", "999", "holdem"])
     parser.add_argument("--scale", type=float, default=1.0, help="multiply the number of deals (default 1)")

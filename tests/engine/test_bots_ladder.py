@@ -14,7 +14,7 @@ import random
 import pytest
 
 from benchmarks.baselines import NAMES, baseline
-from benchmarks.ladder import play_match, strategy
+from benchmarks.ladder import Timer, play_match, strategy
 from engine.bots import History, choose_action
 from engine.fairness import seeded_deck
 from engine.games import get_game
@@ -114,3 +114,16 @@ def test_a_ladder_strategy_is_a_computer_or_a_baseline():
     view = game.view(state, "B")
     assert simple(view, "B", random.Random(1), History()).verb == "raise"
     assert computer(view, "B", random.Random(1), History()).verb in ("chaal", "raise", "see", "pack")
+
+
+def test_ladder_settings_other_than_the_preset_reach_every_hand():
+    # ``--set blind_turns=2``: every hand of the match is dealt under the changed setting,
+    # and it changes the play (at the preset, no limit, a station is never made to look).
+    timer = Timer()
+    changed = play_match("999", 2, "hard", "station", 6, timer, {"blind_turns": 2})
+    assert timer.engine_hands, "no hand was recorded"
+    assert all(hand[0]["blind_turns"] == 2 for hand in timer.engine_hands)
+    assert all(hand[0]["ranking"] == "digits" for hand in timer.engine_hands)  # the rest is the preset's
+    looks = [action for hand in timer.engine_hands for action in hand[4] if action.verb == "see"]
+    assert looks, "with two blind turns somebody must look"
+    assert play_match("999", 2, "hard", "station", 6).per_deck != changed.per_deck
