@@ -6,12 +6,17 @@ a player out of the deal and their stack out of the pots, as before."""
 
 from __future__ import annotations
 
+import io
+import json
 import random
 from datetime import timedelta
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
+from engine import verify
 from engine.cards import card_text
 from ledger.selectors import ledger_report
 from tables import selectors
@@ -128,6 +133,20 @@ def test_by_places_a_player_sitting_out_is_blinded_away_and_placed_when_they_go_
     assert report.is_final and not report.error
     assert sum(line.chips_end for line in report.players) == CHIPS
     _chips_conserved_every_hand(table)
+    # The whole game, the absent player's hands included, verifies from its download.
+    client = Client()
+    client.force_login(seats[0].user)
+    export = client.get(reverse("game_export", kwargs={"code": table.code})).content.decode()
+    out = io.StringIO()
+    assert verify.main(["-"], stdout=out, stdin=io.StringIO(export)) == 0, out.getvalue()
+    assert "every chip is accounted for" in out.getvalue()
+    # Its prizes are money, not chips: a prize that claims chips is named.
+    tampered = json.loads(export)
+    prize = next(entry for entry in tampered["ledger"] if entry["kind"] == "prize")
+    prize["chips"] = 5
+    out = io.StringIO()
+    assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(tampered))) != 0
+    assert "is a prize of 5 chips" in out.getvalue()
     owners = card_owners(table)
     for viewer in [*(str(seat.pk) for seat in seats if seat.pk != absent.pk), None]:
         frames = [
