@@ -59,13 +59,13 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     if plan is not None and not people.intersection(name for name, _stack in plan.players):
         # Computers never play on by themselves. Book 001: "If every person at the table runs
         # out of chips, the game ends there and the biggest stack left takes first place."
-        if rules.ends_when_one_left:
+        if rules.ends_when_one_left and not _sitting_out_with_chips(table):
             game_end(log, reason="no_people")
         else:
             log.append(EventKind.WAITING, {"reason": "no_people"})
         return None
     if plan is None:
-        if rules.ends_when_one_left:
+        if rules.ends_when_one_left and not _sitting_out_with_chips(table):
             game_end(log, reason="one_left")
         else:
             log.append(EventKind.WAITING, {"reason": "too_few_players"})
@@ -139,6 +139,14 @@ def _with_called_variant(table: Table, plan: HandPlan, number: int) -> tuple[Han
         if str(payload.get("seat")) == dealer and payload.get("variant") in allowed:
             return replace(plan, settings={**plan.settings, "variant": payload["variant"]}), True
     return plan, False
+
+
+def _sitting_out_with_chips(table: Table) -> bool:
+    """Whether a player sitting out (not dealt in: a table shared by chips) still has chips.
+    Book 001's game ends when one player has every chip, or when every person has run out:
+    a player who only sat out has neither won nor lost theirs, so the table waits for them
+    (or for the host to end the game) instead of ending it while they are away."""
+    return Seat.objects.filter(table=table, status=Seat.Status.SITTING_OUT, number__isnull=False, stack__gt=0).exists()
 
 
 def seats_to_deal(table: Table) -> list[Seat]:

@@ -259,3 +259,20 @@ def test_an_away_turn_at_the_deal_is_played_after_the_host_pauses_and_resumes(mo
     assert current_turn(table)[0] != absent.engine_name
     mine = Event.objects.filter(table=table, kind="action", actor=absent, hand__number=2)
     assert [(e.payload["verb"], e.payload.get("by")) for e in mine] == [("fold", "away")]
+
+
+def test_by_chips_the_game_waits_for_a_player_sitting_out_instead_of_ending(monkeypatch):
+    """Two at hold'em by chips, one sits out: nobody holds every chip, so the game does not
+    end (it did: 'one_left'); the table waits, and deals again when they come back."""
+    repeatable_decks(monkeypatch, random.Random(31))
+    table, seats = open_table("holdem", players=2)
+    seat_sit_out(table_id=table.pk, seat_id=seats[1].pk)
+    while (player := current_turn(table)[0]) is not None:
+        hand_act(table_id=table.pk, seat_id=int(player), verb="fold")
+    table.refresh_from_db()
+    assert table.status == Table.Status.PLAYING and table.hands_played == 1
+    assert Event.objects.filter(table=table, kind="waiting", payload__reason="too_few_players").exists()
+    assert _stacks_between_hands(table) == 2000
+    seat_come_back(table_id=table.pk, seat_id=seats[1].pk)
+    table.refresh_from_db()
+    assert table.hands_played == 2 and "away" not in selectors.hand_live(table=table).plan
