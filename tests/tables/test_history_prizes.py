@@ -87,6 +87,8 @@ def test_by_chips_for_money_no_prize_is_shown(monkeypatch):
 def test_at_zero_price_by_places_the_places_show_and_no_prize(monkeypatch):
     table, seats = _played_to_the_end(monkeypatch, buy_in_price="0.00", prizes="places", payouts="50/30/20")
     assert LedgerEntry.objects.filter(table=table, kind=LedgerEntry.Kind.PRIZE, price=0).count() == 3
+    # The game-over box reads the placings of the log: no prize of 0.00 there either.
+    assert all("prize" not in p for p in Event.objects.get(table=table, kind="game_ended").payload["placings"])
     history, report = _pages(table, seats[0])
     lines = _placing_lines(history)
     assert len(lines) == 3 and all("chips" in line for line in lines.values())
