@@ -312,7 +312,8 @@ def _parse_table_events(data: Mapping[str, object]) -> tuple[Mapping[str, Any], 
     return tuple(events)
 
 
-LEDGER_KINDS = ("buy_in", "buy_back", "cash_out", "reversal")
+#: A ``prize`` is money won at a hold'em table shared by places: it moves no chip (0 chips).
+LEDGER_KINDS = ("buy_in", "buy_back", "cash_out", "reversal", "prize")
 
 
 def _parse_ledger(data: Mapping[str, object]) -> tuple[Mapping[str, Any], ...] | None:

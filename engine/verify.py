@@ -604,6 +604,12 @@ def _check_ledger(ledger: Sequence[Mapping[str, Any]], moves: Mapping[str, list[
                 )
             )
             continue
+        if kind == "prize":
+            # Money won at a table shared by places, written at the game's end: no chip moves.
+            if entry["chips"]:
+                chips = entry["chips"]
+                findings.append(Finding(None, "ledger", f"ledger entry {index + 1} is a prize of {chips} chips."))
+            continue
         side = "buy" if kind in ("buy_in", "buy_back") else "cash_out"
         if entry["chips"] or side == "buy":
             written.setdefault(str(entry["player"]), []).append((side, int(entry["chips"])))

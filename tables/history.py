@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
@@ -117,7 +118,18 @@ def recorded_placings(*, table: Table) -> list[dict[str, Any]]:
     empty before the game ends and for Teen Patti, which has no placings."""
     event = Event.objects.filter(table=table, kind=EventKind.GAME_ENDED).order_by("-seq").first()
     placings = event.payload.get("placings") if event is not None else None
-    return list(placings) if isinstance(placings, list) else []
+    if not isinstance(placings, list):
+        return []
+    # A prize is money the ledger recorded, kept in the log as its text ("30.00"): read back
+    # as a Decimal, so a page writes it in the viewer's language as the settle-up page does.
+    return [{**placing, "prize": Decimal(placing["prize"])} if "prize" in placing else placing for placing in placings]
+
+
+def prizes_in_money(*, table: Table) -> bool:
+    """Whether the table's placings win money (issue 25): hold'em shared by places at a buy-in
+    price above 0.00. By chips, a player's result is their chips' value (the settle-up's Net),
+    not a prize; at 0.00 every prize is 0.00. In both cases no page shows a prize."""
+    return (table.settings or {}).get("prizes") == "places" and Decimal(table.buy_in_price) > 0
 
 
 # --- names ---------------------------------------------------------------------------------

@@ -725,6 +725,10 @@ def table_page_strings() -> dict[str, Any]:
         "price_in_currency": _("%(currency)s %(amount)s"),
         "sit_out": _("Sit out"),
         "come_back": _("Come back"),
+        "sitting_out_dealt_in": _(
+            "At this table you are still dealt in while you sit out, as at a tournament: "
+            "your blinds are paid and your hand is checked or folded for you."
+        ),
         "start": _("Start the game"),
         "pause": _("Pause"),
         "resume": _("Resume"),

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from engine.export import to_text
 from tables import history, selectors
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, Seat, Table, table_currency
 from tables.pages.views import card_strings, viewer_seat
 
 
@@ -49,6 +49,8 @@ def table_history(request: HttpRequest, code: str) -> HttpResponse:
             "exports_open": history.history_exports_open(table=table),
             "secret_seed": (history.revealed_secret_seed(table=table) or b"").hex(),
             "placings": history.recorded_placings(table=table),
+            "prizes_in_money": history.prizes_in_money(table=table),
+            "currency": table_currency(table),
             "ended_by_host": history.ended_by_host(table=table),
         },
     )

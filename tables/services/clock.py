@@ -50,6 +50,7 @@ from tables.services.clock_due import clock_due
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
 from tables.services.push import push_queue
+from tables.services.seat_state import AWAY_KEY
 from tables.services.write import table_write
 
 logger = logging.getLogger(__name__)
@@ -102,6 +103,18 @@ def _turn_alarm_run(log: TableLog, hand: Hand | None, now: datetime) -> None:
         hand.save(update_fields=["turn_alarm_at", "turn_alarms"])
         computer_move(log, hand=hand)
         return
+    if hand.to_act in hand.plan.get(AWAY_KEY, ()):
+        # Away for the hand, with no move before this turn to play it (the deal, a resume:
+        # turns.away_turn_clock): the away rule's move, now.
+        hand.turn_alarm_at = None
+        hand.turn_alarms += 1
+        hand.save(update_fields=["turn_alarm_at", "turn_alarms"])
+        try:
+            away_act(log, hand=hand, by="away")
+            return
+        except ServiceError:
+            logger.warning("no away action at table %s; reminding instead", table.pk)
+            hand.turn_alarms -= 1
     from tables.services.turns import turn_acts
 
     if turn_acts(table):

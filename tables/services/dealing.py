@@ -17,6 +17,7 @@ from tables.events import EventKind
 from tables.models import Event, Hand, Seat, Table
 from tables.services.hand_end import game_end
 from tables.services.log import TableLog
+from tables.services.seat_state import AWAY_KEY, sitting_out_dealt_in
 from tables.services.turns import after_state_change
 from tables.sql.read import player_seeds, rows_where
 from tables.sql.write import row_insert
@@ -42,24 +43,29 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     if rules.game_length_allowed and game_length and table.hands_played >= game_length:
         game_end(log, reason="length")
         return None
-    seats = rows_where(
-        Seat, equal={"table_id": table.pk, "status": Seat.Status.PLAYING}, null={"number": False}, order_by=["number"]
-    )
+    seats = seats_to_deal(table)
     position = position_for_seats(table, seats)
     plan = game.plan_hand(
         settings=table.settings["engine"], seats=[(seat.engine_name, seat.stack) for seat in seats], previous=position
     )
+    # Players sitting out dealt in (a table shared by places) are away for the whole hand.
+    away = sorted(seat.engine_name for seat in seats if seat.status == Seat.Status.SITTING_OUT)
     people = {seat.engine_name for seat in seats if not seat.computer}
+    if plan is not None and away and not (people - set(away)).intersection(name for name, _stack in plan.players):
+        # Every person dealt in is away: the table waits for one to come back rather than
+        # play a hand of absent players (or end the game while they are away).
+        log.append(EventKind.WAITING, {"reason": "everyone_away"})
+        return None
     if plan is not None and not people.intersection(name for name, _stack in plan.players):
         # Computers never play on by themselves. Book 001: "If every person at the table runs
         # out of chips, the game ends there and the biggest stack left takes first place."
-        if rules.ends_when_one_left:
+        if rules.ends_when_one_left and not _sitting_out_with_chips(table):
             game_end(log, reason="no_people")
         else:
             log.append(EventKind.WAITING, {"reason": "no_people"})
         return None
     if plan is None:
-        if rules.ends_when_one_left:
+        if rules.ends_when_one_left and not _sitting_out_with_chips(table):
             game_end(log, reason="one_left")
         else:
             log.append(EventKind.WAITING, {"reason": "too_few_players"})
@@ -86,6 +92,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
             # Who of those dealt in is a computer (seated and removed only between hands), so
             # each turn knows without a query whether its alarm is a computer's move.
             "computers": sorted(seat.engine_name for seat in seats if seat.computer),
+            **({AWAY_KEY: [name for name, _stack in pairs if name in away]} if away else {}),
         },
         player_seeds=seeds,
     )
@@ -134,12 +141,29 @@ def _with_called_variant(table: Table, plan: HandPlan, number: int) -> tuple[Han
     return plan, False
 
 
+def _sitting_out_with_chips(table: Table) -> bool:
+    """Whether a player sitting out (not dealt in: a table shared by chips) still has chips.
+    Book 001's game ends when one player has every chip, or when every person has run out:
+    a player who only sat out has neither won nor lost theirs, so the table waits for them
+    (or for the host to end the game) instead of ending it while they are away."""
+    return Seat.objects.filter(table=table, status=Seat.Status.SITTING_OUT, number__isnull=False, stack__gt=0).exists()
+
+
+def seats_to_deal(table: Table) -> list[Seat]:
+    """The seats dealt in the next hand (with chips, by the game's plan), in seat order: those
+    playing, and at a table shared by places those sitting out too (``sitting_out_dealt_in``)."""
+    if sitting_out_dealt_in(table):
+        seated = rows_where(Seat, equal={"table_id": table.pk}, null={"number": False}, order_by=["number"])
+        return [seat for seat in seated if seat.status in (Seat.Status.PLAYING, Seat.Status.SITTING_OUT)]
+    return rows_where(
+        Seat, equal={"table_id": table.pk, "status": Seat.Status.PLAYING}, null={"number": False}, order_by=["number"]
+    )
+
+
 def next_dealer(table: Table) -> str | None:
     """The engine name of the player who would deal the next hand with the seats as they are
     now (``None``: too few players to deal)."""
-    seats = rows_where(
-        Seat, equal={"table_id": table.pk, "status": Seat.Status.PLAYING}, null={"number": False}, order_by=["number"]
-    )
+    seats = seats_to_deal(table)
     plan = get_game(table.game).plan_hand(
         settings=table.settings["engine"],
         seats=[(seat.engine_name, seat.stack) for seat in seats],

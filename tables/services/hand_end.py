@@ -120,8 +120,9 @@ def game_end(log: TableLog, *, reason: str) -> None:
             payouts=table.settings.get("payouts") or [100],
         )
         won = {entry.seat_id: str(entry.price) for entry in prizes}
-        for placing in placings:
-            placing["prize"] = won.get(placing["seat"], "0.00")
+        if Decimal(table.buy_in_price) != 0:  # at 0.00 every prize is 0.00: none is shown
+            for placing in placings:
+                placing["prize"] = won.get(placing["seat"], "0.00")
     elif placings is not None and Decimal(table.buy_in_price) != 0:
         # By chips, for money: what each player won or lost, as the settle-up shows it.
         nets = ledger_net_results(table=table) or {}

@@ -17,6 +17,15 @@ def in_live_hand(table: Table, seat: Seat) -> bool:
     return hand is not None and seat.engine_name in players_of(hand)
 
 
+def sitting_out_dealt_in(table: Table) -> bool:
+    """Whether a player sitting out is still dealt in (and played by the away rule): at a
+    hold'em table shared by places, as at any tournament, an absent player's stack keeps
+    paying the blinds and their hand is folded, so sitting out cannot freeze a place
+    (docs/rules.md, "Sitting out at a table shared by places"). Elsewhere sitting out keeps
+    a player out of the deal, and their chips out of the pots."""
+    return (table.settings or {}).get("prizes") == "places"
+
+
 def buy_backs_left(table: Table, seat: Seat) -> bool:
     """Whether the seat may still buy in again within the table's limit (``None``: no limit)."""
     limit = table.settings.get("buy_backs")

@@ -24,6 +24,7 @@ from tables.services.errors import ServiceError
 from tables.services.hand_end import seat_cash_out_and_unseat
 from tables.services.log import TableLog
 from tables.services.seat_state import away_for_hand_clear, buy_backs_left, in_live_hand
+from tables.services.turns import TURN_CLOCK_FIELDS, turn_clock_due, turn_clock_start, turn_timer
 from tables.services.write import seat_at, table_write
 
 _SEED_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -171,9 +172,16 @@ def seat_come_back(*, table_id: int, seat_id: int) -> Seat:
         seat.save(update_fields=["status"])
         log.append(EventKind.SEAT_CAME_BACK, {"seat": seat.pk})
         # Away for the hand (the away rule sat them out in it): their own decisions again.
-        live = selectors.hand_live(table=table)
-        if live is not None:
-            away_for_hand_clear(live, str(seat.pk))
+        live, state, action_seq = selectors.live_hand_and_state(table=table)
+        if live is not None and away_for_hand_clear(live, str(seat.pk)) and live.to_act == str(seat.pk):
+            # Their turn was on the clock as the away rule's move (turns.away_turn_clock): it
+            # waits for them now, with the table's timer, as any turn.
+            live.turn_seq = log.last_seq
+            turn_clock_start(live, timer=turn_timer(table))
+            live.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
+            turn_clock_due(log, live)
+            if state is not None:
+                log.hand_now(live, state, action_seq)
         deal_when_ready(log)
     return seat
 

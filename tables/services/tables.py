@@ -29,10 +29,11 @@ from tables.services.between_hands import hand_deal_now
 from tables.services.dealing import next_dealer
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
-from tables.services.seat_state import in_live_hand
+from tables.services.seat_state import AWAY_KEY, in_live_hand
 from tables.services.settings import chip_value_kept, prizes_kept, table_settings_build
 from tables.services.turns import (
     TURN_CLOCK_FIELDS,
+    away_turn_clock,
     computer_turn_clock,
     ending_turn_deadline,
     seat_is_computer,
@@ -329,6 +330,7 @@ def table_resume(*, table_id: int, seat_id: int) -> Table:
             hand.turn_seq = log.last_seq
             turn_clock_start(hand, timer=turn_timer(table))
             computer_turn_clock(table, hand)  # a computer's turn starts again too
+            away_turn_clock(hand)  # and an away player's is played
             hand.save(update_fields=["turn_seq", *TURN_CLOCK_FIELDS])
             turn_clock_due(log, hand)
             # The turn's new clock (its deadline, and when the host may act for them) goes
@@ -369,8 +371,9 @@ def table_end(*, table_id: int, seat_id: int) -> Table:
             if paused:  # the turn starts again, as at a resume, with the ending's limit
                 turn_clock_start(hand, timer=turn_timer(table))
                 computer_turn_clock(table, hand)
-            elif seat_is_computer(hand, hand.to_act):
-                pass  # a computer's move is on the clock already
+                away_turn_clock(hand)
+            elif seat_is_computer(hand, hand.to_act) or hand.to_act in hand.plan.get(AWAY_KEY, ()):
+                pass  # a computer's move, or the away rule's, is on the clock already
             elif hand.turn_deadline is None or hand.turn_deadline > limit:
                 # The turn under way gets the ending's limit, counted from now.
                 hand.turn_deadline = hand.turn_alarm_at = limit

@@ -17,6 +17,7 @@ from tables.screens import turn_public
 from tables.services.clock_due import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
+from tables.services.seat_state import AWAY_KEY
 from tables.services.settings import DEFAULT_COMPUTER_PAUSE, table_seconds
 from tables.sql.write import row_save
 
@@ -49,6 +50,8 @@ def after_state_change(
         hand.to_act = to_act
         turn_clock_start(hand, timer=turn_timer(table))
         computer_turn_clock(table, hand)
+        if verb is None:  # the deal: no move comes before this turn to play it if away
+            away_turn_clock(hand)
     # A turn event after every change: what the player to act may do can change without
     # the turn passing (a blind player who sees pays double from then on).
     log.append(
@@ -109,6 +112,18 @@ def computer_turn_clock(table: Table, hand: Hand) -> None:
     if hand.to_act and seat_is_computer(hand, hand.to_act):
         hand.turn_deadline = None
         hand.turn_alarm_at = computer_move_at(table)
+
+
+def away_turn_clock(hand: Hand) -> None:
+    """When the player to act is away for the hand (``Hand.plan["away"]``): no deadline, and
+    the clock's alarm, now, is the away rule's move (``tables.services.clock``). For a turn no
+    move comes before: the first of a hand, where a player sitting out at a table shared by
+    places is dealt in away (``seat_state.sitting_out_dealt_in``), or one the host resumes.
+    An away turn that follows a move is played at once by that move (``acting.move_play``).
+    Call after :func:`turn_clock_start`."""
+    if hand.to_act and hand.to_act in hand.plan.get(AWAY_KEY, ()):
+        hand.turn_deadline = None
+        hand.turn_alarm_at = timezone.now()
 
 
 def turn_clock_due(log: TableLog, hand: Hand) -> None:

@@ -133,6 +133,11 @@ def test_everyone_sees_the_host_ended_a_money_game_and_the_prizes_of_that_moment
     settle(players)
     act(by_seat[to_act(host)], "fold")  # the big blind takes the blinds: the stacks differ
     settle(players)
+    # Shared by places, sitting out is no shelter from the blinds: the page says so.
+    bikash.page.locator('#between-hands [data-command="sit_out"]').click()
+    expect(bikash.page.locator("#between-hands .sitting-out-dealt-in")).to_contain_text("your blinds are paid")
+    bikash.page.locator('#between-hands [data-command="come_back"]').click()
+    expect(bikash.page.locator("#between-hands .sitting-out-dealt-in")).to_have_count(0)
     end_the_game(host.page)
     for player in players:
         expect(player.page.locator("#game-over-by-host")).to_be_visible()

@@ -439,4 +439,4 @@ def test_the_report_says_the_host_ended_the_game(monkeypatch):
     history = client.get(reverse("table_history", kwargs={"code": table.code})).content.decode()
     assert "The host ended the game" in history
     first = next(seat for seat, place in _placings(table).items() if place == 1)
-    assert f"prize {_prizes(table)[first][1]}" in history
+    assert f"prize USD\u00a0{_prizes(table)[first][1]}" in history

@@ -57,6 +57,10 @@ function drawSeatControls(box, sendSeat, { seat, player, live, asking, request, 
   }
   if (seat.status === "playing" && seated) box.appendChild(controlButton(() => sendSeat("sit_out"), "sit_out", S.sit_out));
   if (seat.status === "sitting_out") box.appendChild(controlButton(() => sendSeat("come_back"), "come_back", S.come_back));
+  // Hold'em shared by places: sitting out is no shelter from the blinds (docs/rules.md).
+  if (seat.status === "sitting_out" && settings.prizes === "places") {
+    box.appendChild(el("p", { class: "aside sitting-out-dealt-in", text: S.sitting_out_dealt_in }));
+  }
   if (seated && !inHand) box.appendChild(controlButton(() => sendSeat("leave"), "leave", S.leave_seat));
 }
 
