@@ -11,7 +11,7 @@ holds any hand; one who bet again after seeing holds a better one.
 
 - **easy**, a loose, passive friend: looks early, stays in with almost anything, seldom
   raises, and asks for a show when the pot has grown. Heads-up against a blind player at
-  a table without a blind-turn limit it stays blind too.
+  a table without a blind-turn limit it stays blind too, and now and then doubles the stake.
 - **normal**, book 000's tips: stays blind while the stake is small ("a few blind turns
   save chips"; book 004: look once half the stake is real money), packs a weak seen hand
   early, bets by its chance of winning against the price, asks for a show when its
@@ -20,7 +20,10 @@ holds any hand; one who bet again after seeing holds a better one.
   do: a seen player may not ask a blind one for a show (book 000), so seen, it would pay
   double each turn and, against someone who never looks, could only pack in the end.
   Seen against a blind player, it plays on only while its chance pays what reaching a
-  show will cost (their blind turns left).
+  show will cost (their blind turns left). Both blind, heads-up, where blind shows are
+  allowed (Classic, 999): once a raise the other cannot cover is legal, it makes the
+  smallest one (:func:`_short_raise`); short with two left, they may only show for what
+  they have left, and with no side pot the chips it keeps back stay its own.
 - **hard**, normal with a model of each opponent: how often each has stayed in after
   seeing, the hands each has turned up at a show, and how often each raises *seen* set
   the range it puts them on; blind raises and looks are counted apart (a look the rules
@@ -29,7 +32,9 @@ holds any hand; one who bet again after seeing holds a better one.
   against those who stay. Heads-up at a table with a blind-turn limit, against a player
   betting blind who seldom raises blind, it looks at once and packs its worst hands
   cheaply; seen against a blind player who never looks, at a table without a limit, it
-  packs; when a tight player bets again after looking, it looks before paying on.
+  packs; when a tight player bets again after looking, it looks before paying on. Both
+  blind, heads-up, it never raises the stake but to make that short raise: a bigger stake
+  only brings the raise it could not cover within the other's reach.
 
 Every strength counts the chips in a *chip race* (:func:`first_out`): with three or more
 in, nobody may chaal all in, so if everyone stayed, the first who cannot cover the chaal
@@ -255,7 +260,18 @@ def _easy(table: Table, player: str, rng: random.Random) -> Action:
         others = table.others_in
         if len(others) == 1 and not others[0].seen and table.me.blind_turns_left is None:
             # Heads-up against a blind player with no blind-turn limit: looking would leave it
-            # paying double with no show to ask (book 000), so it stays blind as they do.
+            # paying double with no show to ask (book 000), so it stays blind as they do, and
+            # now and then doubles the stake, as friends do to see who blinks first.
+            double = 2 * table.stake
+            entry = table.legal.get("raise")
+            if (
+                entry is not None
+                and table.pot >= 6 * table.stake
+                and int(entry["min"]) <= double <= int(entry["max"])
+                and (table.me.stack - double) % double == 0
+                and rng.random() < 0.3
+            ):
+                return Action(player, "raise", double)
             if "chaal" in table.legal:
                 return Action(player, "chaal")
             if "show" in table.legal:
@@ -403,14 +419,21 @@ def _blind(table: Table, player: str, rng: random.Random, history: History | Non
         # Heads-up against a blind player. Seen, it would pay double every turn and could
         # not ask them for a show (book 000), so against someone who never looks it could
         # only pack in the end. Both blind, every bet is even: it stays blind as long as
-        # they do (until its blind turns run out), and once the pot is worth a few stakes
-        # it doubles the stake now and then to bring the even bet to its end sooner; only
-        # to a stake its stack is a whole number of, so that if it is the one left short
-        # it has bet exactly as much as they have (the short player shows for what is left).
+        # they do (until its blind turns run out).
+        kill = _short_raise(table)
+        if kill is not None:
+            # A raise they cannot cover: they must show for what they have left (or pack),
+            # and the better hand takes the whole pot, so it keeps the rest of its stack out.
+            return Action(player, "raise", kill)
+        # Normal, once the pot is worth a few stakes, doubles the stake now and then to bring
+        # the even bet to its end sooner; only to a stake its stack is a whole number of, so
+        # that if it is the one left short it has bet exactly as much as they have. Hard does
+        # not: a bigger stake only lets them make the raise above it cannot cover.
         double = 2 * table.stake
         entry = table.legal.get("raise")
         if (
-            table.pot >= 12 * table.stake
+            not style.modelled
+            and table.pot >= 12 * table.stake
             and entry is not None
             and int(entry["min"]) <= double <= int(entry["max"])
             and (table.me.stack - double) % double == 0
@@ -436,6 +459,25 @@ def _blind(table: Table, player: str, rng: random.Random, history: History | Non
         # A steal: raise the price before tight players look, so that only their best hands stay.
         return _raise(table, player, max(2 * table.stake, 3 * table.boot))
     return Action(player, "chaal")
+
+
+def _short_raise(table: Table) -> int | None:
+    """Heads-up against a blind player who can cover a chaal: the smallest raise they cannot
+    cover, if the table allows one and this seat can pay it. Short with two left, they may
+    only show for everything they have left (or pack): there is no side pot, so the chips
+    this seat keeps back stay out of the pot whatever the hands (rules: "Show")."""
+    entry = table.legal.get("raise")
+    others = table.others_in
+    if entry is None or len(others) != 1 or others[0].seen or not table.settings.get("blind_show"):
+        return None  # (without blind shows, Faras, they could only pack: not played for)
+    opponent = others[0]
+    if opponent.stack < table.stake:
+        return None  # they are short of a chaal already: a chaal keeps more back
+    boot = table.boot
+    amount = max(int(entry["min"]), (opponent.stack // boot + 1) * boot)
+    if amount > int(entry["max"]) or amount >= table.me.stack:
+        return None
+    return amount
 
 
 def _against_blind(

@@ -805,3 +805,92 @@ def test_heads_up_a_blind_computer_looks_once_a_seen_opponent_bets_on():
         game="999", view=game.view(state, "A"), player="A", strength="normal", rng=random.Random(1), history=fresh
     )
     assert action.verb == "chaal"
+
+
+def _999_heads_up_at(stacks, raises, *, game_name="999"):
+    """A 999 hand between A and B (B bets first): B raises to each stake in ``raises`` in
+    turn and A chaals each, both blind."""
+    game = get_game(game_name)
+    state, _ = game.start_hand(
+        settings=game.settings(), players=[("A", stacks[0]), ("B", stacks[1])], dealer=0, deck=seeded_deck(5)
+    )
+    for stake in raises:
+        state, _ = game.apply(state, Action("B", "raise", stake) if stake > state.stake else Action("B", "chaal"))
+        state, _ = game.apply(state, Action("A", "chaal"))
+    return game, state
+
+
+def _stacks(game, state):
+    return {entry["name"]: int(entry["stack"]) for entry in game.view(state, "A")["players"]}
+
+
+def test_a_raise_the_blind_opponent_cannot_cover_makes_them_show_for_what_they_have():
+    # Both blind, heads-up at 999, 1,000 each: after the raises and chaals B has 370, chaals
+    # 160 and has 210 left, A 370. B can cover a chaal but not a raise to 220: A raises to it.
+    game, state = _999_heads_up_at((1000, 1000), [20, 40, 80, 160, 160, 160])
+    state, _ = game.apply(state, Action("B", "chaal"))
+    assert _stacks(game, state) == {"A": 370, "B": 210} and state.stake == 160
+    view = game.view(state, "A")
+    for strength in ("normal", "hard"):
+        action = choose_action(game="999", view=view, player="A", strength=strength, rng=random.Random(2))
+        assert action == Action("A", "raise", 220), strength  # the smallest raise B cannot cover
+    before = sum(_stacks(game, state).values()) + state.pot
+    after, _ = game.apply(state, Action("A", "raise", 220))
+    legal = {entry["verb"]: entry for entry in game.view(after, "B")["legal"]}
+    assert "chaal" not in legal and "raise" not in legal and "show" in legal  # a show for all B has
+    shown, _ = game.apply(after, Action("B", "show"))
+    result = game.result(shown).stacks
+    assert sum(result.values()) == before  # no chip created or lost
+    assert result["A"] >= 150  # the 150 A kept back stayed out of the pot, whoever won
+    assert result["B"] in (0, before - 150)  # no side pot: the better hand took all 1,850 in it
+
+
+def test_no_raise_above_a_stack_where_it_wins_nothing_more():
+    # B already short of a chaal: a chaal keeps more back than any raise.
+    game, state = _999_heads_up_at((1000, 1000), [20, 40, 80, 160, 160, 160, 160])
+    state, _ = game.apply(state, Action("B", "chaal"))
+    assert _stacks(game, state) == {"A": 210, "B": 50}
+    for strength in ("normal", "hard"):
+        action = choose_action(
+            game="999", view=game.view(state, "A"), player="A", strength=strength, rng=random.Random(2)
+        )
+        assert action == Action("A", "chaal"), strength
+    # Faras has no blind show: a blind player short of a chaal could only pack, and the
+    # computers do not play for that.
+    faras = get_game("faras")
+    state, _ = faras.start_hand(
+        settings=faras.settings({"blind_turns": None}),
+        players=[("A", 1000), ("B", 300)],
+        dealer=0,
+        deck=seeded_deck(5),
+    )
+    state, _ = faras.apply(state, Action("B", "chaal"))
+    for strength in ("normal", "hard"):
+        action = choose_action(
+            game="faras", view=faras.view(state, "A"), player="A", strength=strength, rng=random.Random(2)
+        )
+        assert action.verb != "raise", strength
+
+
+def test_blind_against_blind_hard_never_doubles_and_easy_doubles_only_to_a_stake_its_stack_is_a_multiple_of():
+    # Hard does not raise the stake blind against a blind player (a bigger stake only opens
+    # the raise above its stack to them); normal and easy now and then double it.
+    game = get_game("999")
+    raised = {"easy": [], "normal": [], "hard": []}
+    for seed in range(40):
+        state, _ = game.start_hand(
+            settings=game.settings(), players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(seed)
+        )
+        for _ in range(12):  # B chaals, A answers: the pot grows past a dozen stakes
+            state, _ = game.apply(state, Action("B", "chaal"))
+            view = game.view(state, "A")
+            for strength in raised:
+                action = choose_action(
+                    game="999", view=view, player="A", strength=strength, rng=random.Random(f"{seed}{strength}")
+                )
+                if action.verb == "raise":
+                    raised[strength].append((_stacks(game, state)["A"], action.amount))
+            state, _ = game.apply(state, Action("A", "chaal"))
+    assert raised["hard"] == []
+    assert raised["normal"] and raised["easy"]
+    assert all((stack - amount) % amount == 0 for stack, amount in raised["easy"] + raised["normal"])
