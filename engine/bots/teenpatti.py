@@ -71,6 +71,10 @@ RACE_STAY = 0.85
 # normal thinks they stay this likely.
 BLIND_STAY = 0.95
 BLIND_STUBBORN_BOOTS = 3
+# Normal, without a record: someone who raised after looking holds the better part of the
+# hands they stay with.
+SEEN_RAISE_FACTOR = 0.5
+MULTIWAY_SEEN_FACTOR = 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +313,21 @@ def _share(opponent: Player, table: Table, history: History | None, style: Style
     if history is not None and opponent.name not in stayed:
         return 1.0  # looked, and has not bet since: any hand yet
     if not style.modelled or history is None:
+        if (
+            history is not None
+            and opponent.name in history.this_hand_raised
+            and history.record(opponent.name).blind_raises == 0
+        ):
+            # A raise after looking, from someone who did not raise blind this hand (who
+            # raises whatever they hold): a hand they like, the better part of what they
+            # stay with. (Normal's record is the hand in play.)
+            return style.seen_share * SEEN_RAISE_FACTOR
+        if history is not None:
+            stayers = sum(1 for p in table.others_in if p.seen and p.name in history.this_hand_stayed)
+            if stayers >= 2:
+                # Two or more who looked and bet on: each holds more than one alone would
+                # (they bet on knowing the other has too).
+                return style.seen_share * MULTIWAY_SEEN_FACTOR
         return style.seen_share
     record = history.record(opponent.name)
     share = record.stay_seen()
@@ -441,6 +460,10 @@ def _blind(table: Table, player: str, rng: random.Random, history: History | Non
         ):
             return Action(player, "raise", double)
         return Action(player, "chaal")
+    if racing and not style.modelled and any(p.name in stayed for p in others):
+        # With three or more in, someone looked and bets on: they hold a hand. Looking is
+        # free: look and judge the cards against them before paying on blind.
+        return Action(player, "see")
     if len(others) == 1 and others[0].name in stayed and table.me.blind_turns_left is None:
         # Heads-up against a player who looked and bets on, at a table without a blind-turn
         # limit (else its own few blind turns are cheap): they hold a hand, and each blind
@@ -555,7 +578,10 @@ def _seen(table: Table, player: str, rng: random.Random, history: History | None
     if len(others) == 1:
         opponent = others[0]
         if "show" in table.legal and opponent.seen:
-            if win > value_line and room and rng.random() < 0.7:
+            raised_at_me = history is not None and opponent.name in history.this_hand_raised
+            if win > value_line and room and not (raised_at_me and not style.modelled) and rng.random() < 0.7:
+                # (Normal does not raise back at a player who raised after looking: it shows
+                # or stays instead, as their raise already priced the hand.)
                 return _raise(table, player, 2 * table.stake)
             if bluffing and room:
                 return _raise(table, player, max(2 * table.stake, 3 * table.boot))

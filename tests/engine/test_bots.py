@@ -894,3 +894,76 @@ def test_blind_against_blind_hard_never_doubles_and_easy_doubles_only_to_a_stake
     assert raised["hard"] == []
     assert raised["normal"] and raised["easy"]
     assert all((stack - amount) % amount == 0 for stack, amount in raised["easy"] + raised["normal"])
+
+
+def _faras_three(actions, *, deck=5):
+    """A Faras hand of A, B and C (B bets first) after ``actions``, with A's history of it."""
+    game = get_game("faras")
+    state, events = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000), ("C", 1000)], dealer=0, deck=seeded_deck(deck)
+    )
+    history = History().observe_engine_events(events, "A")
+    for action in actions:
+        state, events = game.apply(state, action)
+        history = history.observe_engine_events(events, "A")
+    return game, state, history
+
+
+def test_with_three_in_a_blind_normal_computer_looks_once_someone_looks_and_bets_on():
+    # Nobody has looked: it bets blind. B looks and chaals: B holds a hand; looking is free.
+    game, state, history = _faras_three([Action("B", "chaal"), Action("C", "chaal")])
+    view = game.view(state, "A")
+    action = choose_action(
+        game="faras", view=view, player="A", strength="normal", rng=random.Random(1), history=history
+    )
+    assert action.verb in ("chaal", "raise")
+    game, state, history = _faras_three([Action("B", "see"), Action("B", "chaal"), Action("C", "chaal")])
+    view = game.view(state, "A")
+    action = choose_action(
+        game="faras", view=view, player="A", strength="normal", rng=random.Random(1), history=history
+    )
+    assert action == Action("A", "see")
+
+
+def test_normal_reads_a_seen_raise_and_two_seen_bettors_as_stronger_hands():
+    from engine.bots.teenpatti import MULTIWAY_SEEN_FACTOR, NORMAL, SEEN_RAISE_FACTOR, _share, read_table
+
+    def share_of(name, actions):
+        game, state, history = _faras_three(actions)
+        table = read_table(game.view(state, "A"), "A")
+        opponent = next(p for p in table.players if p.name == name)
+        return _share(opponent, table, history, NORMAL)
+
+    assert share_of("B", [Action("B", "see"), Action("B", "chaal")]) == NORMAL.seen_share
+    assert share_of("B", [Action("B", "see"), Action("B", "raise", 20)]) == NORMAL.seen_share * SEEN_RAISE_FACTOR
+    # Raised blind first, then again seen: one who raises whatever they hold.
+    blind_then_seen = [Action("B", "raise", 20), Action("C", "chaal"), Action("A", "chaal"), Action("B", "see")]
+    assert share_of("B", [*blind_then_seen, Action("B", "raise", 40)]) == NORMAL.seen_share
+    both = [Action("B", "see"), Action("B", "chaal"), Action("C", "see"), Action("C", "chaal")]
+    assert share_of("B", both) == share_of("C", both) == NORMAL.seen_share * MULTIWAY_SEEN_FACTOR
+
+
+def test_heads_up_normal_does_not_raise_back_at_a_player_who_raised_after_looking():
+    game = get_game("faras")
+    verbs = {"raise": set(), "chaal": set()}
+    for seed in range(60):
+        for answer in verbs:
+            state, events = game.start_hand(
+                settings=game.settings(), players=[("A", 1000), ("B", 1000)], dealer=0, deck=seeded_deck(seed)
+            )
+            history = History().observe_engine_events(events, "A")
+            steps = [Action("B", "see"), Action("B", "raise", 20) if answer == "raise" else Action("B", "chaal")]
+            for action in [*steps, Action("A", "see")]:
+                state, events = game.apply(state, action)
+                history = history.observe_engine_events(events, "A")
+            action = choose_action(
+                game="faras",
+                view=game.view(state, "A"),
+                player="A",
+                strength="normal",
+                rng=random.Random(seed),
+                history=history,
+            )
+            verbs[answer].add(action.verb)
+    assert "raise" in verbs["chaal"]  # its strong hands raise a seen chaal
+    assert "raise" not in verbs["raise"]  # but not a seen raise: it stays or shows
