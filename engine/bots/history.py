@@ -157,6 +157,7 @@ class History:
     this_hand_stayed: tuple[str, ...] = ()
     this_hand_blind: tuple[str, ...] = ()  # Teen Patti: made a blind bet this hand
     this_hand_blind_bets: tuple[str, ...] = ()  # Teen Patti: one name per blind bet this hand
+    this_hand_blind_raised: tuple[str, ...] = ()  # Teen Patti: raised blind this hand
     stacks: tuple[tuple[str, int], ...] = ()  # Teen Patti: each player's chips behind, as last seen
     stake: int = 0  # Teen Patti: the stake now
     blind_turns: int | None = None  # Teen Patti: the table's blind-turn limit
@@ -274,6 +275,8 @@ class History:
                 out = replace(out, stake=new_stake)
             if blind:
                 out = replace(out, this_hand_blind_bets=(*out.this_hand_blind_bets, player))
+                if kind == "raise" and player not in out.this_hand_blind_raised:
+                    out = replace(out, this_hand_blind_raised=(*out.this_hand_blind_raised, player))
             return out
         return self
 

@@ -316,11 +316,11 @@ def _share(opponent: Player, table: Table, history: History | None, style: Style
         if (
             history is not None
             and opponent.name in history.this_hand_raised
-            and history.record(opponent.name).blind_raises == 0
+            and opponent.name not in history.this_hand_blind_raised
         ):
             # A raise after looking, from someone who did not raise blind this hand (who
             # raises whatever they hold): a hand they like, the better part of what they
-            # stay with. (Normal's record is the hand in play.)
+            # stay with.
             return style.seen_share * SEEN_RAISE_FACTOR
         if history is not None:
             stayers = sum(1 for p in table.others_in if p.seen and p.name in history.this_hand_stayed)

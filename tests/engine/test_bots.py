@@ -967,3 +967,12 @@ def test_heads_up_normal_does_not_raise_back_at_a_player_who_raised_after_lookin
             verbs[answer].add(action.verb)
     assert "raise" in verbs["chaal"]  # its strong hands raise a seen chaal
     assert "raise" not in verbs["raise"]  # but not a seen raise: it stays or shows
+
+
+def test_teenpatti_history_names_who_raised_blind_in_the_hand_in_play_only():
+    game, _state, history = _faras_three([Action("B", "raise", 20), Action("C", "see"), Action("C", "raise", 40)])
+    assert history.this_hand_blind_raised == ("B",)  # C's raise was seen
+    _fresh, events = game.start_hand(
+        settings=game.settings(), players=[("A", 1000), ("B", 1000), ("C", 1000)], dealer=1, deck=seeded_deck(6)
+    )
+    assert history.observe_engine_events(events, "A").this_hand_blind_raised == ()
