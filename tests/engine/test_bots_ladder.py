@@ -33,9 +33,10 @@ def test_hard_beats_each_simple_opponent_at_faras_heads_up(opponent):
 @pytest.mark.parametrize("opponent", ["station", "maniac"])
 @pytest.mark.parametrize(("game_name", "seats"), [("999", 2), ("classic", 3), ("999", 3), ("faras", 3)])
 def test_no_strength_loses_to_a_player_who_never_looks_or_always_raises(game_name, seats, opponent):
-    # Heads-up at 999 against a player who stays blind, nothing can be won (a seen player
-    # may not ask a blind one for a show): even is the best, and the duplicate deal makes it
-    # exactly even. Three-handed, the first to run dry in a chip race loses all it bet.
+    # Heads-up at 999 against the station, who stays blind and never raises, nothing can be
+    # won (a seen player may not ask a blind one for a show): even is the best, and the
+    # duplicate deal makes it exactly even. The maniac's doubling brings a raise it cannot
+    # cover within reach. Three-handed, the first to run dry in a chip race loses all it bet.
     for strength in ("easy", "normal", "hard"):
         match = play_match(game_name, seats, strength, opponent, 12)
         assert match.per_100 >= 0, f"{strength} {match.per_100:+.1f} boots/100 against the {opponent}"
