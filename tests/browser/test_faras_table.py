@@ -164,7 +164,8 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     second.page.reload()
     expect(second.page.locator("#connection")).to_have_attribute("data-state", "open")
     wait_all_at_seq([second], seq)
-    second.page.wait_for_function("document.querySelectorAll('#hand-log li').length > 0")
+    # A function, not a bare expression: polling a bare one evals it in the page, which the CSP refuses.
+    second.page.wait_for_function("() => document.querySelectorAll('#hand-log li').length > 0")
     expect(second.page.locator("#my-cards svg.card-face")).to_have_count(3)
     assert view_signature(second.page) == before
 
