@@ -246,6 +246,23 @@ def _stay(table: Table, player: str) -> Action:
     return Action(player, "pack")
 
 
+def _even_double(table: Table, rng: random.Random, *, pot_stakes: int, chance: float) -> int | None:
+    """Both blind: once the pot is ``pot_stakes`` stakes, now and then (``chance``) a raise to
+    twice the stake, only to a stake its stack is a whole number of, so that if it is the one
+    left short it has bet exactly what the other has."""
+    double = 2 * table.stake
+    entry = table.legal.get("raise")
+    if (
+        entry is not None
+        and table.pot >= pot_stakes * table.stake
+        and int(entry["min"]) <= double <= int(entry["max"])
+        and (table.me.stack - double) % double == 0
+        and rng.random() < chance
+    ):
+        return double
+    return None
+
+
 def _must_see(table: Table) -> bool:
     return "see" in table.legal and not any(verb in table.legal for verb in ("chaal", "raise", "show"))
 
@@ -266,15 +283,8 @@ def _easy(table: Table, player: str, rng: random.Random) -> Action:
             # Heads-up against a blind player with no blind-turn limit: looking would leave it
             # paying double with no show to ask (book 000), so it stays blind as they do, and
             # now and then doubles the stake, as friends do to see who blinks first.
-            double = 2 * table.stake
-            entry = table.legal.get("raise")
-            if (
-                entry is not None
-                and table.pot >= 6 * table.stake
-                and int(entry["min"]) <= double <= int(entry["max"])
-                and (table.me.stack - double) % double == 0
-                and rng.random() < 0.3
-            ):
+            double = _even_double(table, rng, pot_stakes=6, chance=0.3)
+            if double is not None:
                 return Action(player, "raise", double)
             if "chaal" in table.legal:
                 return Action(player, "chaal")
@@ -448,16 +458,8 @@ def _blind(table: Table, player: str, rng: random.Random, history: History | Non
         # the even bet to its end sooner; only to a stake its stack is a whole number of, so
         # that if it is the one left short it has bet exactly as much as they have. Hard does
         # not: a bigger stake only lets them make the raise above it cannot cover.
-        double = 2 * table.stake
-        entry = table.legal.get("raise")
-        if (
-            not style.modelled
-            and table.pot >= 12 * table.stake
-            and entry is not None
-            and int(entry["min"]) <= double <= int(entry["max"])
-            and (table.me.stack - double) % double == 0
-            and rng.random() < 0.5
-        ):
+        double = None if style.modelled else _even_double(table, rng, pot_stakes=12, chance=0.5)
+        if double is not None:
             return Action(player, "raise", double)
         return Action(player, "chaal")
     if racing and not style.modelled and any(p.name in stayed for p in others):
