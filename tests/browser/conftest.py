@@ -270,8 +270,11 @@ def chromium():
     path = chromium_executable()
     if path is None:
         pytest.skip("needs a browser: install chromium or set CHROMIUM_PATH")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Assertions wait as long as actions do: on a loaded CI machine a page can take more than
+    # Playwright's default 5 s to apply the news (seen once: a watcher's page still empty).
+    expect.set_options(timeout=PAGE_TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
         yield browser

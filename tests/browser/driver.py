@@ -81,8 +81,14 @@ def settle(players: list[Player]) -> int:
 
 def to_act(player: Player) -> str | None:
     """The seat id the page marks as to act, if any."""
-    seat = player.page.locator('.seat[data-to-act="true"]')
-    return seat.first.get_attribute("data-seat") if seat.count() else None
+    # One read in the page: counting the seats and then reading one would race a page that
+    # applies the news in between (the seat gone, the read then waits for it until it times out).
+    return player.page.evaluate(
+        """() => {
+            const seat = document.querySelector('.seat[data-to-act="true"]');
+            return seat ? seat.dataset.seat : null;
+        }"""
+    )
 
 
 def action_verbs(player: Player) -> list[str]:

@@ -43,7 +43,7 @@ def test_a_variant_hand_is_played_to_its_result(new_page, live_site, artifacts, 
     expect(host.page.locator(".seat")).to_have_count(2)
     host.page.locator('#host-controls [data-command="start"]').click()
     host.page.wait_for_selector('.seat[data-to-act="true"]')
-    settle(players)
+    settle([*players, watcher])
 
     for page in (host.page, friend.page, watcher.page):
         expect(page.locator("#stake")).to_contain_text(VARIANT_WORDS[variant])
