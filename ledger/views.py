@@ -73,6 +73,7 @@ from ledger.services import (
 )
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Event, Seat, Table, table_currency
+from tables.pages.join_limits import join_attempt_failed, join_retry_after
 
 
 def _table_for(request: HttpRequest, code: str) -> Table:
@@ -530,9 +531,18 @@ def _members(home_game: HomeGame) -> list[User]:
 @login_required
 @require_http_methods(["GET", "POST"])
 def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
-    """The invite link: shows the home game and a button to join. An old or guessed link is a 404."""
+    """The invite link: shows the home game and a button to join. An old or guessed link is a 404
+    and counts as a failed guess of the address, as a wrong table link does
+    (``tables.pages.join_limits``); past the limit a wrong link gets 429 with ``Retry-After``,
+    and the real link is still served (a house shares one address)."""
     home_game = home_game_for_invite(token=token)
     if home_game is None:
+        wait = join_retry_after(request)
+        if wait:
+            response = render(request, "ledger/home_game_join.html", {"too_many": True}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        join_attempt_failed(request)
         raise Http404
     user = _signed_in(request)
     if user_can_view_home_game(user=user, home_game=home_game):

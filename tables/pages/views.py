@@ -35,7 +35,7 @@ from tables.events import event_kinds_for_page
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Seat, Table, table_currency
 from tables.pages.forms import GAME_CHOICES, JoinAskForm, JoinByCodeForm, JoinForm, OpenTableForm
-from tables.pages.join_limits import join_attempt_failed, join_attempts_exceeded
+from tables.pages.join_limits import join_attempt_failed, join_attempts_exceeded, join_retry_after
 from tables.services.errors import ServiceError
 
 
@@ -222,7 +222,10 @@ def table_join_withdraw(request: HttpRequest) -> HttpResponse:
 
 
 def _too_many_guesses(request: HttpRequest) -> HttpResponse:
-    return render(request, "tables/join_code.html", {"code_form": JoinByCodeForm(), "too_many": True}, status=429)
+    """429, with how long until the address's window of guesses ends (``Retry-After``)."""
+    response = render(request, "tables/join_code.html", {"code_form": JoinByCodeForm(), "too_many": True}, status=429)
+    response["Retry-After"] = str(join_retry_after(request))
+    return response
 
 
 def _admitted_anyway(request: HttpRequest, code: str | None, invite_token: str | None) -> bool:
