@@ -9,11 +9,17 @@ as the page's message; Django's own texts (an unmatched URL, ``get_object_or_404
 "No Table matches the given query.") are not, since they name code, not what happened.
 
 The server-error page does not extend the base layout and is rendered without the
-request: whatever broke (the database, a context processor) must not break it too.
+request: whatever broke (the database, a context processor) must not break it too. When
+what broke is the database being out of reach (stopped, restarting, a dropped connection),
+the answer is 503 with ``Retry-After`` and a page that says to wait, not a bug's 500: the
+request changed nothing, and the same request will work once the database is back.
 """
 
 from __future__ import annotations
 
+import sys
+
+from django.db import InterfaceError, OperationalError
 from django.http import (
     HttpRequest,
     HttpResponse,
@@ -56,5 +62,25 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return HttpResponseForbidden(body)
 
 
+#: Seconds a page asks a browser (or a proxy) to wait when the database is out of reach.
+DATABASE_RETRY_SECONDS = 30
+
+
+def _database_out_of_reach(error: BaseException | None) -> bool:
+    """Whether ``error``, or an exception it was raised from or during, is the database's."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, (OperationalError, InterfaceError)):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    """Django calls it while the exception is being handled, so ``sys.exc_info`` names it."""
+    if _database_out_of_reach(sys.exc_info()[1]):
+        response = HttpResponse(loader.render_to_string("errors/503.html"), status=503)
+        response["Retry-After"] = str(DATABASE_RETRY_SECONDS)
+        return response
     return HttpResponseServerError(loader.render_to_string("errors/500.html"))

@@ -10,6 +10,7 @@ players' pages are open:
 - the other page's socket drops and reconnects while the database is away: it is told
   ``unavailable`` and closed with 4503, and the page says so ("coming back") and tries
   again with its back-off;
+- a page asked over HTTP meanwhile answers 503 with ``Retry-After`` and says to wait;
 - the database comes back: the page sends the same move (the same id) again, it is played
   once, and the other page is connected again and shows it.
 """
@@ -89,6 +90,10 @@ def test_the_page_through_a_database_outage(chromium, outage_site):
         expect(other.page.locator("#table-root")).to_have_attribute("data-phase", "lost")
         refusals = [f for f in other.frames if f.get("type") == "error" and f.get("code") == "unavailable"]
         assert refusals, other.frames[-5:]
+        # A page asked over HTTP meanwhile (a reload) says to wait: 503 with Retry-After, not a bug's 500.
+        answer = other.page.context.request.get(f"{url}/tables/{table['code']}/")
+        assert (answer.status, answer.headers.get("retry-after")) == (503, "30"), answer.status
+        assert "The site cannot reach its records right now" in answer.text()
 
         database.start()
         # The page sends the move again by itself; it is played, once.

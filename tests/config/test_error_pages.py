@@ -84,6 +84,20 @@ def test_a_server_error_gets_the_sites_page():
     assert "a bug in a view" not in page
 
 
+@override_settings(DEBUG=False, ROOT_URLCONF="tests.config.urls_that_fail")
+def test_a_database_out_of_reach_gets_503_with_retry_after_not_a_bugs_500():
+    client = Client(raise_request_exception=False)
+    for url in ("/database-gone/", "/during-database-gone/"):
+        response = client.get(url)
+        page = assert_site_page(response, 503, "The site cannot reach its records right now")
+        assert response["Retry-After"] == "30"
+        assert "Every move played so far is kept" in page
+        assert "Connection refused" not in page and "server closed" not in page
+    # A bug is still a 500, with no Retry-After: waiting does not mend it.
+    response = client.get("/broken/")
+    assert response.status_code == 500 and not response.has_header("Retry-After")
+
+
 @override_settings(DEBUG=False)
 def test_static_files_are_served_with_debug_off(client):
     """scripts/serve runs with DEBUG off: the page's CSS and scripts must still load (WhiteNoise)."""
