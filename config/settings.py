@@ -159,7 +159,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # no record of who logged in from where: only failures count
 AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"  # the page that explains it, 429
 # The address is REMOTE_ADDR, which daphne's --proxy-headers sets (docs/deployment.md), as
-# for the join limits (tables/pages/join_limits.py); axes reads it when django-ipware is absent,
+# for the join limits (config/limits.py); axes reads it when django-ipware is absent,
 # and this keeps it so were ipware ever installed.
 AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
 AXES_VERBOSE = False
@@ -285,7 +285,7 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = None
-    # Shared by every process: the join pages' guess limits (tables/pages/join_limits.py).
+    # Shared by every process: the join pages' guess limits (config/limits.py).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
+from config.limits import GUESSES, CacheLimit, client_address, secret_digest
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
 from homegames.models import MemberPrefs, NightTemplate, PlannedNight
@@ -42,7 +43,6 @@ from homegames.services import (
 from ledger.models import HomeGame
 from ledger.selectors import user_can_view_home_game, user_is_co_host
 from tables.pages.forms import GAME_CHOICES, OpenTableForm
-from tables.pages.join_limits import GUESSES, CacheLimit, client_address, secret_digest
 
 
 def _user(request: HttpRequest) -> User:
@@ -317,7 +317,7 @@ def feed(request: HttpRequest, token: str) -> HttpResponse:
     is the key. An old, guessed or replaced token, or a removed member's, gets a 404 and
     counts as a failed guess of the address, as a wrong join link does (``GUESSES``).
 
-    Limited with the join pages' counter (``tables.pages.join_limits.CacheLimit``): served
+    Limited with the join pages' counter (``config.limits.CacheLimit``): served
     requests count per token and per address; past either limit, or an unknown token past the
     address's guesses, the answer is 429 with ``Retry-After``, and a refusal counts nothing."""
     address = client_address(request)

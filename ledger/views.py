@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from accounts.names import name_visible
+from config.limits import join_attempt_failed, join_retry_after
 from ledger.chart import chart_build
 from ledger.forms import (
     AddTableForm,
@@ -73,7 +74,6 @@ from ledger.services import (
 )
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Event, Seat, Table, table_currency
-from tables.pages.join_limits import join_attempt_failed, join_retry_after
 
 
 def _table_for(request: HttpRequest, code: str) -> Table:
@@ -533,7 +533,7 @@ def _members(home_game: HomeGame) -> list[User]:
 def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
     """The invite link: shows the home game and a button to join. An old or guessed link is a 404
     and counts as a failed guess of the address, as a wrong table link does
-    (``tables.pages.join_limits``); past the limit a wrong link gets 429 with ``Retry-After``,
+    (``config.limits``); past the limit a wrong link gets 429 with ``Retry-After``,
     and the real link is still served (a house shares one address)."""
     home_game = home_game_for_invite(token=token)
     if home_game is None:

@@ -138,11 +138,11 @@ def _test_settings():
 
 @pytest.fixture(autouse=True)
 def _join_guesses_forgotten():
-    """The join pages count failed guesses per address (tables/pages/join_limits.py), and the
+    """The join pages count failed guesses per address (config/limits.py), and the
     calendar feed its requests (homegames/views.py); the test client's address starts each
     test with none."""
+    from config.limits import join_attempts_forget
     from homegames.views import FEED_PER_ADDRESS
-    from tables.pages.join_limits import join_attempts_forget
 
     join_attempts_forget("127.0.0.1")
     FEED_PER_ADDRESS.forget("127.0.0.1")

@@ -386,8 +386,7 @@ def test_only_the_configuration_reaches_into_the_rooms():
     (they live below both); of the rest, only the site's configuration, the app's start and
     the home games' pages do, and the two rooms never use each other."""
     graph = import_graph(top_level_only=False)
-    # homegames' views reuse the lobby's table form for a night's template and the join pages'
-    # rate-limit counter for the calendar feed (pages using pages).
+    # homegames' views reuse the lobby's table form for a night's template (pages using pages).
     allowed = {"tables.apps", "homegames.views"}
     for module, targets in graph.items():
         rooms = {room for room in ROOMS if any(t == room or t.startswith(room + ".") for t in targets)}

@@ -29,13 +29,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 
+from config.limits import join_attempt_failed, join_attempts_exceeded, join_retry_after
 from engine.games import get_game
 from tables import selectors, services
 from tables.events import event_kinds_for_page
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Seat, Table, table_currency
 from tables.pages.forms import GAME_CHOICES, JoinAskForm, JoinByCodeForm, JoinForm, OpenTableForm
-from tables.pages.join_limits import join_attempt_failed, join_attempts_exceeded, join_retry_after
 from tables.services.errors import ServiceError
 
 
@@ -319,7 +319,7 @@ def table_seat_link(request: HttpRequest, code: str, seat_id: int, key: str) -> 
     GET only asks ("Sit as Dipa on this device?"); the POST moves the seat. A link shown
     in a chat app is fetched for its preview, and a GET that moved the seat would take it
     from the guest's own phone. A wrong link counts as a failed guess at a table's links
-    (``tables.pages.join_limits``), and answers the same whatever was wrong."""
+    (``config.limits``), and answers the same whatever was wrong."""
     if join_attempts_exceeded(request):
         return _too_many_guesses(request)
     table = selectors.table_by_code(code=code)

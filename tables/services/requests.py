@@ -24,7 +24,7 @@ asker's page next looks (``join_approved_take``), as their session is needed for
 the host answers, the asker may withdraw (``join_withdraw``; nobody else can). To
 a stranger, asking at a table that does not exist looks the same as asking at one that
 does (nothing is told but "asked"); the view counts each ask against the address's
-rate limit of failed joins (``tables.pages.join_limits``).
+rate limit of failed joins (``config.limits``).
 
 Against spam: one pending request per player; at most ``REQUESTS_PER_WINDOW`` requests
 per player in ``REQUEST_WINDOW``; after a denial the player waits ``AFTER_DENIAL``

@@ -1,5 +1,5 @@
 """The calendar feed's limits, per token and per client address, on the join pages' counter
-(``tables.pages.join_limits.CacheLimit``): a calendar that polls is never refused; a burst on
+(``config.limits.CacheLimit``): a calendar that polls is never refused; a burst on
 one token, a burst from one address across tokens, and guessed tokens are answered 429 with
 ``Retry-After``, and a refusal counts nothing. An unknown token is one answer, whether it
 was revoked or never issued, and counts against the same guesses as a wrong join link."""
@@ -13,11 +13,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from config import limits
+from config.limits import GUESSES, MAX_FAILED_JOINS, secret_digest
 from homegames.services import calendar_feed_for, calendar_feed_replace
 from homegames.views import FEED_PER_ADDRESS, FEED_PER_TOKEN
 from ledger.services import home_game_remove_member
-from tables.pages import join_limits
-from tables.pages.join_limits import GUESSES, MAX_FAILED_JOINS, secret_digest
 from tests.homegames.test_calendar import group  # noqa: F401 (fixture)
 from tests.homegames.test_nights import schedule
 
@@ -35,7 +35,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     moved = Clock()
-    monkeypatch.setattr(join_limits, "now", moved)
+    monkeypatch.setattr(limits, "now", moved)
     return moved
 
 

@@ -1,5 +1,5 @@
 """A home game's invite link is a secret like a table's: a wrong one counts as a failed guess
-of the address, on the join pages' counter (``tables.pages.join_limits.GUESSES``). Past the
+of the address, on the join pages' counter (``config.limits.GUESSES``). Past the
 limit every wrong link, table or home game, is answered 429 with ``Retry-After`` (the
 seconds until the address's window ends); the real link still lets the next friend in."""
 
@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from config.limits import GUESSES, MAX_FAILED_JOINS, WINDOW_SECONDS
 from ledger.models import HomeGame
-from tables.pages.join_limits import GUESSES, MAX_FAILED_JOINS, WINDOW_SECONDS
 from tests.homegames.test_feed_limits import address, clock, refused  # noqa: F401 (fixtures)
 from tests.homegames.test_late_invitations import newcomer
 from tests.homegames.test_notices import group  # noqa: F401 (fixture)

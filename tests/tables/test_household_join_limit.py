@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from config.limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables.models import Seat
-from tables.pages.join_limits import MAX_FAILED_JOINS, join_attempts_forget
 from tests.tables.conftest import open_table
 
 pytestmark = pytest.mark.django_db

@@ -19,10 +19,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from config.limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables import screens, selectors
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Event, Seat, Table
-from tables.pages.join_limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables.services import (
     ServiceError,
     join_approved_take,

@@ -18,8 +18,8 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
+from config.limits import join_attempts_forget
 from tables.models import Event, Seat, Table
-from tables.pages.join_limits import join_attempts_forget
 from tables.services import (
     ServiceError,
     guest_token_new,
@@ -172,7 +172,7 @@ def test_a_wrong_seat_link_page_is_a_404_and_counts_as_a_guess(address):
         assert guesser.post(wrong).status_code == 404
     from django.core.cache import cache
 
-    from tables.pages.join_limits import _key
+    from config.limits import _key
 
     class _Request:
         META = {"REMOTE_ADDR": address}

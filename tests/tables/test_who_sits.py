@@ -16,8 +16,8 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
+from config.limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables.models import Event, Seat, Table
-from tables.pages.join_limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables.services import ServiceError, guest_token_new, seat_remove, seat_take, table_join
 from tests.tables.conftest import make_user, open_table
 from tests.tables.ws import connect
