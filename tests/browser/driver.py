@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 
 @dataclass
@@ -62,14 +63,43 @@ def page_seq(page: Page) -> int:
     return int(page.locator("#table-root").get_attribute("data-seq") or 0)
 
 
-def wait_all_at_seq(players: list[Player], seq: int) -> None:
-    """Every page has applied the log up to ``seq`` at least (and asked for its fresh view)."""
+PAGE_STATE = """() => {
+    const root = document.querySelector('#table-root');
+    const state = window.DashainTable && window.DashainTable.state;
+    const text = (selector) => (document.querySelector(selector) || {}).textContent || null;
+    return {
+        seq: root ? root.dataset.seq : null,
+        phase: root ? root.dataset.phase : null,
+        snapshotWanted: state ? state.snapshotWanted : null,
+        connection: (document.querySelector('#connection') || {dataset: {}}).dataset.state || null,
+        notice: text('#notice'),
+    };
+}"""
+
+
+def page_states(players: list[Player]) -> dict[str, Any]:
+    """What each page shows of its news (for a failure's message): seq, connection, notice."""
+    found: dict[str, Any] = {}
     for player in players:
-        player.page.wait_for_function(
-            "seq => Number(document.querySelector('#table-root').dataset.seq) >= seq"
-            " && !window.DashainTable.state.snapshotWanted",
-            arg=seq,
-        )
+        try:
+            found[player.label] = player.page.evaluate(PAGE_STATE)
+        except Exception as error:  # a closed page says so rather than hiding the first failure
+            found[player.label] = repr(error)
+    return found
+
+
+def wait_all_at_seq(players: list[Player], seq: int) -> None:
+    """Every page has applied the log up to ``seq`` at least (and asked for its fresh view).
+    On a timeout the failure names what each page was showing."""
+    for player in players:
+        try:
+            player.page.wait_for_function(
+                "seq => Number(document.querySelector('#table-root').dataset.seq) >= seq"
+                " && !window.DashainTable.state.snapshotWanted",
+                arg=seq,
+            )
+        except PlaywrightTimeoutError as error:
+            raise AssertionError(f"{player.label} not at seq {seq}: {page_states(players)}") from error
 
 
 def settle(players: list[Player]) -> int:

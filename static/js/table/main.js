@@ -149,6 +149,28 @@ function answeredUnavailable(frame) {
   return true;
 }
 
+// A read refused beyond the person's or the address's limits (too_many_reads, said as "the
+// page tries again shortly"): it does. The snapshot it had asked for will not come, so a
+// fresh one is asked after a pause (reads come back at 2 a second), once for however many
+// refusals arrive meanwhile; a socket closed by then gets its snapshot on reconnecting.
+const READ_RETRY_MS = 1000;
+let readRetry = null;
+
+function answeredTooManyReads(frame) {
+  if (frame.type !== "error" || frame.code !== "too_many_reads") return false;
+  state.snapshotWanted = false;
+  if (readRetry === null) {
+    readRetry = setTimeout(() => {
+      readRetry = null;
+      if (!state.connected || state.snapshotWanted) return;
+      state.snapshotWanted = true;
+      socket.send({ type: "snapshot" });
+    }, READ_RETRY_MS * (1 + Math.random()));
+  }
+  showNotice(frame.message || S.refused);
+  return true;
+}
+
 // The server's word that this page's seat is not its own any more (issue 28): banned by
 // the host, or a guest's seat link opened in another browser. A close that says so is final.
 const GONE_CODES = { banned: "banned", seat_moved: "moved" };
@@ -160,7 +182,7 @@ function onFrame(frame) {
     render();
     return;
   }
-  if (answeredUnavailable(frame)) return;
+  if (answeredUnavailable(frame) || answeredTooManyReads(frame)) return;
   if (frame.type === "events") inviteLinkRefresh(frame);
   if (frame.id !== undefined) movesForget(frame.id);
   if (frame.type === "error") {
