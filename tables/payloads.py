@@ -189,6 +189,7 @@ class VariantCalled(TypedDict):
     seat: int
     variant: str
     number: int  # the hand it is for
+    by: NotRequired[str]  # "computer": a computer dealing called it, at the deal
 
 
 # --- the engine's events ------------------------------------------------------------------------

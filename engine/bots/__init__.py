@@ -26,7 +26,7 @@ equity by simulation with the engine's evaluator), :mod:`engine.bots.history`.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.api import Action
@@ -40,6 +40,7 @@ __all__ = [
     "History",
     "PlayerRecord",
     "choose_action",
+    "choose_variant",
     "decision_stream",
     "wants_to_act",
 ]
@@ -98,3 +99,14 @@ def choose_action(
     if game in ("faras", "classic", "999"):
         return teenpatti.choose(view=view, player=player, strength=strength, rng=rng, history=history)
     raise BotError("unknown_game", f"There is no computer player for {game!r}.")
+
+
+def choose_variant(*, allowed: Sequence[str], rng: random.Random) -> str:
+    """The variant a computer calls when it deals at dealer's choice: one of ``allowed`` (the
+    host's list, in its order), drawn evenly from ``rng``, at every strength. A variant is a
+    game everyone at the table plays alike; the computer's strength shows in how it plays
+    the hand, not in which game it names. Pure and seeded, as :func:`choose_action` is."""
+    choices = sorted(set(allowed), key=list(allowed).index)
+    if not choices:
+        raise BotError("no_variants", "There is no variant to call: the host allows none.")
+    return choices[rng.randrange(len(choices))]

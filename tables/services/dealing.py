@@ -8,9 +8,12 @@ the players and stacks dealt in, and the hand's settings.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from dataclasses import asdict, replace
 
 from engine.api import HandPlan, TablePosition
+from engine.bots import choose_variant, decision_stream
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind
@@ -72,7 +75,7 @@ def deal_next_hand(log: TableLog) -> Hand | None:
         return None
 
     number = table.hands_played + 1
-    plan, called = _with_called_variant(table, plan, number)
+    plan, called = _with_called_variant(log, plan, number, seats)
     table.next_deal_at = None
     seeds = player_seeds(table_id=table.pk, number=number)
     pairs = [(str(name), int(stack)) for name, stack in plan.players]
@@ -122,10 +125,12 @@ def deal_next_hand(log: TableLog) -> Hand | None:
     return hand
 
 
-def _with_called_variant(table: Table, plan: HandPlan, number: int) -> tuple[HandPlan, bool]:
+def _with_called_variant(log: TableLog, plan: HandPlan, number: int, seats: list[Seat]) -> tuple[HandPlan, bool]:
     """Dealer's choice: the plan with the variant this hand's dealer called for it, if they did
     (the latest call by the seat that deals it, among the variants the host allows), and
-    whether they did."""
+    whether they did. A computer that deals calls at the deal (people call from the page
+    before it): its call is logged as anyone's, before the hand starts."""
+    table = log.table
     allowed = table.settings.get("dealers_choice") or []
     if not allowed:
         return plan, False
@@ -138,7 +143,21 @@ def _with_called_variant(table: Table, plan: HandPlan, number: int) -> tuple[Han
     for payload in called:
         if str(payload.get("seat")) == dealer and payload.get("variant") in allowed:
             return replace(plan, settings={**plan.settings, "variant": payload["variant"]}), True
-    return plan, False
+    seat = next((seat for seat in seats if seat.engine_name == dealer), None)
+    if seat is None or not seat.computer:
+        return plan, False
+    variant = _computer_variant(table, seat, number, allowed)
+    log.append(EventKind.VARIANT_CALLED, {"seat": seat.pk, "variant": variant, "number": number, "by": "computer"})
+    return replace(plan, settings={**plan.settings, "variant": variant}), True
+
+
+def _computer_variant(table: Table, seat: Seat, number: int, allowed: list[str]) -> str:
+    # Drawn from the table's secret by HMAC, as a computer's moves are (tables.services.computers):
+    # the players cannot foresee it, and the same hand after a restart gets the same call.
+    message = f"computer-variant|{number}|{seat.pk}".encode()
+    return choose_variant(
+        allowed=allowed, rng=decision_stream(hmac.new(bytes(table.secret_seed), message, hashlib.sha256).digest())
+    )
 
 
 def _sitting_out_with_chips(table: Table) -> bool:

@@ -11,7 +11,7 @@ import pytest
 import engine.bots.holdem_odds
 import engine.bots.teenpatti_odds
 from engine.api import Action, Event
-from engine.bots import STRENGTHS, BotError, History, choose_action, wants_to_act
+from engine.bots import STRENGTHS, BotError, History, choose_action, choose_variant, wants_to_act
 from engine.bots.selfplay import Computer, play_hand
 from engine.fairness import seeded_deck
 from engine.games import GAME_NAMES, get_game
@@ -976,3 +976,18 @@ def test_teenpatti_history_names_who_raised_blind_in_the_hand_in_play_only():
         settings=game.settings(), players=[("A", 1000), ("B", 1000), ("C", 1000)], dealer=1, deck=seeded_deck(6)
     )
     assert history.observe_engine_events(events, "A").this_hand_blind_raised == ()
+
+
+def test_a_computer_calls_one_of_the_allowed_variants_seeded_and_each_can_come():
+    allowed = ["none", "muflis", "ak47", "joker", "four_card"]
+    calls = [choose_variant(allowed=allowed, rng=random.Random(seed)) for seed in range(200)]
+    assert set(calls) == set(allowed)  # every allowed variant is called by some seed, and nothing else
+    assert calls == [choose_variant(allowed=allowed, rng=random.Random(seed)) for seed in range(200)]
+    # The host's list in another order, or with a repeat, draws from the same variants.
+    assert {choose_variant(allowed=["joker", "none", "joker"], rng=random.Random(seed)) for seed in range(50)} == {
+        "joker",
+        "none",
+    }
+    with pytest.raises(BotError) as refused:
+        choose_variant(allowed=[], rng=random.Random(0))
+    assert refused.value.code == "no_variants"

@@ -24,6 +24,7 @@ from tables.services import (
     table_start,
     variant_call,
 )
+from tables.services.computers import computer_add
 from tables.services.dealing import next_dealer
 from tables.services.settings import table_settings_build
 from tests.tables.conftest import end_game, make_user, open_table
@@ -129,3 +130,43 @@ def test_the_host_allows_at_least_two_variants_and_only_at_faras_or_classic():
         with pytest.raises(ServiceError) as refused:
             table_settings_build(game=game, choices={"dealers_choice": value})
         assert refused.value.field == "dealers_choice", (game, value)
+
+
+def test_a_computer_that_deals_calls_an_allowed_variant_before_its_hand(client):
+    """A computer dealing at dealer's choice calls at the deal, logged as anyone's call (with
+    ``"by": "computer"``) before the hand starts; its hand is dealt with it; a person who
+    calls nothing still plays the table's variant; the game verifies."""
+    from tests.tables.test_computers import PLAY_CHIPS, _play
+
+    table, seats = open_table(
+        "faras", players=2, choices={**PLAY_CHIPS, "seats": 4, "dealers_choice": ALLOWED}, start=False
+    )
+    computer_add(table_id=table.pk, seat_id=seats[0].pk, strength="normal")
+    computer_add(table_id=table.pk, seat_id=seats[0].pk, strength="easy")
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    _play(table, hands=8)
+    computers = {str(pk) for pk in Seat.objects.filter(table=table).exclude(computer="").values_list("pk", flat=True)}
+    names = history.seat_names(table=table)
+    by_computers = 0
+    for hand in Hand.objects.filter(table=table).order_by("number"):
+        started = hand_settings(hand)
+        calls = list(Event.objects.filter(table=table, kind=EventKind.VARIANT_CALLED, payload__number=hand.number))
+        if started["dealer"] not in computers:
+            assert calls == [] and "variant_called" not in started, hand.number
+            assert started["settings"].get("variant", "none") == "none"
+            continue
+        by_computers += 1
+        assert len(calls) == 1, hand.number
+        call = calls[0]
+        assert call.payload["by"] == "computer" and str(call.payload["seat"]) == started["dealer"]
+        assert call.payload["variant"] in ALLOWED and call.visible_to is None
+        assert call.seq < Event.objects.get(hand=hand, kind=EventKind.HAND_STARTED, payload__has_key="number").seq
+        assert started["settings"]["variant"] == call.payload["variant"] and started["variant_called"] is True
+        sentence = history.describe_event(EventKind.VARIANT_CALLED, call.payload, names, None)
+        assert names[started["dealer"]] in sentence
+    assert by_computers >= 2
+    end_game(table, seats[0].pk)
+    client_for(client, seats[0])
+    whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
+    out = io.StringIO()
+    assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(whole))) == 0, out.getvalue()
