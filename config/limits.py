@@ -108,11 +108,6 @@ def _key(request: HttpRequest) -> str:
     return GUESSES.key(client_address(request))
 
 
-def join_attempts_exceeded(request: HttpRequest) -> bool:
-    """Whether this address has failed too often lately to be answered at all."""
-    return join_retry_after(request) > 0
-
-
 def join_retry_after(request: HttpRequest) -> int:
     """Whole seconds until this address may guess again (0: it may now)."""
     return GUESSES.retry_after(client_address(request))

@@ -12,11 +12,13 @@ The server-error page does not extend the base layout and is rendered without th
 request: whatever broke (the database, a context processor) must not break it too. When
 what broke is the database being out of reach (stopped, restarting, a dropped connection),
 the answer is 503 with ``Retry-After`` and a page that says to wait, not a bug's 500: the
-request changed nothing, and the same request will work once the database is back.
+same request can work once the database is back. Any other database error (a migration not
+run, a statement timeout) is still a 500: waiting will not mend it.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 
 from django.db import InterfaceError, OperationalError
@@ -66,14 +68,37 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 DATABASE_RETRY_SECONDS = 30
 
 
+#: PostgreSQL's SQLSTATEs of a server out of reach: class 08 (the connection failed or broke),
+#: and the server shutting down, crashed or starting up (57P01, 57P02, 57P03). A statement
+#: cancelled by its timeout (57014) or a deadlock is the request's own trouble, not an outage.
+OUTAGE_SQLSTATE_CLASSES = ("08",)
+OUTAGE_SQLSTATES = ("57P01", "57P02", "57P03")
+
+
+def _connection_lost(cause: BaseException | None) -> bool:
+    """Whether the driver's error under Django's ``OperationalError`` says the database
+    could not be reached, rather than that it refused this request."""
+    if isinstance(cause, sqlite3.Error):
+        # SQLite is a file: only a lock held by another writer passes; "no such table" (a
+        # migration not run) or a broken file will not mend by waiting.
+        return "database is locked" in str(cause)
+    sqlstate = getattr(cause, "sqlstate", None)
+    if sqlstate is None:
+        return True  # no answer from a server at all: refused, reset, timed out
+    return str(sqlstate).startswith(OUTAGE_SQLSTATE_CLASSES) or sqlstate in OUTAGE_SQLSTATES
+
+
 def _database_out_of_reach(error: BaseException | None) -> bool:
-    """Whether ``error``, or an exception it was raised from or during, is the database's."""
+    """Whether ``error``, or the exception it was raised from or while handling (unless
+    raised ``from None``), is the database being out of reach."""
     seen: set[int] = set()
     while error is not None and id(error) not in seen:
-        if isinstance(error, (OperationalError, InterfaceError)):
-            return True
+        if isinstance(error, InterfaceError):
+            return True  # the connection is closed or unusable
+        if isinstance(error, OperationalError):
+            return _connection_lost(error.__cause__)
         seen.add(id(error))
-        error = error.__cause__ or error.__context__
+        error = error.__cause__ or (None if error.__suppress_context__ else error.__context__)
     return False
 
 

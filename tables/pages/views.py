@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods
 
-from config.limits import join_attempt_failed, join_attempts_exceeded, join_retry_after
+from config.limits import join_attempt_failed, join_retry_after
 from engine.games import get_game
 from tables import selectors, services
 from tables.events import event_kinds_for_page
@@ -221,10 +221,11 @@ def table_join_withdraw(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/join_code.html", context)
 
 
-def _too_many_guesses(request: HttpRequest) -> HttpResponse:
-    """429, with how long until the address's window of guesses ends (``Retry-After``)."""
+def _too_many_guesses(request: HttpRequest, wait: int) -> HttpResponse:
+    """429, with how long until the address's window of guesses ends (``Retry-After``: the
+    ``wait`` read once, by the check that refused)."""
     response = render(request, "tables/join_code.html", {"code_form": JoinByCodeForm(), "too_many": True}, status=429)
-    response["Retry-After"] = str(join_retry_after(request))
+    response["Retry-After"] = str(wait)
     return response
 
 
@@ -253,8 +254,9 @@ def table_join(request: HttpRequest, code: str | None = None, invite_token: str 
     short link, the lobby's code form) only takes someone already at the table back to it;
     anyone else is asked for the invite link. Failed guesses are rate-limited per address,
     and the limit never refuses the real invite link nor someone already at the table."""
-    if join_attempts_exceeded(request) and not _admitted_anyway(request, code, invite_token):
-        return _too_many_guesses(request)
+    wait = join_retry_after(request)
+    if wait and not _admitted_anyway(request, code, invite_token):
+        return _too_many_guesses(request, wait)
     if code is None:
         if request.method == "POST":
             return _join_ask(request)
@@ -320,8 +322,9 @@ def table_seat_link(request: HttpRequest, code: str, seat_id: int, key: str) -> 
     in a chat app is fetched for its preview, and a GET that moved the seat would take it
     from the guest's own phone. A wrong link counts as a failed guess at a table's links
     (``config.limits``), and answers the same whatever was wrong."""
-    if join_attempts_exceeded(request):
-        return _too_many_guesses(request)
+    wait = join_retry_after(request)
+    if wait:
+        return _too_many_guesses(request, wait)
     table = selectors.table_by_code(code=code)
     seat = Seat.objects.filter(table=table, pk=seat_id).first() if table is not None else None
     if (

@@ -22,7 +22,7 @@ def test_chromium_finds_nothing_missing_to_install_the_site(chromium, live_site,
         devtools = context.new_cdp_session(page)
         page.goto("/static/css/site.css")  # the control: no page, no manifest
         errors = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
-        assert [error["errorId"] for error in errors] == ["no-manifest"], errors
+        assert "no-manifest" in [error["errorId"] for error in errors], errors
         page.goto("/tables/")
         manifest = devtools.send("Page.getAppManifest")
         assert manifest["url"] == f"{live_site.url}/manifest.webmanifest" and manifest["errors"] == [], manifest

@@ -11,7 +11,7 @@ import html
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client, override_settings
+from django.test import AsyncClient, Client, override_settings
 
 from tests.tables.conftest import make_user, open_table
 
@@ -87,15 +87,28 @@ def test_a_server_error_gets_the_sites_page():
 @override_settings(DEBUG=False, ROOT_URLCONF="tests.config.urls_that_fail")
 def test_a_database_out_of_reach_gets_503_with_retry_after_not_a_bugs_500():
     client = Client(raise_request_exception=False)
-    for url in ("/database-gone/", "/during-database-gone/"):
+    for url in ("/database-gone/", "/during-database-gone/", "/server-shutting-down/", "/sqlite-locked/"):
         response = client.get(url)
         page = assert_site_page(response, 503, "The site cannot reach its records right now")
         assert response["Retry-After"] == "30"
         assert "Every move played so far is kept" in page
         assert "Connection refused" not in page and "server closed" not in page
-    # A bug is still a 500, with no Retry-After: waiting does not mend it.
-    response = client.get("/broken/")
-    assert response.status_code == 500 and not response.has_header("Retry-After")
+    # A bug, and a database error that waiting will not mend, are still a 500 with no Retry-After.
+    for url in ("/broken/", "/migration-not-run/", "/statement-timeout/", "/deadlock/", "/bug-from-none/"):
+        response = client.get(url)
+        assert_site_page(response, 500, "Something went wrong")
+        assert not response.has_header("Retry-After"), url
+
+
+@override_settings(DEBUG=False, ROOT_URLCONF="tests.config.urls_that_fail")
+async def test_the_asgi_handler_tells_the_database_out_of_reach_from_a_bug_too():
+    """daphne runs the site through Django's ASGI handler, which handles a view's error in
+    another thread: the server-error handler must still see what it was."""
+    client = AsyncClient(raise_request_exception=False)
+    gone = await client.get("/database-gone/")
+    assert (gone.status_code, gone["Retry-After"]) == (503, "30")
+    broken = await client.get("/broken/")
+    assert broken.status_code == 500 and not broken.has_header("Retry-After")
 
 
 @override_settings(DEBUG=False)

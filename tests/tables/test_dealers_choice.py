@@ -137,6 +137,7 @@ def test_a_computer_that_deals_calls_an_allowed_variant_before_its_hand(client):
     ``"by": "computer"``) before the hand starts; its hand is dealt with it; a person who
     calls nothing still plays the table's variant; the game verifies."""
     from tests.tables.test_computers import PLAY_CHIPS, _play
+    from tests.tables.test_payloads import payload_problems
 
     table, seats = open_table(
         "faras", players=2, choices={**PLAY_CHIPS, "seats": 4, "dealers_choice": ALLOWED}, start=False
@@ -159,6 +160,7 @@ def test_a_computer_that_deals_calls_an_allowed_variant_before_its_hand(client):
         assert len(calls) == 1, hand.number
         call = calls[0]
         assert call.payload["by"] == "computer" and str(call.payload["seat"]) == started["dealer"]
+        assert payload_problems(call.kind, call.payload) == []  # the shape tables.payloads declares
         assert call.payload["variant"] in ALLOWED and call.visible_to is None
         assert call.seq < Event.objects.get(hand=hand, kind=EventKind.HAND_STARTED, payload__has_key="number").seq
         assert started["settings"]["variant"] == call.payload["variant"] and started["variant_called"] is True
@@ -170,3 +172,19 @@ def test_a_computer_that_deals_calls_an_allowed_variant_before_its_hand(client):
     whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
     out = io.StringIO()
     assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(whole))) == 0, out.getvalue()
+
+
+def test_a_computers_call_comes_from_the_tables_secret_alone():
+    """The same table secret, hand and seat give the same call (a restart changes nothing);
+    another secret gives other calls, so a player who knows everything but the secret
+    cannot foresee them (the secret never leaves the server before the game ends)."""
+    from tables.services.dealing import _computer_variant
+
+    table, seats = open_table("faras", players=2, choices={"dealers_choice": ALLOWED}, start=False)
+    seat = seats[1]
+    table.secret_seed = bytes(range(32))
+    first = [_computer_variant(table, seat, number, ALLOWED) for number in range(1, 41)]
+    assert first == [_computer_variant(table, seat, number, ALLOWED) for number in range(1, 41)]
+    assert set(first) == set(ALLOWED)
+    table.secret_seed = bytes(range(1, 33))
+    assert [_computer_variant(table, seat, number, ALLOWED) for number in range(1, 41)] != first

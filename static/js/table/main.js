@@ -150,21 +150,25 @@ function answeredUnavailable(frame) {
 }
 
 // A read refused beyond the person's or the address's limits (too_many_reads, said as "the
-// page tries again shortly"): it does. The snapshot it had asked for will not come, so a
-// fresh one is asked after a pause (reads come back at 2 a second), once for however many
-// refusals arrive meanwhile; a socket closed by then gets its snapshot on reconnecting.
+// page tries again shortly"): it does. What it asked for will not come, so the page wants
+// a fresh snapshot and asks for it once, after a pause (reads come back at 2 a second);
+// until then it asks for nothing (news with a gap waits for that snapshot), however many
+// refusals arrive. A socket that closes meanwhile gets its snapshot on reconnecting.
 const READ_RETRY_MS = 1000;
 let readRetry = null;
 
+function readRetryCancel() {
+  if (readRetry !== null) clearTimeout(readRetry);
+  readRetry = null;
+}
+
 function answeredTooManyReads(frame) {
   if (frame.type !== "error" || frame.code !== "too_many_reads") return false;
-  state.snapshotWanted = false;
+  state.snapshotWanted = true;
   if (readRetry === null) {
     readRetry = setTimeout(() => {
       readRetry = null;
-      if (!state.connected || state.snapshotWanted) return;
-      state.snapshotWanted = true;
-      socket.send({ type: "snapshot" });
+      if (state.connected && state.snapshotWanted) socket.send({ type: "snapshot" });
     }, READ_RETRY_MS * (1 + Math.random()));
   }
   showNotice(frame.message || S.refused);
@@ -206,6 +210,7 @@ const socket = connect({
   onClose: (final, code) => {
     state.connected = false;
     state.snapshotWanted = false;
+    readRetryCancel();
     if (final && GONE_CLOSES[code] && !state.gone) state.gone = GONE_CLOSES[code];
     renderConnection(state.gone ? "gone" : code === 4503 ? "unavailable" : "closed");
     render();
