@@ -18,7 +18,6 @@ test-artifacts/pages/ (git-ignored; listed in docs/ui.md).
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -47,8 +46,9 @@ def english(live_site):
 
 @pytest.fixture(scope="module")
 def screenshots():
-    shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True)
+    # Not emptied first: each pytest-xdist worker sets this fixture up, and one emptying the
+    # folder while another makes it (or writes into it) failed a run. Each file is rewritten.
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 
 

@@ -20,7 +20,6 @@ laptop (a 999 table adds more seats at the end).
 from __future__ import annotations
 
 import re
-import shutil
 from datetime import datetime, timedelta
 
 import pytest
@@ -52,8 +51,9 @@ def english(live_site):
 
 @pytest.fixture(scope="module")
 def screenshots():
-    shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True)
+    # Not emptied first: each pytest-xdist worker sets this fixture up, and one emptying the
+    # folder while another makes it (or writes into it) failed a run. Each file is rewritten.
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 
 
