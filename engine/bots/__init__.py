@@ -25,6 +25,8 @@ equity by simulation with the engine's evaluator), :mod:`engine.bots.history`.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -60,10 +62,11 @@ class BotError(ValueError):
 DecisionStream = random.Random  # what ``choose_action`` draws its random choices from
 
 
-def decision_stream(seed: bytes) -> DecisionStream:
-    """A computer's own stream of random choices, from ``seed`` (the caller derives it, e.g.
-    by HMAC from the table's secret: unpredictable to players, the same after a restart)."""
-    return random.Random(seed)
+def decision_stream(secret: bytes, label: str) -> DecisionStream:
+    """A computer's own stream of random choices, seeded by HMAC-SHA256 of ``label`` (what the
+    choice is for: the hand, the turn, the seat) under ``secret`` (the table's): unpredictable
+    to players who do not hold the secret, the same after a restart."""
+    return random.Random(hmac.new(secret, label.encode(), hashlib.sha256).digest())
 
 
 def wants_to_act(view: Mapping[str, Any], player: str) -> bool:

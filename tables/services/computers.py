@@ -26,8 +26,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
 from decimal import Decimal
 from typing import Any
@@ -166,10 +164,9 @@ def computer_history(table: Table, seat: Seat, *, whole_game: bool) -> History:
 
 
 def _rng(table: Table, hand: Hand, seat: Seat, step: int) -> DecisionStream:
-    # Derived from the table's secret by HMAC: players cannot predict a computer's choices,
+    # Derived from the table's secret (engine.bots.decision_stream): players cannot predict its choices,
     # and a restart makes the same ones. The seed itself never leaves this function.
-    message = f"computer|{hand.number}|{hand.turn_seq}|{seat.pk}|{step}".encode()
-    return decision_stream(hmac.new(bytes(table.secret_seed), message, hashlib.sha256).digest())
+    return decision_stream(bytes(table.secret_seed), f"computer|{hand.number}|{hand.turn_seq}|{seat.pk}|{step}")
 
 
 def computer_move(log: TableLog, *, hand: Hand) -> int | None:

@@ -8,8 +8,6 @@ the players and stacks dealt in, and the hand's settings.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from dataclasses import asdict, replace
 
 from engine.api import HandPlan, TablePosition
@@ -154,9 +152,8 @@ def _with_called_variant(log: TableLog, plan: HandPlan, number: int, seats: list
 def _computer_variant(table: Table, seat: Seat, number: int, allowed: list[str]) -> str:
     # Drawn from the table's secret by HMAC, as a computer's moves are (tables.services.computers):
     # the players cannot foresee it, and the same hand after a restart gets the same call.
-    message = f"computer-variant|{number}|{seat.pk}".encode()
     return choose_variant(
-        allowed=allowed, rng=decision_stream(hmac.new(bytes(table.secret_seed), message, hashlib.sha256).digest())
+        allowed=allowed, rng=decision_stream(bytes(table.secret_seed), f"computer-variant|{number}|{seat.pk}")
     )
 
 
