@@ -97,12 +97,12 @@ def test_nights_at_the_calendars_end_never_hold_up_an_unrelated_home_games_invit
     assert not Notice.objects.filter(sent_at__isnull=True).exists()
 
 
-def failing_for(monkeypatch, user):
-    """The notices of ``user`` fail to render, whatever the night (a poison notice)."""
+def failing_for(monkeypatch, user, night=None):
+    """The notices of ``user`` (of ``night``, when given) fail to render: poison notices."""
     real = services.notice_message
 
     def poisoned(notice, *, site_url):
-        if notice.user_id == user.pk:
+        if notice.user_id == user.pk and night in (None, notice.night):
             raise RuntimeError("this notice cannot be written")
         return real(notice, site_url=site_url)
 
@@ -111,9 +111,9 @@ def failing_for(monkeypatch, user):
 
 def test_a_failing_notice_waits_with_back_off_and_never_takes_the_batch_from_the_others(group, monkeypatch):  # noqa: F811
     _home_game, _host, members, _template = group
-    failing_for(monkeypatch, members["bikash"])
     monkeypatch.setattr(services, "NOTICE_BATCH", 1)
     night = schedule(group)
+    failing_for(monkeypatch, members["bikash"], night)
     poison = Notice.objects.get(night=night, user=members["bikash"])
     others = Notice.objects.filter(night=night).exclude(pk=poison.pk).order_by("pk")
     Notice.objects.filter(pk=poison.pk).update(due_at=poison.due_at - timedelta(seconds=1))  # first in line
@@ -128,6 +128,19 @@ def test_a_failing_notice_waits_with_back_off_and_never_takes_the_batch_from_the
     assert sorted(m.to[0] for m in mail.outbox) == sorted(notice.user.email for notice in others)
     poison.refresh_from_db()
     assert poison.attempts == 1
+    # Due for its retry together with notices never tried: those go first.
+    mail.outbox.clear()
+    second = schedule(group, days=4)
+    fresh = Notice.objects.filter(night=second)
+    Notice.objects.filter(night=second).update(due_at=poison.due_at)
+    for _notice in fresh:
+        assert notices_send_due(now=poison.retry_at) == 1
+    assert len(mail.outbox) == fresh.count() == 3
+    poison.refresh_from_db()
+    assert poison.attempts == 1  # not tried while they waited
+    notices_send_due(now=poison.retry_at)
+    poison.refresh_from_db()
+    assert poison.attempts == 2
 
 
 def test_a_notice_that_keeps_failing_is_given_up_after_the_bound_with_its_reason(group, monkeypatch):  # noqa: F811
@@ -151,6 +164,11 @@ def test_a_notice_that_keeps_failing_is_given_up_after_the_bound_with_its_reason
     assert poison.failure == "RuntimeError: this notice cannot be written"
     assert notices_send_due(now=now + timedelta(days=1)) == 0  # given up: never tried again
     assert len(mail.outbox) == 2  # the two others
+    # The operator sends the given-up notices again (docs/operations.md, "Mail").
+    monkeypatch.undo()
+    Notice.objects.filter(skipped="failed").update(skipped="", attempts=0, retry_at=None)
+    assert notices_send_due(now=now + timedelta(days=1)) == 1
+    assert mail.outbox[-1].to == [members["bikash"].email]
 
 
 def test_scheduling_at_the_calendars_end_from_utc_minus_12_is_refused_not_a_500(client, group):  # noqa: F811
