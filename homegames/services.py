@@ -14,7 +14,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.encoding import force_str
@@ -468,7 +468,10 @@ def notices_send_due(*, now: datetime | None = None) -> int:
                 notice_message(notice, site_url=settings.DASHAIN_SITE_URL).send()
                 sent += 1
         except Exception as error:  # the claim rolled back: this notice waits, the others go on
-            _notice_failed(notice_id, error, now)
+            try:
+                _notice_failed(notice_id, error, now)
+            except DatabaseError:  # the database itself is failing: the notice stays due
+                logger.exception("notice %s: its failure could not be recorded", notice_id)
     return sent
 
 

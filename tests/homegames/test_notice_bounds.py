@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
+from django.db import DatabaseError
 from django.urls import reverse
 from django.utils import timezone
 from icalendar import Calendar
@@ -276,3 +277,18 @@ def test_every_page_shows_nights_stored_at_the_calendars_ends_to_viewers_in_the_
             notice = Notice(night=night, user=viewer, kind=kind, version=1, due_at=timezone.now(), moved_from=LAST)
             message = notice_message(notice, site_url="https://example.org")
             assert "Far away" in message.body and "Friday Faras" in message.subject
+
+
+def test_a_failure_that_cannot_be_recorded_leaves_the_notice_due_and_the_sweep_goes_on(group, monkeypatch):  # noqa: F811
+    _home_game, _host, members, _template = group
+    night = schedule(group)
+    failing_for(monkeypatch, members["bikash"], night)
+
+    def broken(*_args):
+        raise DatabaseError("the database went away")
+
+    monkeypatch.setattr(services, "_notice_failed", broken)
+    Notice.objects.filter(user=members["bikash"]).update(due_at=timezone.now() - timedelta(seconds=1))  # first
+    assert notices_send_due() == 2  # the two others
+    poison = Notice.objects.get(user=members["bikash"])
+    assert (poison.sent_at, poison.skipped, poison.attempts) == (None, "", 0)  # still due
