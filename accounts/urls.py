@@ -14,5 +14,7 @@ urlpatterns = [
     # A player who is logged in already goes straight on to where they were headed.
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("profile/", views.ProfileView.as_view(), name="profile"),
+    # Django's own, limited per client address and per e-mail address asked for.
+    path("password_reset/", views.LimitedPasswordResetView.as_view(), name="password_reset"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -3,14 +3,18 @@
 Log in, log out (POST only), password change and reset are Django's views, wired in
 accounts/urls.py with templates under templates/registration/. Logging in is throttled by
 django-axes (``AXES_*`` in config/settings.py); its lockout page is :func:`login_locked_out`.
+Asking for a password reset is limited per client address and per e-mail address
+(:class:`LimitedPasswordResetView`).
 """
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -19,6 +23,7 @@ from django.views.generic import CreateView, UpdateView
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
+from config.limits import CacheLimit, client_address, secret_digest
 
 
 def safe_next(request: HttpRequest) -> str:
@@ -85,3 +90,35 @@ def login_locked_out(request: HttpRequest, original_response: HttpResponse | Non
         "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
     }
     return render(request, "registration/locked_out.html", context, status=429)
+
+
+#: Password-reset requests one client address may make, and reset mails one e-mail address
+#: is sent, in an hour from the first (docs/operations.md, "Password-reset mail").
+RESETS_PER_ADDRESS = CacheLimit("reset-address", 10, window=3600, setting="DASHAIN_RESETS_PER_ADDRESS")
+RESETS_PER_TARGET = CacheLimit("reset-target", 3, window=3600, setting="DASHAIN_RESETS_PER_TARGET")
+
+
+class LimitedPasswordResetView(auth_views.PasswordResetView):
+    """Django's password reset, limited so that nobody can make the site mail one inbox
+    again and again. Each request (a well-formed address, known or not) counts against the
+    client's address: past ``RESETS_PER_ADDRESS`` the page answers 429 with ``Retry-After``
+    and sends nothing. Each e-mail address asked for counts too, from whichever client:
+    past ``RESETS_PER_TARGET`` no mail goes out, and the page says what it always says, so
+    it never tells whether an account has that address."""
+
+    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        wait = RESETS_PER_ADDRESS.retry_after(client_address(request))
+        if wait:
+            minutes = max(1, -(-wait // 60))
+            response = render(request, "registration/password_reset_limited.html", {"minutes": minutes}, status=429)
+            response["Retry-After"] = str(wait)
+            return response
+        return super().post(request, *args, **kwargs)
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        RESETS_PER_ADDRESS.hit(client_address(self.request))
+        target = secret_digest(form.cleaned_data["email"].strip().lower())
+        if RESETS_PER_TARGET.retry_after(target):
+            return HttpResponseRedirect(self.get_success_url())  # the same page, and no mail
+        RESETS_PER_TARGET.hit(target)
+        return super().form_valid(form)

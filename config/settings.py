@@ -339,6 +339,13 @@ DASHAIN_READS_PER_ADDRESS_RATE = env.float("DASHAIN_READS_PER_ADDRESS_RATE", def
 # 10 minutes (homegames/views.py; docs/home-games.md says why a polling calendar never meets them).
 DASHAIN_FEED_PER_TOKEN = env.int("DASHAIN_FEED_PER_TOKEN", default=60)
 DASHAIN_FEED_PER_ADDRESS = env.int("DASHAIN_FEED_PER_ADDRESS", default=600)
+# E-mails of home game nights one member is sent in any hour; the rest wait for the hour
+# (homegames/services.py; docs/home-games.md, "E-mails that cannot be lost").
+DASHAIN_MAILS_PER_MEMBER_HOUR = env.int("DASHAIN_MAILS_PER_MEMBER_HOUR", default=10)
+# Password-reset requests one client address may make, and reset mails one e-mail address
+# is sent, in an hour (accounts/views.py; docs/operations.md, "Password-reset mail").
+DASHAIN_RESETS_PER_ADDRESS = env.int("DASHAIN_RESETS_PER_ADDRESS", default=10)
+DASHAIN_RESETS_PER_TARGET = env.int("DASHAIN_RESETS_PER_TARGET", default=3)
 
 # HTTPS: on by default whenever DEBUG is off, so `check --deploy` is clean. Behind a
 # reverse proxy that terminates TLS, run daphne with --proxy-headers so requests know

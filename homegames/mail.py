@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from homegames.models import Notice
-from homegames.selectors import user_zone
+from homegames.selectors import shown_zone, user_zone
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -27,13 +28,19 @@ SUBJECTS: dict[str, Callable[[], str]] = {
 }
 
 
+def _when(value: datetime, zone: tzinfo) -> str:
+    """``value`` in the member's zone, named; in UTC where that zone cannot hold it."""
+    local = value.astimezone(shown_zone(value, zone))
+    return f"{local.year:04d}-{local:%m-%d %H:%M} ({local.tzinfo})"
+
+
 def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
     """The e-mail of ``notice``; its Message-ID is the notice's own, so a copy sent again
     after a crash reads as the same message to mail programs that look."""
     user, night = notice.user, notice.night
-    with translation.override(user.language or settings.LANGUAGE_CODE), timezone.override(user_zone(user)):
-        when = timezone.localtime(night.starts_at)
-        when_text = f"{when:%Y-%m-%d %H:%M} ({timezone.get_current_timezone_name()})"
+    zone = user_zone(user)
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        when_text = _when(night.starts_at, zone)
         subject = SUBJECTS[notice.kind]() % {"name": night.home_game.name, "when": when_text}
         body = render_to_string(
             "homegames/email/notice.txt",
@@ -41,6 +48,7 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
                 "notice": notice,
                 "night": night,
                 "when": when_text,
+                "before": _when(notice.moved_from, zone) if notice.moved_from else "",
                 "url": f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/",
                 "prefs_url": f"{site_url.rstrip('/')}/home-games/calendar-settings/",
             },

@@ -140,7 +140,8 @@ class Answer(models.Model):
 class Notice(models.Model):
     """One e-mail to one member about one night, due at a time stored here (the durable
     outbox). The sweep sends what is due, once: ``sent_at`` is set in the transaction that
-    claims the row, and the unique key keeps a notice from being written twice."""
+    claims the row, and the unique key keeps a notice from being written twice. One that
+    fails waits (``retry_at``) and is tried again, a bounded number of times."""
 
     class Kind(models.TextChoices):
         INVITATION = "invitation", _("Invitation")
@@ -163,6 +164,14 @@ class Notice(models.Model):
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
     # Why it was not sent ("" when sent or still due): no e-mail address, reminders off, ...
     skipped = models.CharField(_("not sent because"), max_length=20, blank=True, default="")
+    # Failed tries, the next try's time (none before it: the sweep passes over it) and the
+    # last failure's reason; past ``services.NOTICE_ATTEMPTS`` it is given up (``skipped="failed"``).
+    attempts = models.PositiveSmallIntegerField(_("failed tries"), default=0)
+    retry_at = models.DateTimeField(_("next try"), null=True, blank=True)
+    failure = models.CharField(_("last failure"), max_length=200, blank=True, default="")
+    # A note of a moved night: the time before the move (the time its member last heard of).
+    # Later moves before the note goes out keep it and make no second note.
+    moved_from = models.DateTimeField(_("moved from"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("notice")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import zoneinfo
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from django.db.models import Q, QuerySet
@@ -31,6 +31,17 @@ def user_zone(user: User | AnonymousUser) -> zoneinfo.ZoneInfo:
         if prefs is not None and zone_name_valid(prefs.time_zone):
             return zoneinfo.ZoneInfo(prefs.time_zone)
     return zoneinfo.ZoneInfo("UTC")
+
+
+def shown_zone(value: datetime, zone: tzinfo) -> tzinfo:
+    """The zone a stored time is shown in: the viewer's, or UTC when the viewer's cannot
+    hold it (a time at the calendar's very end or start, stored before nights were bounded
+    to ``services.NIGHT_AHEAD``, has no local date east or west of UTC)."""
+    try:
+        value.astimezone(zone)
+    except OverflowError:
+        return UTC
+    return zone
 
 
 @dataclass

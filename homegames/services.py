@@ -9,15 +9,18 @@ Who may: the host and co-hosts keep templates, schedule, move, cancel and open t
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+import zoneinfo
+from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from homegames.mail import notice_message
 from homegames.models import Answer, CalendarFeed, MemberPrefs, NightTemplate, Notice, PlannedNight, new_feed_token
 from homegames.selectors import night_answers, zone_name_valid
@@ -31,7 +34,6 @@ from tables.services.settings import table_settings_build
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
 
-    from accounts.models import User
     from tables.models import Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -83,6 +85,38 @@ def night_template_save(
     return NightTemplate.objects.create(home_game=home_game, name=name, game=game, choices=dict(choices))
 
 
+#: How far ahead a night may be planned. Every time within it can be shown in every zone
+#: (UTC-12 to UTC+14), and every reminder before it computed, without leaving the calendar.
+NIGHT_AHEAD = timedelta(days=730)
+
+
+def night_start_local(*, day: date, at: time, zone: zoneinfo.ZoneInfo) -> datetime:
+    """The start of a night entered as a date and a wall-clock time in ``zone``.
+
+    Refused: a date more than ``NIGHT_AHEAD`` away (``too_far``: checked on the date itself,
+    before any conversion, so no date can overflow one), a time that does not exist on that
+    day in ``zone`` (``no_such_time``: the clocks go forward past it) and a time that happens
+    twice (``twice_time``: the clocks go back over it; which of the two was meant is not
+    guessed)."""
+    if day > (timezone.now() + NIGHT_AHEAD).date():
+        raise NightError("too_far", _("A night can be planned at most two years ahead."))
+    naive = datetime.combine(day, at.replace(tzinfo=None))
+    earlier, later = naive.replace(tzinfo=zone, fold=0), naive.replace(tzinfo=zone, fold=1)
+    if earlier.utcoffset() != later.utcoffset():
+        shown = {"time": f"{naive:%H:%M}", "zone": str(zone)}
+        if earlier.astimezone(UTC).astimezone(zone).replace(tzinfo=None) != naive:
+            raise NightError(
+                "no_such_time",
+                _("%(time)s does not exist on that day in %(zone)s: the clocks go forward. Choose another time.")
+                % shown,
+            )
+        raise NightError(
+            "twice_time",
+            _("%(time)s happens twice on that day in %(zone)s: the clocks go back. Choose another time.") % shown,
+        )
+    return earlier
+
+
 def _seat_range(template: NightTemplate) -> tuple[int, int]:
     built = table_settings_build(game=template.game, choices=template.choices)
     return 2, int(built["seats"])
@@ -95,8 +129,15 @@ def _check_night_fields(
         raise NightError("wrong_template", _("That template belongs to another home game."))
     if timezone.is_naive(starts_at):
         raise NightError("bad_time", _("A night needs a date and a time."))
-    if starts_at <= timezone.now():
+    now = timezone.now()
+    try:
+        starts_at = starts_at.astimezone(UTC)
+    except OverflowError:  # a date at the calendar's end, in a zone west of UTC
+        raise NightError("too_far", _("A night can be planned at most two years ahead.")) from None
+    if starts_at <= now:
         raise NightError("in_past", _("A night cannot start in the past."))
+    if starts_at > now + NIGHT_AHEAD:
+        raise NightError("too_far", _("A night can be planned at most two years ahead."))
     place = " ".join((place or "").split())
     if not place or len(place) > 200:
         raise NightError("bad_place", _("Say where the night is, in at most 200 characters."))
@@ -170,6 +211,7 @@ def night_update(
             _("%(count)d members are already coming; the seat limit cannot be lower.") % {"count": coming},
         )
     moved = starts_at != night.starts_at
+    moved_from = night.starts_at
     coming_before = _coming_ids(night)
     night.starts_at, night.place, night.seat_limit = starts_at, place, seat_limit
     if moved:
@@ -177,7 +219,7 @@ def night_update(
     night.save(update_fields=["starts_at", "place", "seat_limit", "version"])
     if moved:
         now = timezone.now()
-        _notify_answered(night, Notice.Kind.MOVED, now)
+        _notify_moved(night, moved_from, now)
         for answer in night.answers.exclude(reply=Answer.Reply.NO):
             _reminders_for(night, answer.user_id, now)
     _tell_moved_up(night, coming_before, timezone.now())  # a higher seat limit seats the first who wait
@@ -288,6 +330,21 @@ def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
 REMINDER_BEFORE = {Notice.Kind.DAY_BEFORE: timedelta(days=1), Notice.Kind.HOUR_BEFORE: timedelta(hours=1)}
 #: Notices one sweep sends at most; the next sweep takes the rest.
 NOTICE_BATCH = 100
+#: Tries of one notice before it is given up (``skipped="failed"``, its last failure kept),
+#: and the waits between them: 1, 2, 4, ... minutes, at most an hour (about 4 hours in all).
+NOTICE_ATTEMPTS = 10
+NOTICE_RETRY_FIRST = timedelta(minutes=1)
+NOTICE_RETRY_MOST = timedelta(hours=1)
+#: A moved night's note waits this long, so that a host who moves a night several times in a
+#: row sends one note (with the latest time) rather than one a move.
+MOVED_NOTE_DELAY = timedelta(minutes=5)
+MAIL_WINDOW = timedelta(hours=1)
+
+
+def mails_per_member_hour() -> int:
+    """E-mails of nights one member is sent in any hour (``DASHAIN_MAILS_PER_MEMBER_HOUR``);
+    the rest wait for the hour to pass, in order."""
+    return int(getattr(settings, "DASHAIN_MAILS_PER_MEMBER_HOUR", 10))
 
 
 def _notice(night: PlannedNight, user_id: int, kind: str, due_at: datetime) -> None:
@@ -308,6 +365,24 @@ def _reminders_for(night: PlannedNight, user_id: int, now: datetime) -> None:
 def _notify_answered(night: PlannedNight, kind: str, now: datetime) -> None:
     for user_id in night.answers.values_list("user_id", flat=True):
         _notice(night, user_id, kind, now)
+
+
+def _notify_moved(night: PlannedNight, moved_from: datetime, now: datetime) -> None:
+    """A note to everyone who answered that the night moved, due ``MOVED_NOTE_DELAY`` from
+    now. A member whose note of an earlier move has not gone out yet gets no second one: that
+    note tells the latest time (read when it is sent) and the time before its move."""
+    for user_id in night.answers.values_list("user_id", flat=True):
+        waiting = Notice.objects.filter(
+            night=night, user_id=user_id, kind=Notice.Kind.MOVED, sent_at__isnull=True, skipped=""
+        )
+        if not waiting.exists():
+            Notice.objects.get_or_create(
+                night=night,
+                user_id=user_id,
+                kind=Notice.Kind.MOVED,
+                version=night.version,
+                defaults={"due_at": now + MOVED_NOTE_DELAY, "moved_from": moved_from},
+            )
 
 
 def _members_of(home_game: HomeGame) -> list[int]:
@@ -357,15 +432,22 @@ def notices_send_due(*, now: datetime | None = None) -> int:
     """Send every notice that is due and not sent; returns how many went out.
 
     Each is claimed by an UPDATE of its ``sent_at`` in the transaction that sends it: a
-    second sweeper (another process) waits for the row and then finds it sent; a send that
-    fails rolls the claim back, so the next sweep tries again. A notice no longer wanted
-    (a reminder of a cancelled or moved night, or for someone who said no, or turned
-    reminders off, or has no e-mail address) is marked skipped instead.
+    second sweeper (another process) waits for the row and then finds it sent. A notice no
+    longer wanted (a reminder of a cancelled or moved night, or for someone who said no, or
+    turned reminders off, or has no e-mail address, ...) is marked skipped instead.
+
+    Nothing one notice does holds up another: one that fails (the mail server, or the
+    notice itself) rolls its claim back and waits, 1, 2, 4, ... minutes (``retry_at``), and
+    until then the sweep passes over it; after ``NOTICE_ATTEMPTS`` tries it is given up with
+    its last failure kept. Notices never tried come first in a batch, so retries cannot fill
+    one. A member already sent ``mails_per_member_hour()`` mails in the last hour waits for
+    the hour to pass.
     """
     now = now or timezone.now()
     due = list(
         Notice.objects.filter(sent_at__isnull=True, skipped="", due_at__lte=now)
-        .order_by("due_at", "id")
+        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
+        .order_by("attempts", "due_at", "id")
         .values_list("pk", flat=True)[:NOTICE_BATCH]
     )
     sent = 0
@@ -379,11 +461,50 @@ def notices_send_due(*, now: datetime | None = None) -> int:
                 if reason:
                     Notice.objects.filter(pk=notice_id).update(sent_at=None, skipped=reason)
                     continue
+                wait_until = _member_mail_wait(notice, now)
+                if wait_until is not None:
+                    Notice.objects.filter(pk=notice_id).update(sent_at=None, retry_at=wait_until)
+                    continue
                 notice_message(notice, site_url=settings.DASHAIN_SITE_URL).send()
                 sent += 1
-        except Exception:  # the mail server is down: the claim rolled back; the next sweep retries
-            logger.warning("notice %s not sent; trying again at the next sweep", notice_id, exc_info=True)
+        except Exception as error:  # the claim rolled back: this notice waits, the others go on
+            try:
+                _notice_failed(notice_id, error, now)
+            except DatabaseError:  # the database itself is failing: the notice stays due
+                logger.exception("notice %s: its failure could not be recorded", notice_id)
     return sent
+
+
+def _member_mail_wait(notice: Notice, now: datetime) -> datetime | None:
+    """None if ``notice``'s member may be sent one more mail now; else when they may. The
+    member's row is locked first, so two sweepers count one member's mails one at a time."""
+    list(User.objects.select_for_update().filter(pk=notice.user_id).values_list("pk", flat=True))
+    window = Notice.objects.filter(user_id=notice.user_id, sent_at__gt=now - MAIL_WINDOW, sent_at__lte=now).exclude(
+        pk=notice.pk
+    )
+    if window.count() < mails_per_member_hour():
+        return None
+    oldest = window.aggregate(oldest=Min("sent_at"))["oldest"]
+    return oldest + MAIL_WINDOW
+
+
+def _notice_failed(notice_id: int, error: Exception, now: datetime) -> None:
+    """Count a failed try of a notice: it waits before the next, or is given up."""
+    notice = Notice.objects.filter(pk=notice_id, sent_at__isnull=True, skipped="").first()
+    if notice is None:
+        return
+    attempts = notice.attempts + 1
+    reason = f"{type(error).__name__}: {error}"[:200]
+    if attempts >= NOTICE_ATTEMPTS:
+        logger.error("notice %s not sent after %d tries, given up: %s", notice_id, attempts, reason)
+        changes: dict[str, Any] = {"skipped": "failed", "retry_at": None}
+    else:
+        wait = min(NOTICE_RETRY_FIRST * 2 ** (attempts - 1), NOTICE_RETRY_MOST)
+        logger.warning("notice %s not sent (try %d); trying again in %s", notice_id, attempts, wait, exc_info=error)
+        changes = {"retry_at": now + wait}
+    Notice.objects.filter(pk=notice_id, attempts=notice.attempts, sent_at__isnull=True, skipped="").update(
+        attempts=attempts, failure=reason, **changes
+    )
 
 
 def _skip_reason(notice: Notice) -> str:
@@ -392,8 +513,12 @@ def _skip_reason(notice: Notice) -> str:
         return "no_email"
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         return "not_member"
+    if night.is_cancelled and notice.kind != Notice.Kind.CANCELLED:
+        return "stale"  # the cancellation's own note tells those who answered; the page tells the rest
+    if notice.kind == Notice.Kind.MOVED and notice.moved_from == night.starts_at:
+        return "not_moved"  # moved back to the time its member knew
     if notice.kind in REMINDER_BEFORE:
-        if night.is_cancelled or notice.version != night.version:
+        if notice.version != night.version:
             return "stale"
         prefs = MemberPrefs.objects.filter(user=user).first()
         if prefs is not None and not prefs.reminders:

@@ -7,8 +7,6 @@ is for the host and co-hosts: another member gets a 403.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -26,7 +24,7 @@ from config.limits import GUESSES, CacheLimit, client_address, secret_digest
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
 from homegames.models import MemberPrefs, NightTemplate, PlannedNight
-from homegames.selectors import calendar_feed_nights, night_answers, nights_ahead, user_zone
+from homegames.selectors import calendar_feed_nights, night_answers, nights_ahead, shown_zone, user_zone
 from homegames.services import (
     NightError,
     calendar_feed_for,
@@ -36,6 +34,7 @@ from homegames.services import (
     night_cancel,
     night_open_table,
     night_schedule,
+    night_start_local,
     night_take_seat,
     night_template_save,
     night_update,
@@ -136,7 +135,7 @@ def night_new(request: HttpRequest, home_game_id: int) -> HttpResponse:
             night = night_schedule(
                 home_game=home_game,
                 template=form.cleaned_data["template"],
-                starts_at=datetime.combine(form.cleaned_data["date"], form.cleaned_data["time"]).replace(tzinfo=zone),
+                starts_at=night_start_local(day=form.cleaned_data["date"], at=form.cleaned_data["time"], zone=zone),
                 time_zone=str(zone),
                 place=form.cleaned_data["place"],
                 seat_limit=form.cleaned_data["seat_limit"],
@@ -156,7 +155,7 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
     home_game, night = _night(request, home_game_id, night_id)
     user = _planner(request, home_game)
     zone = user_zone(user)
-    local = timezone.localtime(night.starts_at, zone)
+    local = timezone.localtime(night.starts_at, shown_zone(night.starts_at, zone))
     form = NightForm(
         request.POST or None,
         templates=NightTemplate.objects.filter(home_game=home_game, pk=night.template_id),
@@ -172,7 +171,7 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
         try:
             night_update(
                 night=night,
-                starts_at=datetime.combine(form.cleaned_data["date"], form.cleaned_data["time"]).replace(tzinfo=zone),
+                starts_at=night_start_local(day=form.cleaned_data["date"], at=form.cleaned_data["time"], zone=zone),
                 place=form.cleaned_data["place"],
                 seat_limit=form.cleaned_data["seat_limit"],
                 by=user,

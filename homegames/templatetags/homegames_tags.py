@@ -1,4 +1,5 @@
-"""``{% tonight_tables %}``: the open tables of the nights the viewer is coming to (the home page and the lobby)."""
+"""``{% tonight_tables %}``: the open tables of the nights the viewer is coming to (the home
+page and the lobby); ``{% night_when night zone %}``: a night's start in the viewer's zone."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from homegames.selectors import tonights_tables_for
+from homegames.selectors import shown_zone, tonights_tables_for
 
 register = template.Library()
 
@@ -17,3 +18,10 @@ def tonight_tables(context: dict[str, Any]) -> dict[str, Any]:
     user = getattr(request, "user", None)
     nights = tonights_tables_for(user=user) if user is not None and user.is_authenticated else []
     return {"nights": nights, "csrf_token": context.get("csrf_token")}
+
+
+@register.inclusion_tag("homegames/_night_when.html")
+def night_when(night: Any, zone: Any) -> dict[str, Any]:
+    """The start in ``zone``; in UTC, and saying so, where ``zone`` cannot hold it."""
+    shown = shown_zone(night.starts_at, zone)
+    return {"night": night, "shown": shown, "in_utc": shown is not zone}
