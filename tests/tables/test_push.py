@@ -434,8 +434,8 @@ def test_public_ipv6_endpoints_still_pass(settings):
     assert endpoint_refusal("https://[64:ff9b::808:808]/push") is None
 
 
-def _reminder_queued(table_and_user_and_phone) -> None:
-    table, user, phone = table_and_user_and_phone
+def _reminder_queued(table: Table, user: Any, phone: Phone) -> None:
+    """``user`` subscribes ``phone`` and their turn's reminder is due: one push queued."""
     assert _subscribe(user, table, phone)[0] == 200
     table_clock_run(table_id=table.pk, now=_live(table).turn_deadline)
 
@@ -456,7 +456,7 @@ def test_a_push_service_that_redirects_is_not_followed_and_the_push_counts_as_fa
     try:
         push_service.redirect["/p/bounce"] = (status, inside.url("/admin/secret"))
         table, user = _turn_table()
-        _reminder_queued((table, user, Phone(push_service.url("/p/bounce"))))
+        _reminder_queued(table, user, Phone(push_service.url("/p/bounce")))
         assert push_send_pending() == {"failed": 1}
         assert len(push_service.to("/p/bounce")) == 1  # the one POST, answered with the redirect
         assert inside.received == [] and inside.gets == []
@@ -517,11 +517,9 @@ def test_the_push_connects_to_the_address_that_was_checked_not_to_a_second_answe
     try:
         endpoint = f"https://push.rebind.test:{inside.port}/p/rebind"
         table, user = _turn_table()
-        settings.DASHAIN_PUSH_ALLOW_LOCAL = True  # the subscription's own check is not the point here
         monkeypatch.setattr(socket, "getaddrinfo", rebinding)
-        _reminder_queued((table, user, Phone(endpoint)))
-        settings.DASHAIN_PUSH_ALLOW_LOCAL = False
-        lookups.clear()
+        _reminder_queued(table, user, Phone(endpoint))  # the subscription's check saw 8.8.8.8
+        lookups.clear()  # the name answers 8.8.8.8 once more, then the server's own loopback
         assert push_send_pending() == {"failed": 1}
         assert lookups.count("push.rebind.test") == 1  # checked once, never asked again
         assert "8.8.8.8" in lookups  # the connection went for the address checked
@@ -595,7 +593,7 @@ def test_a_pinned_push_still_names_its_host_over_tls(vapid_key, push_service, tm
     port = push_service.server.server_address[1]
     phone = Phone(f"https://push.pinned.test:{port}/p/tls")
     table, user = _turn_table()
-    _reminder_queued((table, user, phone))
+    _reminder_queued(table, user, phone)
     assert push_send_pending() == {result: 1}
     assert server_names and set(server_names) == {"push.pinned.test"}
     if result == "sent":
