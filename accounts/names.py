@@ -2,9 +2,10 @@
 
 They are the only text one player writes for others to read, so they are checked in one
 place (:func:`name_clean`): the name is Unicode-normalised (NFKC: "Asha" in fullwidth letters
-is "Asha"), the invisible characters that only hide a difference (zero-width space, soft
-hyphen, word joiner, byte-order mark and the other default-ignorable and format
-characters) are removed, surrounding and repeated spaces are collapsed, and control
+is "Asha"), the invisible and blank characters that only hide a difference (:data:`INVISIBLE`:
+zero-width space, soft hyphen, word joiner, byte-order mark, the Hangul fillers, the Braille
+blank and every other default-ignorable or format character) are removed, surrounding and
+repeated spaces are collapsed, and control
 characters, the Unicode bidirectional controls (which could make "Asha pays Bikash" read
 the other way round) and angle brackets are refused with a message. Joiners (U+200C,
 U+200D) and variation selectors stay: Devanagari and emoji need them. Pages escape every
@@ -12,7 +13,7 @@ name anyway (tests/config/test_hostile_names.py shows each page and the CSV with
 names).
 
 Two names are the same name when people would read them so (:func:`name_key`): compared
-after NFKC, without any default-ignorable or format character (joiners included), ignoring
+after NFKC, without any character of :data:`INVISIBLE` (joiners included), ignoring
 case, by their confusable skeleton (Unicode TR39: a Cyrillic A and a Latin A are one
 letter to the eye). The skeleton is computed from the TR39 confusables data shipped by the
 ``confusable-homoglyphs`` package.
@@ -24,6 +25,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+import regex  # type: ignore[import-untyped]
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
@@ -33,20 +35,22 @@ MAX_DISPLAY_NAME_LENGTH = 40
 # overrides and isolates (U+061C, U+200E-F, U+202A-E, U+2066-9).
 _REFUSED = re.compile("[\x00-\x1f\x7f-\x9f<>\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
-# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn as nothing.
-_DEFAULT_IGNORABLE = (
-    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
-    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
-    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
-)
-_IGNORABLE = re.compile(f"[{_DEFAULT_IGNORABLE}]")
+#: What a name never shows: Unicode's Default_Ignorable_Code_Point (drawn as nothing: the
+#: zero-width characters, the soft hyphen, the variation selectors, the Hangul fillers U+115F,
+#: U+1160, U+3164 and U+FFA0...) and every format character (General_Category Cf), both from
+#: the Unicode data of the ``regex`` package (pinned in requirements.txt; Python's
+#: ``unicodedata`` has no Default_Ignorable property), and the one blank that no Unicode
+#: property marks: U+2800 BRAILLE PATTERN BLANK, drawn as an empty cell of a letter's width
+#: (Unicode's names list: "it does not act as a space"), so neither NFKC nor the spaces' rule
+#: touch it.
+INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Cf}\N{BRAILLE PATTERN BLANK}]")
 # What a stored name keeps of them: the joiners and variation selectors that Devanagari
 # conjuncts and emoji need (the comparison key drops them too).
 _KEPT = frozenset("\u200c\u200d") | frozenset(chr(code) for code in range(0xFE00, 0xFE10))
 
 
 def _invisible(char: str) -> bool:
-    return bool(_IGNORABLE.match(char)) or unicodedata.category(char) == "Cf"
+    return INVISIBLE.match(char) is not None
 
 
 def name_normal(value: str) -> str:
@@ -59,8 +63,8 @@ def name_normal(value: str) -> str:
 
 
 def name_visible(value: str) -> str:
-    """``value`` as people see it: NFKC, without any default-ignorable or format character."""
-    return "".join(char for char in unicodedata.normalize("NFKC", value) if not _invisible(char))
+    """``value`` as people see it: NFKC, without any character of :data:`INVISIBLE`."""
+    return INVISIBLE.sub("", unicodedata.normalize("NFKC", value))
 
 
 @lru_cache(maxsize=1)

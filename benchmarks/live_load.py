@@ -82,6 +82,9 @@ def _env(hand_pause: int | None) -> dict[str, str]:
     env.setdefault("DASHAIN_SOCKETS_PER_ADDRESS", "100000")
     env.setdefault("DASHAIN_READS_PER_ADDRESS_BURST", "100000")
     env.setdefault("DASHAIN_READS_PER_ADDRESS_RATE", "100000")
+    # A scripted player with no think time moves faster than a person's commands allow (2 a second).
+    env.setdefault("DASHAIN_COMMANDS_PER_PERSON_BURST", "100000")
+    env.setdefault("DASHAIN_COMMANDS_PER_PERSON_RATE", "100000")
     env["LOG_LEVEL"] = "WARNING"
     return env
 

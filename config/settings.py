@@ -335,6 +335,10 @@ DASHAIN_READS_PER_PERSON_BURST = env.int("DASHAIN_READS_PER_PERSON_BURST", defau
 DASHAIN_READS_PER_PERSON_RATE = env.float("DASHAIN_READS_PER_PERSON_RATE", default=2.0)
 DASHAIN_READS_PER_ADDRESS_BURST = env.int("DASHAIN_READS_PER_ADDRESS_BURST", default=200)
 DASHAIN_READS_PER_ADDRESS_RATE = env.float("DASHAIN_READS_PER_ADDRESS_RATE", default=20.0)
+# The commands (frames that make the site write) one person may send over all their table
+# sockets at once, and how many more each second (issue 34).
+DASHAIN_COMMANDS_PER_PERSON_BURST = env.int("DASHAIN_COMMANDS_PER_PERSON_BURST", default=30)
+DASHAIN_COMMANDS_PER_PERSON_RATE = env.float("DASHAIN_COMMANDS_PER_PERSON_RATE", default=2.0)
 # Requests of one home game calendar feed token, and of one client address to any feed, in
 # 10 minutes (homegames/views.py; docs/home-games.md says why a polling calendar never meets them).
 DASHAIN_FEED_PER_TOKEN = env.int("DASHAIN_FEED_PER_TOKEN", default=60)

@@ -114,6 +114,8 @@ def _parallel_database() -> bool:
 
 MAX_FRAME_BYTES = 4096
 RESYNC_LIMIT = 500
+#: The frames that make the site write, limited per person (``tables.live.socket_limits``).
+COMMANDS = frozenset({"action", "see", "seat", "host", "seed"})
 CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
 CLOSE_SEAT_MOVED = 4409  # a guest's seat link was opened in another browser (issue 28): not retried
@@ -555,6 +557,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if who is not None and not LIMITS.read(who):
             raise ServiceError("too_many_reads", _("Too many requests from you; the page tries again shortly."))
 
+    def _limits_command(self) -> bool:
+        """A frame that makes the site write: within the person's commands, over all their sockets."""
+        who = getattr(self, "who", None)
+        return who is None or LIMITS.command(who)
+
     async def _error(self, code: str, message: str | StrPromise, request_id: object = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}
         if request_id is not None:
@@ -601,6 +608,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         if handler is None:
             await self._error("bad_type", _("Unknown message type."), request_id)
+            return
+        if message["type"] in COMMANDS and not self._limits_command():
+            await self._error(
+                "too_many_commands", _("Too many commands from you at once; wait a moment and try again."), request_id
+            )
             return
         try:
             reply = await handler(self, message)

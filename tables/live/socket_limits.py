@@ -14,7 +14,15 @@ whatever number of sockets they open:
   of the table from the database): a token bucket per person (a burst of 30, then 2 a
   second) and one per address (a burst of 200, then 20 a second). A request beyond them is
   answered ``{"type": "error", "code": "too_many_reads"}`` and changes nothing; a socket
-  opened beyond them is closed with 4429 as above.
+  opened beyond them is closed with 4429 as above;
+- **commands** (issue 34: every frame that asks the site to write: ``action``, ``see``,
+  ``seat``, ``host``, ``seed``): a token bucket per person (a burst of 30, then 2 a second),
+  across all their sockets. One beyond it is answered ``{"type": "error", "code":
+  "too_many_commands"}`` and reaches no service, so it writes nothing. Before it, one player's
+  12 pages sending ``call_variant`` wrote 939 events in 11 s and slowed moves at another
+  table threefold. The burst covers a host answering a table's worth of requests at once;
+  2 a second, sustained, is more than a player's pace, whose every move waits for the
+  others' turns.
 
 Chosen so that a full table of friends on one Wi-Fi never meets them: 16 players (999's most)
 with a phone and a laptop each is 32 sockets from one address; all of them opening again at
@@ -99,6 +107,7 @@ class SocketLimits:
         self.open_by_address: Counter[str] = Counter()
         self.person_reads: dict[str, Bucket] = {}
         self.address_reads: dict[str, Bucket] = {}
+        self.person_commands: dict[str, Bucket] = {}
 
     # --- open sockets -------------------------------------------------------------------
 
@@ -155,6 +164,26 @@ class SocketLimits:
             return False
         for bucket in buckets:
             bucket.tokens -= 1
+        return True
+
+    # --- commands ----------------------------------------------------------------------
+
+    def command(self, who: Who) -> bool:
+        """Take one command (a frame that makes the site write) from the person's bucket."""
+        if who.person is None:
+            return True  # a visitor without a session is refused by every service anyway
+        now = time.monotonic()
+        bucket = self._bucket(
+            self.person_commands,
+            who.person,
+            _setting("DASHAIN_COMMANDS_PER_PERSON_BURST", 30),
+            _setting("DASHAIN_COMMANDS_PER_PERSON_RATE", 2.0),
+            now,
+        )
+        bucket.refill(now)
+        if bucket.tokens < 1:
+            return False
+        bucket.tokens -= 1
         return True
 
     def _bucket(self, buckets: dict[str, Bucket], key: str, capacity: float, rate: float, now: float) -> Bucket:

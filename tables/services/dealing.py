@@ -149,6 +149,16 @@ def _with_called_variant(log: TableLog, plan: HandPlan, number: int, seats: list
     return replace(plan, settings={**plan.settings, "variant": variant}), True
 
 
+def variant_called_by(table: Table, *, number: int, seat_id: int) -> str | None:
+    """The variant seat ``seat_id`` called for hand ``number``, if it called one (a dealer calls
+    once per hand: ``tables.services.tables.variant_call``)."""
+    called = Event.objects.filter(table=table, kind=EventKind.VARIANT_CALLED, payload__number=number)
+    for payload in called.values_list("payload", flat=True):
+        if str(payload.get("seat")) == str(seat_id):
+            return str(payload.get("variant"))
+    return None
+
+
 def _computer_variant(table: Table, seat: Seat, number: int, allowed: list[str]) -> str:
     # Drawn from the table's secret by HMAC, as a computer's moves are (tables.services.computers):
     # the players cannot foresee it, and the same hand after a restart gets the same call.

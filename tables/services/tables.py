@@ -26,7 +26,7 @@ from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.news import layer_send
 from tables.services.between_hands import hand_deal_now
-from tables.services.dealing import next_dealer
+from tables.services.dealing import next_dealer, variant_called_by
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.seat_state import AWAY_KEY, in_live_hand
@@ -437,7 +437,12 @@ def variant_call(*, table_id: int, seat_id: int | None, variant: object) -> int:
     """Dealer's choice: the player who deals the next hand calls its variant, one of those the
     host allows (``settings["dealers_choice"]``), before that hand is dealt. Logged for everyone
     (``variant_called``); the deal reads it (``tables.services.dealing``). Returns the number of
-    the hand it is for. A later call by the same dealer replaces an earlier one.
+    the hand it is for.
+
+    A dealer calls once per hand, as at a table where the dealer names the game once and
+    everyone heard it: the same call again is answered as done and writes nothing; another
+    variant is refused (``already_called``) and writes nothing. So however many pages of the
+    dealer call, however often, the hand's log holds one call of theirs (issue 34).
     """
     with table_write(table_id) as (table, log):
         seat = seat_at(table, seat_id)
@@ -455,6 +460,13 @@ def variant_call(*, table_id: int, seat_id: int | None, variant: object) -> int:
         if next_dealer(table) != seat.engine_name:
             raise ServiceError("not_the_dealer", _("Only the player who deals the next hand calls its variant."))
         number = table.hands_played + 1
+        called = variant_called_by(table, number=number, seat_id=seat.pk)
+        if called == variant:
+            return number  # said already: nothing more to write
+        if called is not None:
+            raise ServiceError(
+                "already_called", _("You have already called the next hand; a dealer's call stands once made.")
+            )
         log.append(EventKind.VARIANT_CALLED, {"seat": seat.pk, "variant": variant, "number": number})
     return number
 

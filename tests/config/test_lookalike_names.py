@@ -143,3 +143,110 @@ def test_a_name_hiding_a_formula_is_text_in_both_csv_downloads(site):
         named = [cell for cell in cells if "HYPERLINK" in cell]
         assert named, url
         assert all(cell.startswith("'") for cell in named), (url, named)
+
+
+# --- blanks and every default-ignorable character (issue 34, item 7) -------------------------
+
+#: The blanks that are not spaces: the Braille pattern blank (no Unicode property marks it)
+#: and the Hangul fillers (Default_Ignorable_Code_Point).
+BLANKS = {
+    "Braille pattern blank": "\u2800",
+    "Hangul choseong filler": "\u115f",
+    "Hangul jungseong filler": "\u1160",
+    "Hangul filler": "\u3164",
+    "halfwidth Hangul filler": "\uffa0",
+}
+
+#: Where a hidden character goes: after the name, inside it, in front of it.
+PLACES = {
+    "trailing": lambda char: "Asha" + char,
+    "inside": lambda char: "As" + char + "ha",
+    "leading": lambda char: char + "Asha",
+}
+
+#: The text-direction controls, default-ignorable too, that a name may not hold at all.
+DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _default_ignorables() -> list[str]:
+    """Unicode's Default_Ignorable_Code_Point, as the regex package's Unicode data has it."""
+    import regex
+
+    ignorable = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    return [chr(code) for code in range(0x110000) if ignorable.match(chr(code))]
+
+
+def _seated_asha():
+    table = table_create(host=make_user("host"), game="faras")
+    table_join(code=table.code, invite_token=table.invite_token, guest_name="Asha", guest_token="a" * 40)
+    return table
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize("blank", BLANKS.values(), ids=BLANKS.keys())
+def test_a_blank_after_inside_or_in_front_of_a_seated_name_is_refused_as_taken(blank, place):
+    table = _seated_asha()
+    name = PLACES[place](blank)
+    with pytest.raises(ServiceError) as refused:
+        table_join(code=table.code, invite_token=table.invite_token, guest_name=name, guest_token="b" * 40)
+    assert refused.value.code == "name_taken"
+    assert "already called" in refused.value.message
+    assert Seat.objects.filter(table=table).count() == 2  # the host and Asha: nothing changed
+    # The name as stored anywhere (a guest, an account, a home game) has it folded away.
+    assert name_clean(name) == "Asha"
+    assert name_key(name) == name_key("Asha")
+
+
+@pytest.mark.parametrize("blank", BLANKS.values(), ids=BLANKS.keys())
+def test_a_name_of_blanks_alone_is_refused_with_the_clear_error(blank):
+    table = table_create(host=make_user("host"), game="faras")
+    with pytest.raises(ServiceError) as refused:
+        table_join(code=table.code, invite_token=table.invite_token, guest_name=blank * 3, guest_token="b" * 40)
+    assert refused.value.code == "bad_name" and refused.value.message == "Give a name other players will see."
+    assert Seat.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.parametrize("blank", BLANKS.values(), ids=BLANKS.keys())
+def test_display_names_and_home_game_names_lose_the_blanks(client, blank):
+    from ledger.forms import HomeGameForm
+
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "gita",
+            "display_name": blank + "Gi" + blank + "ta" + blank,
+            "password1": "x-Strong-pass-19",
+            "password2": "x-Strong-pass-19",
+        },
+    )
+    assert response.status_code == 302
+    assert User.objects.get(username="gita").display_name == "Gita"
+    form = HomeGameForm({"name": "Friday" + blank + " Faras" + blank})
+    assert form.is_valid() and form.cleaned_data["name"] == "Friday Faras"
+    blank_only = HomeGameForm({"name": blank * 4})
+    assert not blank_only.is_valid() and blank_only.errors["name"] == ["Give a name other players will see."]
+
+
+def test_every_default_ignorable_character_is_refused_beside_a_seated_name():
+    """Unicode's Default_Ignorable_Code_Point as the library has it: every one outside the
+    block of tags and variation selectors U+E0000-E0FFF, and 20 drawn at random from that
+    block, each put after, inside or in front of "Asha": folded away and refused as taken, or
+    (the text-direction controls) refused with their own message; never seated beside Asha."""
+    import random
+
+    ignorable = _default_ignorables()
+    assert len(ignorable) > 4000 and "\u3164" in ignorable and "\u200b" in ignorable
+    block = [char for char in ignorable if ord(char) >= 0xE0000]
+    chosen = [char for char in ignorable if ord(char) < 0xE0000] + random.Random(34).sample(block, 20)
+    assert DIRECTION_CONTROLS < set(chosen)
+    table = _seated_asha()
+    for index, char in enumerate(chosen):
+        name = list(PLACES.values())[index % 3](char)
+        with pytest.raises(ServiceError) as refused:
+            table_join(code=table.code, invite_token=table.invite_token, guest_name=name, guest_token="b" * 40)
+        if char in DIRECTION_CONTROLS:
+            assert refused.value.code == "bad_name", hex(ord(char))
+            assert "text-direction" in refused.value.message
+        else:
+            assert refused.value.code == "name_taken", hex(ord(char))
+    assert Seat.objects.filter(table=table).count() == 2

@@ -99,6 +99,7 @@ def _fast_scripted_clients(monkeypatch):
         DASHAIN_SOCKETS_PER_ADDRESS=10_000,
         DASHAIN_READS_PER_PERSON_BURST=10_000,
         DASHAIN_READS_PER_ADDRESS_BURST=10_000,
+        DASHAIN_COMMANDS_PER_PERSON_BURST=10_000,
     ):
         yield
     LIMITS.__init__()  # type: ignore[misc]

@@ -17,6 +17,7 @@ from tables.models import Event, Hand, Seat, Table
 from tables.selectors import frame_for_viewer
 from tables.services import (
     ServiceError,
+    seat_come_back,
     seat_remove,
     seat_sit_out,
     table_join,
@@ -114,6 +115,45 @@ def test_only_the_next_dealer_calls_only_an_allowed_variant_and_a_refusal_change
     with pytest.raises(ServiceError) as refused:
         variant_call(table_id=elsewhere.pk, seat_id=elsewhere_seats[0].pk, variant="muflis")
     assert refused.value.code == "no_dealers_choice"
+
+
+def test_a_dealer_calls_once_a_hand_and_a_second_call_writes_nothing():
+    table, seats = open_table("faras", players=3, choices={"dealers_choice": ALLOWED}, start=False)
+    dealer = dealer_seat(table, seats)
+    assert variant_call(table_id=table.pk, seat_id=dealer.pk, variant="muflis") == 1
+    after_call = Table.objects.get(pk=table.pk).last_seq
+    # The same call again (a second tap, another of their pages): done already, nothing written.
+    assert variant_call(table_id=table.pk, seat_id=dealer.pk, variant="muflis") == 1
+    # Another variant: refused with a sentence, nothing written; the first call stands.
+    for variant in ("ak47", "none", "joker"):
+        with pytest.raises(ServiceError) as refused:
+            variant_call(table_id=table.pk, seat_id=dealer.pk, variant=variant)
+        assert refused.value.code == "already_called"
+        assert refused.value.message == "You have already called the next hand; a dealer's call stands once made."
+    assert Table.objects.get(pk=table.pk).last_seq == after_call
+    assert Event.objects.filter(table=table, kind=EventKind.VARIANT_CALLED).count() == 1
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    assert hand_settings(Hand.objects.get(table=table, number=1))["settings"]["variant"] == "muflis"
+    # The next hand is another hand: its dealer calls it afresh.
+    assert variant_call(table_id=table.pk, seat_id=dealer_seat(table, seats).pk, variant="ak47") == 2
+
+
+def test_a_new_next_dealer_calls_for_themselves_and_the_old_call_stands_if_its_dealer_deals_again():
+    table, seats = open_table("faras", players=3, choices={"dealers_choice": ALLOWED}, start=False)
+    first = dealer_seat(table, seats)
+    variant_call(table_id=table.pk, seat_id=first.pk, variant="muflis")
+    seat_sit_out(table_id=table.pk, seat_id=first.pk)  # someone else deals the first hand now
+    second = dealer_seat(table, seats)
+    assert second.pk != first.pk
+    assert variant_call(table_id=table.pk, seat_id=second.pk, variant="joker") == 1
+    seat_come_back(table_id=table.pk, seat_id=first.pk)
+    assert dealer_seat(table, seats).pk == first.pk
+    with pytest.raises(ServiceError) as refused:  # their call for this hand was made
+        variant_call(table_id=table.pk, seat_id=first.pk, variant="ak47")
+    assert refused.value.code == "already_called"
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    started = hand_settings(Hand.objects.get(table=table, number=1))
+    assert started["dealer"] == first.engine_name and started["settings"]["variant"] == "muflis"
 
 
 def test_a_call_by_a_player_who_no_longer_deals_is_not_used():

@@ -18,8 +18,11 @@ the encryption is real; nothing of the project is mocked.
 from __future__ import annotations
 
 import base64
+import ipaddress
 import json
 import os
+import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -42,7 +45,7 @@ from django.utils import timezone
 from py_vapid import Vapid
 
 from tables.models import Hand, PushMessage, PushSubscription, Seat, Table
-from tables.push import endpoint_refusal, push_send_pending
+from tables.push import address_is_public, embedded_ipv4, endpoint_refusal, push_send_pending
 from tables.services import (
     guest_token_new,
     hand_act,
@@ -65,18 +68,31 @@ def _b64(raw: bytes) -> str:
 
 
 class PushService:
-    """A push service on 127.0.0.1: keeps what each endpoint received; answers ``status[path]`` (201)."""
+    """A push service on 127.0.0.1: keeps what each endpoint received (and any GET); answers
+    ``status[path]`` (201), or ``redirect[path]``: (a 3xx status, the ``Location``)."""
 
     def __init__(self) -> None:
         self.received: list[tuple[str, Any, bytes]] = []
+        self.gets: list[str] = []
         self.status: dict[str, int] = {}
+        self.redirect: dict[str, tuple[int, str]] = {}
         service = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 service.received.append((self.path, self.headers, body))
-                self.send_response(service.status.get(self.path, 201))
+                self._answer()
+
+            def do_GET(self) -> None:
+                service.gets.append(self.path)
+                self._answer()
+
+            def _answer(self) -> None:
+                status, location = service.redirect.get(self.path, (service.status.get(self.path, 201), ""))
+                self.send_response(status)
+                if location:
+                    self.send_header("Location", location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -334,6 +350,12 @@ def test_malformed_subscriptions_are_refused_clearly_and_store_nothing(vapid_key
         ("https://169.254.169.254/latest/meta-data", "private_address"),
         ("https://[::1]/x", "private_address"),
         ("https://0.0.0.0/x", "private_address"),
+        # IPv6 forms that carry a loopback IPv4 address (issue 34): judged as that address.
+        ("https://[::127.0.0.1]/x", "private_address"),
+        ("https://[64:ff9b::7f00:1]/x", "private_address"),
+        ("https://[2002:7f00:1::]/x", "private_address"),
+        ("https://[::ffff:0:7f00:1]/x", "private_address"),
+        ("https://[::ffff:169.254.169.254]/latest/meta-data", "private_address"),
     ],
 )
 def test_in_production_endpoints_that_are_not_public_https_are_refused(vapid_key, settings, endpoint, code):
@@ -353,6 +375,233 @@ def test_in_production_endpoints_that_are_not_public_https_are_refused(vapid_key
 def test_a_public_https_endpoint_passes(settings):
     settings.DASHAIN_PUSH_ALLOW_LOCAL = False
     assert endpoint_refusal("https://8.8.8.8/push/abc") is None
+
+
+# --- where the request goes: the checked address, never a redirect (issue 34, item 5) -------
+
+#: How each IPv6 form carries an IPv4 address (as an integer): each is judged as what it carries.
+CARRIERS = {
+    "IPv4-mapped ::ffff:0:0/96": lambda ipv4: 0xFFFF << 32 | ipv4,
+    "IPv4-compatible ::/96": lambda ipv4: ipv4,
+    "NAT64 64:ff9b::/96": lambda ipv4: 0x64FF9B << 96 | ipv4,
+    "6to4 2002::/16": lambda ipv4: 0x2002 << 112 | ipv4 << 80,
+    "IPv4-translated ::ffff:0:0:0/96": lambda ipv4: 0xFFFF << 48 | ipv4,
+}
+
+#: IPv4 addresses that are not public: loopback, private, the cloud's metadata service, shared, "this network".
+NOT_PUBLIC_IPV4 = ["127.0.0.1", "10.0.0.1", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0"]
+
+
+@pytest.mark.parametrize("form", CARRIERS)
+def test_an_ipv6_form_carrying_ipv4_is_judged_as_the_ipv4_it_carries(form):
+    for ipv4 in [*NOT_PUBLIC_IPV4, "8.8.8.8"]:
+        carrying = ipaddress.IPv6Address(CARRIERS[form](int(ipaddress.IPv4Address(ipv4))))
+        assert [str(ip) for ip in embedded_ipv4(carrying)] == [ipv4], (form, str(carrying))
+        assert address_is_public(str(carrying)) == (ipv4 == "8.8.8.8"), (form, str(carrying))
+
+
+@pytest.mark.parametrize("address", ["::127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::", "::ffff:0:7f00:1"])
+def test_the_four_forms_that_passed_the_check_carry_loopback_and_are_refused(address):
+    assert [str(ip) for ip in embedded_ipv4(ipaddress.IPv6Address(address))] == ["127.0.0.1"]
+    assert not address_is_public(address)
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo (2001::/32): its server and its client both carried
+        "2001:0:808:808::f7f7:f7f7",  # Teredo to 8.8.8.8: 2001::/23 is not global at all
+        "64:ff9b:1::808:808",  # local-use NAT64 (RFC 8215): not globally reachable, whatever it carries
+        "64:ff9b:1:7f00:1::",
+        "ff02::1",  # multicast
+        "fe80::1",
+        "fc00::1",
+    ],
+)
+def test_teredo_local_nat64_and_local_ipv6_are_never_public(address):
+    assert not address_is_public(address)
+
+
+def test_teredo_carries_its_server_and_its_client():
+    carried = embedded_ipv4(ipaddress.IPv6Address("2001:0:4136:e378:8000:63bf:3fff:fdd2"))
+    assert [str(ip) for ip in carried] == ["65.54.227.120", "192.0.2.45"]
+
+
+def test_public_ipv6_endpoints_still_pass(settings):
+    settings.DASHAIN_PUSH_ALLOW_LOCAL = False
+    assert address_is_public("2001:4860:4860::8888")
+    assert endpoint_refusal("https://[2001:4860:4860::8888]/push") is None
+    assert endpoint_refusal("https://[64:ff9b::808:808]/push") is None
+
+
+def _reminder_queued(table: Table, user: Any, phone: Phone) -> None:
+    """``user`` subscribes ``phone`` and their turn's reminder is due: one push queued."""
+    assert _subscribe(user, table, phone)[0] == 200
+    table_clock_run(table_id=table.pk, now=_live(table).turn_deadline)
+
+
+def _turn_table() -> tuple[Table, Any]:
+    table, seats = open_table("faras", 2, {"turn_timer": 30})
+    hand = _live(table)
+    return table, next(seat.user for seat in seats if str(seat.pk) == hand.to_act)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+def test_a_push_service_that_redirects_is_not_followed_and_the_push_counts_as_failed(vapid_key, push_service, status):
+    """A public endpoint that answers 3xx to the server's own network gets nothing delivered
+    there: the first hop is local only because the test's push service is (as
+    DASHAIN_PUSH_ALLOW_LOCAL permits); the redirect's target never sees a request."""
+    inside = PushService()  # a service on the server's own network
+    try:
+        push_service.redirect["/p/bounce"] = (status, inside.url("/admin/secret"))
+        table, user = _turn_table()
+        _reminder_queued(table, user, Phone(push_service.url("/p/bounce")))
+        assert push_send_pending() == {"failed": 1}
+        assert len(push_service.to("/p/bounce")) == 1  # the one POST, answered with the redirect
+        assert inside.received == [] and inside.gets == []
+        assert list(PushMessage.objects.values_list("result", flat=True)) == ["failed"]
+        assert PushSubscription.objects.count() == 1  # only 404/410 mean gone
+    finally:
+        inside.close()
+
+
+class Listener:
+    """A TCP port on 127.0.0.1 that counts the connections made to it (a service inside)."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.socket = socket.create_server(("127.0.0.1", 0))
+        self.socket.settimeout(0.2)
+        self.port = self.socket.getsockname()[1]
+        self.running = True
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self) -> None:
+        while self.running:
+            try:
+                connection, _address = self.socket.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            connection.close()
+
+    def close(self) -> None:
+        self.running = False
+        self.thread.join()
+        self.socket.close()
+
+
+@pytest.mark.django_db
+def test_the_push_connects_to_the_address_that_was_checked_not_to_a_second_answer(vapid_key, settings, monkeypatch):
+    """DNS rebinding: the endpoint's name answers a public address when it is checked and the
+    server's own loopback afterwards. The name is looked up once; the connection goes to the
+    public address checked (here refused at once, so the test never leaves the machine) and
+    the service inside is never reached."""
+    settings.DASHAIN_PUSH_ALLOW_LOCAL = False
+    inside = Listener()
+    lookups: list[str] = []
+    real_getaddrinfo = socket.getaddrinfo
+
+    def rebinding(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        lookups.append(str(host))
+        if host == "push.rebind.test":
+            first = lookups.count("push.rebind.test") == 1
+            address = "8.8.8.8" if first else "127.0.0.1"
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+        if host == "8.8.8.8":
+            raise socket.gaierror(socket.EAI_NONAME, "the test does not leave the machine")
+        return real_getaddrinfo(host, port, *args, **kwargs)
+
+    try:
+        endpoint = f"https://push.rebind.test:{inside.port}/p/rebind"
+        table, user = _turn_table()
+        monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+        _reminder_queued(table, user, Phone(endpoint))  # the subscription's check saw 8.8.8.8
+        lookups.clear()  # the name answers 8.8.8.8 once more, then the server's own loopback
+        assert push_send_pending() == {"failed": 1}
+        assert lookups.count("push.rebind.test") == 1  # checked once, never asked again
+        assert "8.8.8.8" in lookups  # the connection went for the address checked
+        assert inside.connections == 0
+    finally:
+        inside.close()
+
+
+def _certificate(directory: Path, name: str) -> tuple[Path, Path, Path]:
+    """A test CA and a server certificate for ``name`` it signed: (CA file, cert file, key file)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.x509.oid import NameOID
+
+    now = timezone.now()
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Dashain test CA")])
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(days=1))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(days=1))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    paths = (directory / "ca.pem", directory / "cert.pem", directory / "key.pem")
+    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return paths
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("certified", "result"), [("push.pinned.test", "sent"), ("someone-else.test", "failed")])
+def test_a_pinned_push_still_names_its_host_over_tls(vapid_key, push_service, tmp_path, monkeypatch, certified, result):
+    """Connecting to the checked address keeps the endpoint's name where TLS and HTTP use it:
+    the server name (SNI), the certificate's name (a certificate for another name fails) and
+    the Host header."""
+    ca_file, cert_file, key_file = _certificate(tmp_path, certified)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert_file, key_file)
+    server_names: list[str | None] = []
+    context.sni_callback = lambda _socket, server_name, _context: server_names.append(server_name)
+    push_service.server.socket = context.wrap_socket(push_service.server.socket, server_side=True)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(ca_file))
+    real_getaddrinfo = socket.getaddrinfo
+
+    def pinned_name(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        if host == "push.pinned.test":
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+        return real_getaddrinfo(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", pinned_name)
+    port = push_service.server.server_address[1]
+    phone = Phone(f"https://push.pinned.test:{port}/p/tls")
+    table, user = _turn_table()
+    _reminder_queued(table, user, phone)
+    assert push_send_pending() == {result: 1}
+    assert server_names and set(server_names) == {"push.pinned.test"}
+    if result == "sent":
+        [(headers, body)] = push_service.to("/p/tls")
+        assert headers["Host"] == f"push.pinned.test:{port}"
+        assert phone.read(body)["title"] == "Your turn"
+    else:
+        assert push_service.to("/p/tls") == []
 
 
 @pytest.mark.django_db
