@@ -29,6 +29,7 @@ from typing import Any
 from engine.holdem.played import PlayedHand, played_hand
 
 VENUE = "Dashain"
+SEAT_COUNT = 6  # a hold'em table's seats (rule book 001: 2 to 6 players)
 
 
 def toml_string(text: str) -> str:
@@ -79,7 +80,7 @@ def phh_lines(hand: PlayedHand, *, seats: Mapping[str, int] | None = None) -> li
             actions.append(f"{label[step.player]} sm {_cards(step.cards)}")
         elif step.kind == "muck":
             actions.append(f"{label[step.player]} sm")
-    seat_numbers = seats or {player: index + 1 for index, player in enumerate(hand.players)}
+    seat_numbers = {player: index + 1 for index, player in enumerate(hand.players)} | dict(seats or {})
     lines = [
         'variant = "NT"',
         f"antes = {_list([0] * count)}",
@@ -93,7 +94,7 @@ def phh_lines(hand: PlayedHand, *, seats: Mapping[str, int] | None = None) -> li
         f"table = {toml_string(hand.table)}",
         f"hand = {hand.number}",
         f"seats = {_list(seat_numbers[player] for player in order)}",
-        f"seat_count = {max(max(seat_numbers.values()), count)}",
+        f"seat_count = {max(SEAT_COUNT, *(seat_numbers[player] for player in order))}",
         f"players = {_list(hand.names[player] for player in order)}",
         f"finishing_stacks = {_list(hand.final_stacks[player] for player in order)}",
         f"winnings = {_list(hand.won(player) for player in order)}",

@@ -45,6 +45,7 @@ from typing import Any
 
 from engine.cards import card_text, parse_cards
 from engine.holdem.evaluator import best_hand
+from engine.holdem.phh import SEAT_COUNT
 from engine.holdem.played import PlayedHand, played_hand
 
 HAND_SEPARATOR = "\n\n\n"
@@ -228,7 +229,7 @@ def game_text(
     for hand in played:
         for player in hand.players:
             numbers.setdefault(player, len(numbers) + 1)
-    seat_count = max(6, max(numbers.values()))
+    seat_count = max(SEAT_COUNT, *numbers.values())
     texts = [
         "\n".join(
             hand_lines(
