@@ -169,18 +169,17 @@ def _shared_url(shared: Any) -> str:
     return reverse("shared_hand", kwargs={"token": share_token(shared)})
 
 
-def _hand_to_share(request: HttpRequest, code: str, number: int) -> Hand:
+def _hand_to_share(request: HttpRequest, code: str, number: int) -> tuple[Hand, Seat | None]:
     table, seat = _table_for_viewer(request, code)
     hand = get_object_or_404(Hand, table=table, number=number)
     if not history.hand_may_share(table=table, hand=hand, user=request.user, seat=seat):
         raise Http404(_("Only the host and the players of a finished hand can share it."))
-    return hand
+    return hand, seat
 
 
 @require_POST
 def hand_share(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    hand = _hand_to_share(request, code, number)
-    _table, seat = _table_for_viewer(request, code)
+    hand, seat = _hand_to_share(request, code, number)
     name = seat.display_name if seat is not None else getattr(request.user, "display_name", "")
     share_make(hand=hand, user_id=request.user.pk if request.user.is_authenticated else None, name=name)
     return redirect(reverse("hand_history", kwargs={"code": hand.table.code, "number": number}) + "#share")
@@ -188,7 +187,7 @@ def hand_share(request: HttpRequest, code: str, number: int) -> HttpResponse:
 
 @require_POST
 def hand_share_revoke(request: HttpRequest, code: str, number: int) -> HttpResponse:
-    hand = _hand_to_share(request, code, number)
+    hand, _seat = _hand_to_share(request, code, number)
     share_revoke(hand=hand)
     return redirect(reverse("hand_history", kwargs={"code": hand.table.code, "number": number}) + "#share")
 
