@@ -1,6 +1,7 @@
 """A shared hand in Chromium (issue 40): a player makes the link on the hand's replayer page,
 a fresh browser with no account opens it and steps through the hand as a watcher saw it,
-with nothing to download; revoked, the same link shows the 404 page."""
+with nothing to download (the page fits a laptop and a phone, axe clean); revoked, the same
+link shows the 404 page."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import json
 import re
 
 import pytest
+
+from tests.browser.test_pages_layout import page_problems
 
 pytestmark = pytest.mark.browser
 
@@ -35,6 +38,10 @@ def test_a_players_link_opens_in_a_fresh_browser_and_revoking_it_makes_it_404(li
     assert re.findall(r"\d+", position.inner_text())[0] == str(total)
     assert stranger.locator(".replayer__words li").count() > 0
     assert stranger.locator(".replayer__table").count() == 1
+    assert not page_problems(stranger)  # fits the window; axe finds nothing serious
+    phone = new_page(viewport={"width": 390, "height": 844})
+    phone.goto(link)
+    assert not page_problems(phone)
 
     bikash.get_by_role("button", name="Revoke the link").click()
     bikash.get_by_role("button", name="Make a link").wait_for()
