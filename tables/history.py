@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -86,6 +87,31 @@ def history_may_view(*, table: Table, user: User | AnonymousUser | None, seat: S
     return user is not None and user.is_authenticated and user.pk == table.host_id
 
 
+def hand_may_share(*, table: Table, hand: Hand, user: User | AnonymousUser | None, seat: Seat | None) -> bool:
+    """Who may make (and revoke) a link that shows one finished hand to anyone who has it
+    (issue 40): the host, and anyone dealt into that hand; never a watcher, never a banned seat."""
+    if hand.ended_at is None or not history_may_view(table=table, user=user, seat=seat):
+        return False
+    if user is not None and user.is_authenticated and user.pk == table.host_id:
+        return True
+    dealt = {str(name) for name, _stack in hand.plan.get("players", [])}
+    return seat is not None and seat.engine_name in dealt
+
+
+def shared_hand_summary(*, table: Table, hand: Hand) -> dict[str, Any]:
+    """What a shared hand's preview says (a chat app's card): the game, the hand's number,
+    who was dealt in, who won and the pot. All of it the table saw; no card."""
+    names = seat_names(table=table)
+    result = hand.result or {}
+    pots = result.get("pots") or []
+    return {
+        "players": [_name(names, player) for player, _stack in hand.plan.get("players", [])],
+        "winners": _winners(names, pots),
+        "pot": sum(int(pot.get("amount", 0)) for pot in pots),
+        "void": bool(result.get("void")),
+    }
+
+
 def history_exports_open(*, table: Table) -> bool:
     """Downloads (every card of every hand) open once the game has ended and its seed is revealed."""
     return _export_seed(table) is not None
@@ -140,11 +166,46 @@ def seat_names(*, table: Table) -> dict[str, str]:
     return {seat.engine_name: seat.display_name for seat in Seat.objects.filter(table=table)}
 
 
+def seat_numbers(*, table: Table) -> dict[str, int]:
+    """Seat id to a seat number from 1, in the table's seat order (the other formats' "Seat 3")."""
+    seats = sorted(Seat.objects.filter(table=table), key=lambda seat: (seat.number is None, seat.number or 0, seat.pk))
+    return {seat.engine_name: index + 1 for index, seat in enumerate(seats)}
+
+
+#: A hand's number in the PokerStars-style text: the table's id times this, plus the hand's
+#: number, so no two games' hands share one (trackers take the number as the hand's identity).
+HAND_IDS_PER_TABLE = 1_000_000
+
+
+def hand_ids(*, table: Table) -> dict[int, int]:
+    numbers = Hand.objects.filter(table=table).values_list("number", flat=True)
+    return {number: table.pk * HAND_IDS_PER_TABLE + number for number in numbers}
+
+
+def hand_times(*, table: Table) -> dict[int, str]:
+    """Each hand's deal, "YYYY/MM/DD HH:MM:SS" in UTC."""
+    return {
+        number: started.astimezone(UTC).strftime("%Y/%m/%d %H:%M:%S")
+        for number, started in Hand.objects.filter(table=table).values_list("number", "started_at")
+        if started is not None
+    }
+
+
 def _name(names: Mapping[str, str], engine_name: object) -> str:
     return names.get(str(engine_name), str(engine_name))
 
 
 # --- the list ------------------------------------------------------------------------------
+
+
+def _winners(names: Mapping[str, str], pots: list[dict[str, Any]]) -> list[str]:
+    """Every pot's winners by name, each once, in the order the pots name them."""
+    winners: list[str] = []
+    for pot in pots:
+        for winner in pot.get("winners", []):
+            if _name(names, winner) not in winners:
+                winners.append(_name(names, winner))
+    return winners
 
 
 def table_hand_list(*, table: Table) -> list[HandSummary]:
@@ -154,11 +215,7 @@ def table_hand_list(*, table: Table) -> list[HandSummary]:
     for hand in Hand.objects.filter(table=table).order_by("-number"):
         result = hand.result or {}
         pots = result.get("pots") or []
-        winners: list[str] = []
-        for pot in pots:
-            for winner in pot.get("winners", []):
-                if _name(names, winner) not in winners:
-                    winners.append(_name(names, winner))
+        winners = _winners(names, pots)
         summaries.append(
             HandSummary(
                 number=hand.number,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("accounts", "config", "engine", "homegames", "ledger", "tables")
+PACKAGES = ("accounts", "config", "engine", "homegames", "ledger", "shares", "tables")
 
 
 def _module_name(path: Path) -> str:
@@ -323,6 +323,17 @@ def test_nothing_of_tables_or_the_ledger_imports_the_home_games_nights():
     graph = import_graph(top_level_only=False)
     for module in (m for m in graph if m.split(".")[0] in ("tables", "ledger", "engine", "accounts")):
         assert not [t for t in graph[module] if t.startswith("homegames")], module
+
+
+def test_the_shared_hands_use_of_tables_only_its_models():
+    """``shares`` (a link to one hand's replay) keeps its row and its link; the page that shows
+    the hand is the history's (``tables.pages``), which uses it, never the other way round."""
+    graph = import_graph(top_level_only=False)
+    shares = [module for module in graph if module == "shares" or module.startswith("shares.")]
+    assert "shares.links" in shares
+    for module in shares:
+        used = {target for target in graph[module] if target.startswith("tables")}
+        assert used <= {"tables", "tables.models"}, (module, sorted(used))  # "tables": the package itself
 
 
 @pytest.mark.parametrize("module", ["homegames.selectors", "homegames.models"])

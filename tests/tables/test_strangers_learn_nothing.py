@@ -25,6 +25,9 @@ GET_PAGES = [
     ("hand_history", {"number": 1}),
     ("hand_export", {"number": 1}),
     ("game_export", {}),
+    ("game_phh", {}),
+    ("game_pokerstars", {}),
+    ("hand_phh", {"number": 1}),
     ("ledger:table_report", {}),
     ("ledger:table_report_csv", {}),
 ]
@@ -34,6 +37,8 @@ POST_PAGES = [
     ("table_computers", {}),
     ("table_local_players", {}),
     ("ledger:transfer_paid", {}),
+    ("hand_share", {"number": 1}),
+    ("hand_share_revoke", {"number": 1}),
 ]
 
 _VARYING = re.compile(r'(csrfmiddlewaretoken" value|nonce)="[^"]*"')
