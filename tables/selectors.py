@@ -367,9 +367,20 @@ def tables_last_seq(*, table_ids: list[int]) -> dict[int, int]:
 
 
 def events_after(*, table_id: int, after: int, viewer: str | None, limit: int = 500) -> list[ViewerFrame]:
-    """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first."""
+    """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first. The
+    events of a hand dealt before a guest's seat link moved the viewer's seat to its present
+    browser are as a watcher sees them (``Seat.link_moved_hand``, issue 34)."""
     rows = Event.objects.filter(table_id=table_id, seq__gt=after).order_by("seq")[:limit]
-    return [frame_for_viewer(event_frame(event), viewer) for event in rows]
+    before = 0
+    if viewer is not None and viewer.isdigit():
+        found = Seat.objects.filter(pk=int(viewer), table_id=table_id).values_list("link_moved_hand", flat=True)
+        before = found.first() or 0
+    frames = []
+    for event in rows:
+        frame = event_frame(event)
+        hand = frame.get("hand")
+        frames.append(frame_for_viewer(frame, None if hand is not None and hand <= before else viewer))
+    return frames
 
 
 def holdem_placings(*, table: Table) -> list[dict[str, Any]]:

@@ -69,11 +69,15 @@ def hand_close(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
 def seat_move(log: TableLog, *, seat: Seat, guest_token: str) -> None:
     """A guest's seat goes to the browser whose session holds ``guest_token`` (its seat
     link, issue 28): the same seat, name and chips. One more move ends every link shown
-    before (the count is in the key, issue 34); ``seat_moved`` closes the old pages."""
+    before (the count is in the key, issue 34); ``seat_moved`` closes the old pages. No
+    hidden card of a hand dealt before the move ever reaches the new browser: it sees those
+    hands as a watcher does (``Seat.link_moved_hand``)."""
     seat.guest_token = guest_token
     seat.link_moves += 1
     seat.link_claim = ""
-    seat.save(update_fields=["guest_token", "link_moves", "link_claim"])
+    # The hands dealt so far were the seat's old browser's: the new one sees them as a watcher.
+    seat.link_moved_hand = log.table.hands_played
+    seat.save(update_fields=["guest_token", "link_moves", "link_claim", "link_moved_hand"])
     log.append(EventKind.SEAT_MOVED, {"seat": seat.pk, "name": seat.display_name})
 
 
