@@ -141,7 +141,8 @@ async def _frames_until_quiet(client: Any, count: int = 50) -> list[dict[str, An
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("game", ["faras", "classic", "holdem"])
-async def test_the_host_opening_a_guests_link_mid_hand_gets_none_of_her_cards(game, address):
+async def test_the_host_opening_a_guests_link_mid_hand_gets_none_of_her_cards(game, address, settings):
+    settings.DASHAIN_NEXT_HAND_DELAY = 30  # the ended hand stays on the table until the next deal
     rng = random.Random(34)
     table, _host, dipa, dipa_token = await database_sync_to_async(_table_with_dipa)(game, start=True)
     hand = await database_sync_to_async(selectors.hand_live)(table=table)
@@ -194,6 +195,7 @@ async def test_the_host_opening_a_guests_link_mid_hand_gets_none_of_her_cards(ga
     connected, claimant, _ = await connect(table.code, guest_token=claim_token)
     assert connected and claimant.seat_id == dipa.pk
     frames = [claimant.frames[0]]
+    assert claimant.frames[0]["hand"]["number"] == 1  # the hand that ended, shown until the next deal
     await claimant.send({"type": "resync", "after": 0, "id": "all"})
     frames += await _frames_until_quiet(claimant)
     assert any(frame.get("id") == "all" for frame in frames)
