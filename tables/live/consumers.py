@@ -687,7 +687,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         """A service that writes for this socket's seat, in a thread of this process (a busier
         site runs more daphne processes, docs/deployment.md), refused if the seat is not the
         socket's any more (issue 34)."""
-        return await database_sync_to_async(_written_as)(self.holder, write, kwargs)
+        return await database_sync_to_async(functools.partial(_written_as, self.holder, write, kwargs))()
 
     async def _play(self, move: Callable[..., int], kwargs: dict[str, Any]) -> int:
         """A move in the hand (``services.hand_act`` or ``services.hand_see``)."""

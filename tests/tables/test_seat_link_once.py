@@ -183,7 +183,7 @@ async def test_the_host_opening_a_guests_link_mid_hand_gets_none_of_her_cards(ga
     kinds = [kind for _seq, kind in await database_sync_to_async(_log)(table)]
     new = kinds[len(before) :]
     # After the hand's end, before the next deal (which may follow at once).
-    assert new.index("hand_ended") < new.index("seat_moved") < (new + ["hand_started"]).index("hand_started")
+    assert new.index("hand_ended") < new.index("seat_moved") < [*new, "hand_started"].index("hand_started")
     closed = await dipa_socket.communicator.receive_output(timeout=TIMEOUT)
     while closed["type"] != "websocket.close":
         closed = await dipa_socket.communicator.receive_output(timeout=TIMEOUT)
