@@ -26,6 +26,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from config.limits import MAX_FAILED_JOINS, join_attempts_forget
 from tables import screens, selectors
@@ -44,6 +45,7 @@ from tables.services import (
     table_start,
 )
 from tables.services import log as log_module
+from tables.services.tables import SEAT_LINK_SALT
 from tests.tables.conftest import current_turn, open_table
 from tests.tables.leaks import PUBLIC_REVEALS, _cards_in, card_owners, cards_revealed
 from tests.tables.ws import TIMEOUT, connect
@@ -240,6 +242,9 @@ async def test_the_host_opening_a_guests_link_mid_hand_gets_none_of_her_cards(ga
 def test_a_link_works_once_and_a_used_one_says_so(address):
     table, _host, dipa, _token = _table_with_dipa("faras", start=False)
     old_link = _link(dipa)
+    # A seat's first link is the one issue 28 gave it: links handed out before still work, once.
+    issue_28_key = salted_hmac(SEAT_LINK_SALT, f"{table.pk}:{dipa.pk}", algorithm="sha256").hexdigest()[:32]
+    assert old_link.split("/")[-2] == issue_28_key
     first = Client(REMOTE_ADDR=address)
     assert first.post(old_link).status_code == 302
     dipa.refresh_from_db()
