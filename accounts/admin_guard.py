@@ -38,7 +38,7 @@ from django.http import HttpRequest
 #: ``app_label.model_name`` -> the names of its secret fields.
 SECRET_FIELDS: dict[str, frozenset[str]] = {
     "tables.table": frozenset({"secret_seed", "invite_token"}),
-    "tables.seat": frozenset({"guest_token"}),
+    "tables.seat": frozenset({"guest_token", "link_claim"}),
     "ledger.homegame": frozenset({"invite_token"}),
     "homegames.calendarfeed": frozenset({"token"}),
     "tables.event": frozenset({"payload"}),

@@ -136,7 +136,7 @@ class SeatAdmin(ReadOnlyAdmin):
     list_filter = ("status", "table__game")
     search_fields = ("display_name", "user__username", "table__code")
     list_select_related = ("table", "user")
-    exclude = ("guest_token",)  # a guest's session secret
+    exclude = ("guest_token", "link_claim")  # a guest's session secret, and one waiting for a seat link
 
 
 @admin.register(Hand)

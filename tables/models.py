@@ -114,6 +114,15 @@ class Seat(models.Model):
     banned = models.BooleanField(_("banned"), default=False)
     # A guest is known by a random token kept in their session (empty for users).
     guest_token = models.CharField(_("guest token"), max_length=64, blank=True, default="")
+    # A guest's seat link (issue 34): how many times it has moved the seat to another browser.
+    # The count is in the link's key, so each move ends every link shown before it.
+    link_moves = models.PositiveIntegerField(_("seat link moves"), default=0)
+    # The token of the browser that opened the seat link while the seat was dealt into a hand:
+    # the seat moves there when that hand ends (empty: none waiting). A secret, like guest_token.
+    link_claim = models.CharField(_("seat link waiting"), max_length=64, blank=True, default="")
+    # The number of the last hand dealt when the link last moved the seat: the hands up to it
+    # were another browser's, and this one is shown them as a watcher is (0: none).
+    link_moved_hand = models.PositiveIntegerField(_("hands before the seat's move"), default=0)
 
     class Computer(models.TextChoices):
         EASY = "easy", _("easy")

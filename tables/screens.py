@@ -145,18 +145,20 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> Snapshot:
     with _consistent_read():
         table = Table.objects.get(pk=table_id)
         seats = list(Seat.objects.filter(table=table).order_by("pk"))
-        you = seat_id if any(seat.pk == seat_id for seat in seats) else None
+        mine = next((seat for seat in seats if seat.pk == seat_id), None)
+        you = None if mine is None else mine.pk
         hand, state, _seq = live_hand_and_state(table=table)
         if hand is None:
             hand = _hand_last_played(table)
             state = None if hand is None else _hand_final_state(table=table, hand=hand)
         hand_out = None
         if hand is not None and state is not None:
-            viewer = None if you is None else str(you)
+            # A hand dealt before a guest's seat link moved the seat here was another
+            # browser's: this one sees it as a watcher does (issue 34).
+            viewer = None if mine is None or hand.number <= mine.link_moved_hand else str(you)
             # Only this viewer's view is worked out (a watcher's: the public one).
             screen = hand_screen(table=table, hand=hand, state=state, only=viewer or "")
             hand_out = hand_for_viewer(screen, viewer)
-        mine = next((seat for seat in seats if seat.pk == you), None)
         return {
             "type": "snapshot",
             "seq": table.last_seq,

@@ -13,6 +13,7 @@ Selectors never import ``tables.services`` (services import selectors).
 from __future__ import annotations
 
 import copy
+import secrets
 from typing import TYPE_CHECKING, Any
 
 from engine.api import Action, TablePosition
@@ -120,6 +121,24 @@ def seat_for_viewer(
     if guest_token:
         return Seat.objects.filter(table=table, guest_token=guest_token).first()
     return None
+
+
+def seat_in_live_hand(*, table: Table, seat: Seat) -> bool:
+    """Whether ``seat`` is dealt in the hand being played (named in its recorded plan)."""
+    hand = hand_live(table=table)
+    return hand is not None and seat.engine_name in (str(name) for name, _stack in hand.plan["players"])
+
+
+def seat_gone(*, seat_id: int, guest_token: str | None) -> str | None:
+    """Why the socket opened for ``seat_id`` (by a guest session holding ``guest_token``, or by
+    an account: ``None``) may not act or read for it any more: ``"seat_moved"`` (the guest's
+    seat link moved it to another browser), ``"banned"``, or ``None`` while it may (issue 34).
+    Read again after every read and inside every write of a socket, so no ordering of news,
+    snapshots and moves leaves an old page holding the seat."""
+    row = Seat.objects.filter(pk=seat_id).values_list("guest_token", "banned").first()
+    if row is None or (guest_token is not None and not secrets.compare_digest(row[0], guest_token)):
+        return "seat_moved"
+    return "banned" if row[1] else None
 
 
 def requests_pending(*, table: Table, private: bool = False) -> list[RequestPublic]:
@@ -348,9 +367,20 @@ def tables_last_seq(*, table_ids: list[int]) -> dict[int, int]:
 
 
 def events_after(*, table_id: int, after: int, viewer: str | None, limit: int = 500) -> list[ViewerFrame]:
-    """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first."""
+    """Events with seq greater than ``after``, as ``viewer`` may see them, oldest first. The
+    events of a hand dealt before a guest's seat link moved the viewer's seat to its present
+    browser are as a watcher sees them (``Seat.link_moved_hand``, issue 34)."""
     rows = Event.objects.filter(table_id=table_id, seq__gt=after).order_by("seq")[:limit]
-    return [frame_for_viewer(event_frame(event), viewer) for event in rows]
+    before = 0
+    if viewer is not None and viewer.isdigit():
+        found = Seat.objects.filter(pk=int(viewer), table_id=table_id).values_list("link_moved_hand", flat=True)
+        before = found.first() or 0
+    frames = []
+    for event in rows:
+        frame = event_frame(event)
+        hand = frame.get("hand")
+        frames.append(frame_for_viewer(frame, None if hand is not None and hand <= before else viewer))
+    return frames
 
 
 def holdem_placings(*, table: Table) -> list[dict[str, Any]]:

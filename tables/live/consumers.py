@@ -120,6 +120,12 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_SIGNED_OUT = 4401
 CLOSE_SEAT_MOVED = 4409  # a guest's seat link was opened in another browser (issue 28): not retried
 SEAT_GONE_KINDS = ("seat_banned", "seat_moved")
+# The refusals that say this socket's seat is not its own any more (``services.writes_for``),
+# with what the page is told; the page knows both codes (main.js, GONE_CODES).
+SEAT_GONE_CODES = {
+    "seat_moved": gettext_lazy("Your seat is open on another device now: this page no longer plays for it."),
+    "banned": gettext_lazy("The host has removed you from this game."),
+}
 CLOSE_UNAVAILABLE = 4503  # like HTTP 503, try again later (daphne sends only 1000 and 3000-4999)
 UNAVAILABLE = gettext_lazy("The server cannot reach the table right now; retrying.")
 
@@ -149,10 +155,11 @@ def _run_clock_if_due(table_id: int) -> None:
 
 def _identify(
     code: str, user: User | AnonymousUser | None, guest_token: str | None
-) -> tuple[int, int, str, bool, list[int] | None] | None:
+) -> tuple[int, int, str, bool, list[int] | None, str | None] | None:
     """(table id, seat id, group name, whether it is the host's, the seats of the host's phone
-    if pass and play is on) of the viewer, or ``None``: only someone who joined through the
-    invite link (and was not banned by the host) has a seat row to watch from."""
+    if pass and play is on, the guest token the seat was found by: ``None`` for an account)
+    of the viewer, or ``None``: only someone who joined through the invite link (and was not
+    banned by the host) has a seat row to watch from."""
     table = selectors.table_by_code(code=code)
     if table is None:
         return None
@@ -162,7 +169,23 @@ def _identify(
         return None
     is_host = seat.user_id is not None and seat.user_id == table.host_id
     phone = selectors.phone_seat_ids(table=table) if is_host else None
-    return table.pk, seat.pk, table.group_name, is_host, phone
+    return table.pk, seat.pk, table.group_name, is_host, phone, None if signed_in else guest_token
+
+
+def _written_as(holder: services.SeatHolder | None, write: Callable[..., Result], kwargs: dict[str, Any]) -> Result:
+    """``write(**kwargs)`` for the socket's seat: every table write in it first checks, under
+    the table's lock, that the seat is still the socket's (``services.writes_for``)."""
+    with services.writes_for(holder):
+        return write(**kwargs)
+
+
+class SeatGone(Exception):
+    """A read found this socket's seat is not its own any more (issue 34): ``code`` is
+    ``seat_moved`` (its guest's seat link was used in another browser) or ``banned``."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
 
 
 async def _tables_last_seq(table_ids: list[int]) -> dict[int, int]:
@@ -247,7 +270,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self._limits_release()
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.table_id, self.seat_id, self.group, self.is_host, phone = found
+        self.table_id, self.seat_id, self.group, self.is_host, phone, holder_token = found
+        # Whom this socket writes for (issue 34): a guest's seat may move to another browser
+        # by its seat link, so every write checks it still holds it; an account's never moves.
+        self.holder_token = holder_token
+        self.holder = None if holder_token is None else services.SeatHolder(self.seat_id, holder_token)
         # Whose eyes this socket sees with (its seat's; pass and play: the phone's holder's).
         self.viewer = Viewer(seat_id=self.seat_id, is_host=self.is_host, phone=phone)
         self.signed_out = False
@@ -272,7 +299,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.accept()
         await self._presence_open()
-        await self._send_snapshot()
+        try:
+            await self._send_snapshot()
+        except SeatGone as gone:  # moved or banned between finding the seat and reading
+            await self._seat_lost(gone.code)
+            return
         self.catching_up: asyncio.Task[None] | None = None
         self.watch: TableWatch = watch_for_loop(latest_seqs=_tables_last_seq, quiet_seconds=_quiet_seconds)
         self.watch.join(self.table_id, self)
@@ -413,6 +444,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # soon as the seats and the turn stop moving between two reads).
         while self.viewer.heard_read(snapshot):
             snapshot = await read(table_id=self.table_id, seat_id=self.viewer.seat)
+        await self._require_seat()
         if self.viewer.passing:
             snapshot["you"] = self.seat_id
         self.last_seq = snapshot["seq"]
@@ -429,6 +461,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             async with self.sending:
                 if latest > self.last_seq:
                     await self._send_missed()
+        except SeatGone as gone:
+            await self._seat_lost(gone.code)
         except Exception:  # the database is away: the next quiet spell tries again
             logger.warning("catching up %s failed", self.group, exc_info=True)
 
@@ -459,6 +493,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await self._send_snapshot()
                 return
             events, screen = caught
+        await self._require_seat()
         if events:
             self.last_seq = screen["seq"]
             await self.send_json(self.viewer.with_phone({"type": "events", "events": events, "screen": screen}))
@@ -474,6 +509,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         try:
             async with self.sending:
                 await self._send_news(message)
+        except SeatGone as gone:
+            await self._seat_lost(gone.code)
         except DATABASE_UNAVAILABLE:
             # What was missed cannot be read now: this socket cannot go on exact; the page
             # reconnects and starts again from a snapshot.
@@ -526,6 +563,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 moved = event.get("kind") == "seat_moved"
                 await self.close(code=CLOSE_SEAT_MOVED if moved else CLOSE_FORBIDDEN)
                 return
+
+    async def _require_seat(self) -> None:
+        """After every read, before what it read is sent (issue 34): the seat is still this
+        socket's, or :class:`SeatGone`. A read moves the socket's seq past the news it covers,
+        and news of a move then arrives as old news: only this check would see it."""
+        gone = await database_sync_to_async(selectors.seat_gone)(seat_id=self.seat_id, guest_token=self.holder_token)
+        if gone is not None:
+            raise SeatGone(gone)
+
+    async def _seat_lost(self, code: str, *, told: bool = False) -> None:
+        """The seat is not this socket's any more: say why (unless ``told``) and close, as the
+        news of a ban or a move would have."""
+        if self.signed_out:
+            return
+        self.signed_out = True
+        if not told:
+            await self._error(code, SEAT_GONE_CODES[code])
+        await self.close(code=CLOSE_SEAT_MOVED if code == "seat_moved" else CLOSE_FORBIDDEN)
 
     # --- limits per person and per address (issue 24; tables.live.socket_limits) ----------------
 
@@ -616,8 +671,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         try:
             reply = await handler(self, message)
+        except SeatGone as gone:
+            await self._seat_lost(gone.code)
+            return
         except ServiceError as error:
             await self._error(error.code, error.message, request_id)
+            if error.code in SEAT_GONE_CODES:  # the write found the seat moved or banned
+                await self._seat_lost(error.code, told=True)
             return
         except DATABASE_UNAVAILABLE:
             # The database is away (stopped, restarting): nothing was done, or a commit cut
@@ -635,10 +695,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # Scoped to the seat, so one player's ids can never collide with another's.
         return None if request_id is None else f"{seat_id or self.seat_id}:{request_id}"
 
+    async def _write(self, write: Callable[..., Result], **kwargs: Any) -> Result:
+        """A service that writes for this socket's seat, in a thread of this process (a busier
+        site runs more daphne processes, docs/deployment.md), refused if the seat is not the
+        socket's any more (issue 34)."""
+        return await database_sync_to_async(functools.partial(_written_as, self.holder, write, kwargs))()
+
     async def _play(self, move: Callable[..., int], kwargs: dict[str, Any]) -> int:
-        """A move in the hand (``services.hand_act`` or ``services.hand_see``), in a thread of
-        this process: a busier site runs more daphne processes (docs/deployment.md)."""
-        return await database_sync_to_async(move)(**kwargs)
+        """A move in the hand (``services.hand_act`` or ``services.hand_see``)."""
+        return await self._write(move, **kwargs)
 
     async def _on_action(self, message: dict[str, Any]) -> dict[str, Any]:
         if message.get("id") is None:
@@ -699,6 +764,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             events = await database_sync_to_async(selectors.events_after)(
                 table_id=self.table_id, after=after, viewer=self.viewer.name, limit=RESYNC_LIMIT + 1
             )
+            await self._require_seat()
             if len(events) > RESYNC_LIMIT:
                 await self._send_snapshot()
                 return None
@@ -745,9 +811,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             kwargs["variant"] = message.get("variant")
         if verb == "ask":
             kwargs["what"] = message.get("what")
-            request = await database_sync_to_async(services.seat_ask)(**kwargs)
+            request = await self._write(services.seat_ask, **kwargs)
             return {"type": "ack", "request": request}
-        await database_sync_to_async(calls[verb])(**kwargs)
+        await self._write(calls[verb], **kwargs)
         return {"type": "ack"}
 
     async def _on_host(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -775,12 +841,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             kwargs["player_seat_id"] = message.get("seat")
         if verb in ("approve", "deny"):
             kwargs["request"] = message.get("request")
-        await database_sync_to_async(calls[verb])(**kwargs)
+        await self._write(calls[verb], **kwargs)
         return {"type": "ack"}
 
     async def _on_seed(self, message: dict[str, Any]) -> dict[str, Any]:
-        for_hand = await database_sync_to_async(services.seat_seed_submit)(
-            table_id=self.table_id, seat_id=self.seat_id, seed=message.get("seed")
+        for_hand = await self._write(
+            services.seat_seed_submit, table_id=self.table_id, seat_id=self.seat_id, seed=message.get("seed")
         )
         return {"type": "ack", "for_hand": for_hand}
 

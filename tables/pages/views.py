@@ -23,7 +23,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.crypto import constant_time_compare
 from django.utils.encoding import force_str
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -318,37 +317,48 @@ def seat_link_url(request: HttpRequest, seat: Seat) -> str:
 def table_seat_link(request: HttpRequest, code: str, seat_id: int, key: str) -> HttpResponse:
     """A guest's own seat link: back in the same seat, name and chips on any browser.
 
-    GET only asks ("Sit as Dipa on this device?"); the POST moves the seat. A link shown
-    in a chat app is fetched for its preview, and a GET that moved the seat would take it
-    from the guest's own phone. A wrong link counts as a failed guess at a table's links
-    (``config.limits``), and answers the same whatever was wrong."""
-    wait = join_retry_after(request)
-    if wait:
-        return _too_many_guesses(request, wait)
+    GET only asks ("Sit as Dipa on this device?", saying who holds the seat now); the POST
+    moves the seat. A link shown in a chat app is fetched for its preview, and a GET that
+    moved the seat would take it from the guest's own phone. A seat dealt into the hand
+    being played moves when that hand ends: the page says so and looks again every few
+    seconds until it has (issue 34). A link works once: a used one says so and moves nothing.
+
+    The real link, used or not, is answered whatever the address's failed guesses, as the
+    invite link is (issue 34: a house shares one address). A wrong link counts as a failed
+    guess at a table's links (``config.limits``), and answers the same whatever was wrong."""
     table = selectors.table_by_code(code=code)
     seat = Seat.objects.filter(table=table, pk=seat_id).first() if table is not None else None
-    if (
-        table is None
-        or seat is None
-        or not seat.is_guest
-        or not constant_time_compare(key, services.seat_link_key(seat))
-    ):
+    link = services.seat_link_state(seat, key) if seat is not None else None
+    if table is None or seat is None or link is None:
+        wait = join_retry_after(request)
+        if wait:
+            return _too_many_guesses(request, wait)
         join_attempt_failed(request)
         return render(request, "tables/seat_link.html", {"refused": True}, status=404)
-    error = ""
+    token = _guest_token(request)
+    if token and seat.guest_token == token:
+        messages.success(request, _("Welcome back, %(name)s: this is your seat.") % {"name": seat.display_name})
+        return redirect("table_detail", code=table.code)
+    context: dict[str, Any] = {"table": table, "seat": seat, "error": ""}
+    if token and seat.link_claim == token and link == "current":
+        return render(request, "tables/seat_link.html", {**context, "waiting": True})
+    if link == "used":
+        return render(request, "tables/seat_link.html", {**context, "used": True}, status=410)
     if request.user.is_authenticated:
-        error = _("You are signed in: a guest's seat link is for a browser where nobody is signed in.")
+        context["error"] = _("You are signed in: a guest's seat link is for a browser where nobody is signed in.")
     elif request.method == "POST":
+        token = _guest_token(request, create=True) or ""
         try:
-            services.seat_link_use(
-                code=table.code, seat_id=seat.pk, key=key, guest_token=_guest_token(request, create=True) or ""
-            )
+            used = services.seat_link_use(code=table.code, seat_id=seat.pk, key=key, guest_token=token)
         except ServiceError as refusal:
-            error = force_str(refusal.message)
+            context["error"] = force_str(refusal.message)
         else:
+            if used.guest_token != token:  # waiting for the hand to end: the GET says so
+                return redirect(request.path)
             messages.success(request, _("Welcome back, %(name)s: this is your seat.") % {"name": seat.display_name})
             return redirect("table_detail", code=table.code)
-    return render(request, "tables/seat_link.html", {"table": table, "seat": seat, "error": error})
+    context["dealt_in"] = selectors.seat_in_live_hand(table=table, seat=seat)
+    return render(request, "tables/seat_link.html", context)
 
 
 def table_seat_links(request: HttpRequest, code: str) -> HttpResponse:

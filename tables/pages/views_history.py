@@ -78,6 +78,10 @@ def hand_history(request: HttpRequest, code: str, number: int) -> HttpResponse:
         # and a page is never held (no tap): it shows the hands as a watcher saw them, not
         # the host's own hidden cards (live or mucked) to whoever holds the phone.
         viewer = None
+    if seat is not None and hand.number <= seat.link_moved_hand:
+        # Played before a guest's seat link moved the seat to this browser (issue 34): another
+        # browser's hand, shown here as a watcher saw it.
+        viewer = None
     names = history.seat_names(table=table)
     may_share = history.hand_may_share(table=table, hand=hand, user=request.user, seat=seat)
     shared = shared_hand_of(hand) if may_share else None

@@ -35,6 +35,7 @@ from tables.services.tables import (
     invite_rotate,
     invite_token_matches,
     seat_link_key,
+    seat_link_state,
     seat_link_use,
     seat_remove,
     table_create,
@@ -46,9 +47,11 @@ from tables.services.tables import (
     table_update_settings,
     variant_call,
 )
+from tables.services.write import SeatHolder, writes_for
 
 __all__ = [
     "DATABASE_UNAVAILABLE",
+    "SeatHolder",
     "ServiceError",
     "guest_token_new",
     "hand_act",
@@ -74,6 +77,7 @@ __all__ = [
     "seat_come_back",
     "seat_leave",
     "seat_link_key",
+    "seat_link_state",
     "seat_link_use",
     "seat_remove",
     "seat_seed_submit",
@@ -92,4 +96,5 @@ __all__ = [
     "table_update_settings",
     "unavailable_error",
     "variant_call",
+    "writes_for",
 ]

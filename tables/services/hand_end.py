@@ -52,6 +52,7 @@ def hand_finish(log: TableLog, *, hand: Hand, state: AnyHandState) -> None:
     log.append(EventKind.HAND_ENDED, {"number": hand.number, **summary}, hand=hand)
     ledger_check_invariant(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
     _send_out_the_broke(log, seats=list(seats.values()))
+    seat_link_claims_apply(log, seats=list(seats.values()))
 
 
 def hand_close(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
@@ -63,6 +64,36 @@ def hand_close(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
     hand.turn_alarm_at = None
     row_save(hand, ["result", "ended_at", "to_act", "turn_deadline", "turn_alarm_at"])
     log.hand_over()
+
+
+def seat_move(log: TableLog, *, seat: Seat, guest_token: str) -> None:
+    """A guest's seat goes to the browser whose session holds ``guest_token`` (its seat
+    link, issue 28): the same seat, name and chips. One more move ends every link shown
+    before (the count is in the key, issue 34); ``seat_moved`` closes the old pages. No
+    hidden card of a hand dealt before the move ever reaches the new browser: it sees those
+    hands as a watcher does (``Seat.link_moved_hand``)."""
+    seat.guest_token = guest_token
+    seat.link_moves += 1
+    seat.link_claim = ""
+    # The hands dealt so far were the seat's old browser's: the new one sees them as a watcher.
+    seat.link_moved_hand = log.table.hands_played
+    seat.save(update_fields=["guest_token", "link_moves", "link_claim", "link_moved_hand"])
+    log.append(EventKind.SEAT_MOVED, {"seat": seat.pk, "name": seat.display_name})
+
+
+def seat_link_claims_apply(log: TableLog, *, seats: list[Seat]) -> None:
+    """The hand is over: a seat whose link was opened while it was dealt in (issue 34) moves
+    to that browser now, before the next deal. The claim is dropped instead when the seat
+    was banned meanwhile, or when that browser has come to hold another seat here."""
+    for seat in seats:
+        if not seat.link_claim:
+            continue
+        claim = seat.link_claim
+        if seat.banned or Seat.objects.filter(table_id=seat.table_id, guest_token=claim).exists():
+            seat.link_claim = ""
+            seat.save(update_fields=["link_claim"])
+            continue
+        seat_move(log, seat=seat, guest_token=claim)
 
 
 def _send_out_the_broke(log: TableLog, *, seats: list[Seat]) -> None:
@@ -102,6 +133,7 @@ def game_end(log: TableLog, *, reason: str) -> None:
     if hand is not None:
         hand_close(log, hand=hand, result={"void": True})
         log.append(EventKind.HAND_VOID, {"number": hand.number}, hand=hand)
+        seat_link_claims_apply(log, seats=list(Seat.objects.filter(table=table).exclude(link_claim="")))
     # Book 001: a hold'em game ends with the players placed (before the stacks are cashed out).
     places = get_game(table.game).table_rules.places_players
     placings = selectors.holdem_placings(table=table) if places else None

@@ -13,8 +13,7 @@ def players_of(hand: Hand) -> list[str]:
 
 def in_live_hand(table: Table, seat: Seat) -> bool:
     """Whether ``seat`` is dealt in the hand being played."""
-    hand = selectors.hand_live(table=table)
-    return hand is not None and seat.engine_name in players_of(hand)
+    return selectors.seat_in_live_hand(table=table, seat=seat)
 
 
 def sitting_out_dealt_in(table: Table) -> bool:

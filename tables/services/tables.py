@@ -28,7 +28,7 @@ from tables.news import layer_send
 from tables.services.between_hands import hand_deal_now
 from tables.services.dealing import next_dealer, variant_called_by
 from tables.services.errors import ServiceError
-from tables.services.hand_end import game_end, seat_cash_out_and_unseat
+from tables.services.hand_end import game_end, seat_cash_out_and_unseat, seat_move
 from tables.services.seat_state import AWAY_KEY, in_live_hand
 from tables.services.settings import chip_value_kept, prizes_kept, table_settings_build
 from tables.services.turns import (
@@ -129,25 +129,51 @@ def invite_token_matches(table: Table, token: object) -> bool:
 SEAT_LINK_SALT = "dashain.tables.seat_link"
 
 
+def _link_key(table_id: int, seat_id: int, moves: int) -> str:
+    # The first link of a seat has the message issue 28 gave it, so links handed out before
+    # the count existed (issue 34) still work, once.
+    message = f"{table_id}:{seat_id}" if moves == 0 else f"{table_id}:{seat_id}:{moves}"
+    return salted_hmac(SEAT_LINK_SALT, message, algorithm="sha256").hexdigest()[:32]
+
+
 def seat_link_key(seat: Seat) -> str:
     """The secret part of a guest's seat link ``/t/<code>/seat/<seat id>/<key>/``: an HMAC of
-    the table and the seat under the site's secret key (128 bits shown). Nothing is stored:
-    the link is the same every time it is shown, to the guest and to the host, and works
-    for no other seat or table. It changes only with the site's ``SECRET_KEY``."""
-    message = f"{seat.table_id}:{seat.pk}"
-    return salted_hmac(SEAT_LINK_SALT, message, algorithm="sha256").hexdigest()[:32]
+    the table, the seat and how many times its link has moved it, under the site's secret
+    key (128 bits shown). Nothing secret is stored: the link is the same every time it is
+    shown, to the guest and to the host, until it is used (issue 34: then the seat's count
+    goes up and every link shown before works no more). It works for no other seat or table."""
+    return _link_key(seat.table_id, seat.pk, seat.link_moves)
+
+
+def seat_link_state(seat: Seat, key: object) -> str | None:
+    """``"current"`` for the seat's link as it is shown now, ``"used"`` for a link of that seat
+    that has moved it already (dead), ``None`` for anything else (not a guest's seat, a wrong
+    key): compared in constant time."""
+    if not seat.is_guest or not isinstance(key, str):
+        return None
+    if constant_time_compare(key, seat_link_key(seat)):
+        return "current"
+    if any(constant_time_compare(key, _link_key(seat.table_id, seat.pk, moves)) for moves in range(seat.link_moves)):
+        return "used"
+    return None
 
 
 def seat_link_use(*, code: str, seat_id: object, key: object, guest_token: str) -> Seat:
     """Move a guest's seat to the browser whose session holds ``guest_token`` (a new phone,
     a browser whose cookies were cleared): the same seat, name and chips. The browser that
     held it before no longer does (``seat_moved`` in the log: its open pages close; a page
-    opened there again is asked for the invite link).
+    opened there again is asked for the invite link), and the link is used up (issue 34).
+
+    A seat dealt into the hand being played does not move during it (its cards are the
+    holder's): the browser's claim is kept (``link_claim`` is its token in the returned
+    seat) and the seat moves when the hand ends (``hand_end.seat_link_claims_apply``).
 
     Refused, changing nothing: ``bad_link`` (no such table, seat or key, or not a guest's
-    seat: the same answer for each), ``banned``, ``other_seat`` (this browser already has
-    another seat at the table), ``no_session``. Using the link in the browser that already
-    holds the seat changes nothing.
+    seat: the same answer for each), ``used_link`` (a link of this seat that has moved it
+    already), ``banned``, ``other_seat`` (this browser already has, or waits for, another
+    seat at the table), ``link_waiting`` (another browser opened the link during this hand
+    first), ``no_session``. Using the link in the browser that already holds the seat, or
+    again in the one waiting for it, changes nothing.
     """
     refused = ServiceError("bad_link", _("That seat link does not work. Ask the host for your seat link."))
     table = selectors.table_by_code(code=code) if isinstance(code, str) else None
@@ -157,21 +183,40 @@ def seat_link_use(*, code: str, seat_id: object, key: object, guest_token: str) 
         raise ServiceError("no_session", _("Your session has expired; open the link again."))
     with table_write(table.pk) as (table, log):
         seat = Seat.objects.filter(table=table, pk=seat_id).first()
-        if seat is None or not seat.is_guest or not constant_time_compare(key, seat_link_key(seat)):
+        state = seat_link_state(seat, key) if seat is not None else None
+        if seat is None or state is None:
             raise refused
         if seat.banned:
             raise ServiceError("banned", _("The host has removed you from this game."))
-        if seat.guest_token == guest_token:
+        if seat.guest_token == guest_token or (seat.link_claim == guest_token and state == "current"):
             return seat
-        if Seat.objects.filter(table=table, guest_token=guest_token).exists():
+        if state == "used":
+            raise ServiceError("used_link", SEAT_LINK_USED)
+        others = Seat.objects.filter(table=table).exclude(pk=seat.pk)
+        if others.filter(guest_token=guest_token).exists() or others.filter(link_claim=guest_token).exists():
             raise ServiceError(
                 "other_seat",
                 _("This browser already has another seat at this table; open the seat link in another browser."),
             )
-        seat.guest_token = guest_token
-        seat.save(update_fields=["guest_token"])
-        log.append(EventKind.SEAT_MOVED, {"seat": seat.pk, "name": seat.display_name})
+        if not in_live_hand(table, seat):
+            seat_move(log, seat=seat, guest_token=guest_token)
+            return seat
+        if seat.link_claim:
+            raise ServiceError(
+                "link_waiting",
+                _(
+                    "This seat link was opened in another browser during this hand already: "
+                    "the seat goes there when the hand ends."
+                ),
+            )
+        seat.link_claim = guest_token
+        seat.save(update_fields=["link_claim"])
     return seat
+
+
+SEAT_LINK_USED = _(
+    "This seat link has been used: it moved the seat once and works no more. Ask the host for the seat's link."
+)
 
 
 def _require_free_name(table: Table, name: str) -> None:

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from tables import selectors
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog, remember_loaded_values
@@ -48,11 +51,52 @@ def require_open(table: Table) -> None:
         raise ServiceError("ended", _("This game is over."))
 
 
+@dataclass(frozen=True)
+class SeatHolder:
+    """Whom a table's socket writes for (issue 34): its seat, and the guest token of the
+    session it was opened with (``None`` for an account's seat, which never moves)."""
+
+    seat_id: int
+    guest_token: str | None
+
+
+_holder: ContextVar[SeatHolder | None] = ContextVar("dashain_seat_holder", default=None)
+
+
+@contextmanager
+def writes_for(holder: SeatHolder | None) -> Iterator[None]:
+    """Every :func:`table_write` in the block is a socket's, for ``holder``'s seat: before
+    anything else, under the table's lock, it refuses (``seat_moved``, ``banned``) unless
+    the seat is still the holder's. A seat link can move a guest's seat at any moment
+    between the socket's last news and its next action; the lock makes the check and the
+    write one step, so no ordering lets an old page act for a seat it lost."""
+    token = _holder.set(holder)
+    try:
+        yield
+    finally:
+        _holder.reset(token)
+
+
+def holder_check(holder: SeatHolder) -> None:
+    """Refuse (``seat_moved``, ``banned``) unless ``holder`` still holds its seat."""
+    gone = selectors.seat_gone(seat_id=holder.seat_id, guest_token=holder.guest_token)
+    if gone == "seat_moved":
+        raise ServiceError(
+            "seat_moved", _("Your seat is open on another device now: this page no longer plays for it.")
+        )
+    if gone == "banned":
+        raise ServiceError("banned", _("The host has removed you from this game."))
+
+
 @contextmanager
 def table_write(table_id: int) -> Iterator[tuple[Table, TableLog]]:
-    """Lock the table, refuse it if ended, give its log; flush on success (see the module)."""
+    """Lock the table, refuse it if ended, give its log; flush on success (see the module).
+    Inside :func:`writes_for`, the socket's seat is checked first (under the lock)."""
     with transaction.atomic():
         table = lock_table(table_id)
+        holder = _holder.get()
+        if holder is not None:
+            holder_check(holder)
         require_open(table)
         log = TableLog(table)
         yield table, log

@@ -3,7 +3,8 @@
 Rules pinned: a guest who lost their browser opens their own seat link in another one and
 sits in the same seat, with the same name and chips (no second "Dipa"); the browser that
 held it no longer does, and its open sockets close (4409); typing the same name is still
-refused. The link is an HMAC of the table and the seat: no other seat's, table's or
+refused. The link is an HMAC of the table, the seat and its moves (issue 34:
+tests/tables/test_seat_link_once.py): no other seat's, table's or
 made-up key works, nor a computer's, a pass-and-play player's or an account's seat; a GET
 (a chat app's preview) moves nothing; a banned guest cannot use it; only the host sees the
 guests' links. Every refusal says why and writes nothing.

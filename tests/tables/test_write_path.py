@@ -41,8 +41,13 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     "join_ask",
     "join_withdraw",
     "join_answer",
-    # A guest's seat link's key: computed, nothing read or written (issue 28).
+    # A guest's seat link's key: computed, nothing read or written (issue 28); whether a key
+    # is a seat's link now or a used one (issue 34).
     "seat_link_key",
+    "seat_link_state",
+    # Whom a socket's writes are for (issue 34): a value, and a block that checks it in each write.
+    "SeatHolder",
+    "writes_for",
     # The database's absence as a refusal (issue 30): an exception tuple and its error.
     "DATABASE_UNAVAILABLE",
     "unavailable_error",
