@@ -205,6 +205,8 @@ class TableRules:
     variant_setting: str | None = None  # the engine setting naming the variant, if the game has variants
     variant_hole_cards: Mapping[str, int] = field(default_factory=dict)  # variants dealing another count
     variants_turning_a_card: tuple[str, ...] = ()  # variants that turn a card face up for all after the deal
+    # --- downloads ---
+    poker_hand_histories: bool = False  # hands are written as PHH and PokerStars-style text too
 
     def variant(self, engine_settings: Mapping[str, Any]) -> str | None:
         """The variant these settings play (``None``: the game has no variants or plays none)."""

@@ -80,6 +80,7 @@ HOLDEM_TABLE_RULES = TableRules(
     raise_step_setting="big_blind",
     raise_from_double_stake=False,
     action_verbs=("check", "call", "bet", "raise", "allin", "fold"),
+    poker_hand_histories=True,
 )
 
 

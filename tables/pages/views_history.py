@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.limits import join_attempt_failed, join_retry_after
 from engine.export import to_text
+from engine.games import get_game
 from engine.holdem.phh import game_phhs, hand_phh
 from engine.holdem.pokerstars import game_text
 from shares.links import share_make, share_revoke, share_token, shared_hand_by_token, shared_hand_of
@@ -94,7 +95,7 @@ def hand_history(request: HttpRequest, code: str, number: int) -> HttpResponse:
             "may_share": may_share,
             "share_url": request.build_absolute_uri(_shared_url(shared)) if shared is not None else "",
             "exports_open": history.history_exports_open(table=table),
-            "holdem_files": history.history_exports_open(table=table) and table.game == "holdem",
+            "holdem_files": history.history_exports_open(table=table) and _writes_poker_files(table),
             "previous_number": number - 1 if number > 1 else None,
             "next_number": number + 1 if Hand.objects.filter(table=table, number=number + 1).exists() else None,
             "replay": {
@@ -127,11 +128,16 @@ def game_export(request: HttpRequest, code: str) -> HttpResponse:
     return _download(export, f"dashain-{table.code}-game.json")
 
 
+def _writes_poker_files(table: Table) -> bool:
+    """Whether the table's game is also written as PHH and PokerStars-style text (hold'em)."""
+    return get_game(table.game).table_rules.poker_hand_histories
+
+
 def _holdem_game_export(request: HttpRequest, code: str) -> tuple[Table, dict[str, Any]]:
     """A hold'em game's export for the other formats: the same people and the same moment
     as the JSON (once the game has ended); Teen Patti has no such format (404)."""
     table, _seat = _table_for_viewer(request, code)
-    export = history.game_export_build(table=table) if table.game == "holdem" else None
+    export = history.game_export_build(table=table) if _writes_poker_files(table) else None
     if export is None:
         raise Http404(_("Downloads open when the game ends."))
     return table, export
