@@ -72,7 +72,7 @@ def site(database):
     workdir = Path(tempfile.mkdtemp(prefix="dashain-dbfaults-"))
     # Connections kept between calls, as docs/live-play.md recommends: the case where one
     # left idle through a restart would be used broken without the health check.
-    site = Site(workdir, database_url=database.url("dashain_faults", "?conn_max_age=600"), with_redis=True)
+    site = Site(workdir, database_url=database.url("dashain_faults"), with_redis=True)
     site.env.update(DEBUG="false", DASHAIN_REDIS_WITHOUT_PASSWORD="true")
     try:
         site.start_redis()
