@@ -211,10 +211,11 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # no record of who logged in from where: only failures count
 AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"  # the page that explains it, 429
-# The address is REMOTE_ADDR, which daphne's --proxy-headers sets (docs/deployment.md), as
-# for the join limits (config/limits.py); axes reads it when django-ipware is absent,
-# and this keeps it so were ipware ever installed.
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+# The address is the one daphne gives the request (REMOTE_ADDR, from the proxy's
+# X-Forwarded-For with --proxy-headers: docs/deployment.md, "The client's address"), read by
+# the same function as the join and feed limits (config/limits.py), never a header of axes'
+# or django-ipware's choosing: a header the client wrote would let it pick its own address.
+AXES_CLIENT_IP_CALLABLE = "config.limits.client_address"
 AXES_VERBOSE = False
 
 LOGIN_URL = "login"
