@@ -1,7 +1,7 @@
 """What players see when PostgreSQL stops for a few seconds, and how soon the table is back.
 
 Runs the site as deployed (``DEBUG=false``: daphne, a Celery worker sweeping every second,
-Redis, PostgreSQL with ``?conn_max_age=600``) on servers of its own (the fault tests'
+Redis, PostgreSQL with its connection pool) on servers of its own (the fault tests'
 harness, ``tests/tables/faults.py`` and ``tests/tables/private_postgres.py``), and for each
 run, on a fresh two-player table:
 
@@ -93,7 +93,7 @@ async def main(runs: int, outage: float) -> None:
         database.start()
         database.create_database("dashain_outage")
         site.env.update(
-            DATABASE_URL=database.url("dashain_outage", "?conn_max_age=600"),
+            DATABASE_URL=database.url("dashain_outage"),
             DEBUG="false",
             DASHAIN_REDIS_WITHOUT_PASSWORD="true",
         )

@@ -9,7 +9,7 @@ every player of the table), the delay from sending an action to the last player'
 showing it (median and 99th percentile), the server's queries and row locks per action,
 bytes received per socket per action, and the server's memory per socket.
 
-    DATABASE_URL="postgres://dashain:dashain@127.0.0.1:5432/dashain_bench?conn_max_age=600" \\
+    DATABASE_URL="postgres://dashain:dashain@127.0.0.1:5432/dashain_bench" \\
     REDIS_URL=redis://127.0.0.1:6379/0 \\
     .venv/bin/python benchmarks/live_load.py --tables 10 100 --seconds 20 --client pull [--processes 2]
 
@@ -57,6 +57,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -92,7 +93,7 @@ def _env(hand_pause: int | None) -> dict[str, str]:
 def _ensure_database(url: str) -> None:
     import psycopg
 
-    base, _, _options = url.partition("?")  # e.g. ?conn_max_age=600
+    base, _, _options = url.partition("?")  # e.g. ?conn_health_checks=false
     name = base.rsplit("/", 1)[1]
     admin = base.rsplit("/", 1)[0] + "/postgres"
     with psycopg.connect(admin, autocommit=True) as conn:
@@ -621,13 +622,52 @@ def _window(before: list[list], after: list[list]) -> list:
     return [item for old, new in zip(before, after, strict=True) for item in new[len(old) :]]
 
 
+#: The ``application_name`` (libpq's ``PGAPPNAME``) of the servers' and the worker's
+#: PostgreSQL sessions, by which :class:`DatabaseSessions` tells them from this process's own.
+SERVER_APPLICATION = "dashain-live-load-server"
+WORKER_APPLICATION = "dashain-live-load-worker"
+
+
+class DatabaseSessions:
+    """The most PostgreSQL sessions the servers (and the worker) held at once during a run,
+    read from ``pg_stat_activity`` every 0.1 s on a thread and a connection of its own."""
+
+    def __init__(self, database_url: str) -> None:
+        self.database_url = database_url.partition("?")[0]
+        self.peak = {SERVER_APPLICATION: 0, WORKER_APPLICATION: 0}
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="db-sessions", daemon=True)
+
+    def _run(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.database_url, autocommit=True) as connection:
+            while not self.stopping.wait(0.1):
+                rows = connection.execute(
+                    "SELECT application_name, count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND application_name = ANY(%s) GROUP BY 1",
+                    [list(self.peak)],
+                ).fetchall()
+                for name, count in rows:
+                    self.peak[name] = max(self.peak[name], int(count))
+
+    def __enter__(self) -> DatabaseSessions:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=10)
+
+
 def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client: str) -> dict:
     """One measurement: fresh tables, fresh servers, ``args.seconds`` of play."""
     print(f"opening {table_count} Faras tables of {args.players} players ...", flush=True)
     tables = _open_tables(table_count, args.players, args.hand_pause)
     ports = [args.port + i for i in range(args.processes)]
     servers = []
-    worker = _worker_start(env) if args.hand_pause is not None else None
+    sessions = DatabaseSessions(env["DATABASE_URL"]).__enter__()
+    worker = _worker_start({**env, "PGAPPNAME": WORKER_APPLICATION}) if args.hand_pause is not None else None
     counts_files = [ROOT / "var" / f"live_load_counts_{port}.json" for port in ports]
     for port, counts_file in zip(ports, counts_files, strict=True):
         counts_file.unlink(missing_ok=True)
@@ -638,7 +678,8 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
             command[1:1] = ["-m", "cProfile", "-o", f"{args.profile}.{port}"]
         log = open(ROOT / "var" / f"live_load_daphne_{port}.log", "w")
         # The server's output goes to a file: a pipe nobody reads would fill and stall the server.
-        servers.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
+        server_env = {**env, "PGAPPNAME": SERVER_APPLICATION}
+        servers.append(subprocess.Popen(command, cwd=ROOT, env=server_env, stdout=log, stderr=subprocess.STDOUT))
         if args.server_cpus:
             _cpu_cap(servers[-1].pid, port, args.server_cpus)
 
@@ -722,6 +763,11 @@ def _run(args: argparse.Namespace, env: dict[str, str], table_count: int, client
             except subprocess.TimeoutExpired:
                 worker.kill()
                 worker.wait()
+        sessions.__exit__()
+    # The servers' PostgreSQL sessions at their peak, all processes together: at most
+    # DATABASE_POOL_SIZE per process (docs/deployment.md, "Database connections").
+    result["db_sessions_peak"] = sessions.peak[SERVER_APPLICATION]
+    result["db_sessions_peak_worker"] = sessions.peak[WORKER_APPLICATION]
     result["rss_per_socket"] = (result["rss_connected"] - rss_before) / (table_count * args.players)
     result["tables"], result["client"] = table_count, client
     return result
@@ -796,7 +842,9 @@ def _report(args: argparse.Namespace, result: dict) -> None:
         # A socket hears its own table's actions: offered / tables of them.
         f"bytes/socket/action {result['bytes'] / args.players / per_action:6.0f}  "
         f"memory/socket {result['rss_per_socket']:.0f} KiB  "
-        f"({result['errors']} refused, {result['incomplete']} not seen by all when stopped)",
+        f"({result['errors']} refused, {result['incomplete']} not seen by all when stopped)  "
+        f"database sessions at most {result['db_sessions_peak']} (servers)"
+        + (f", {result['db_sessions_peak_worker']} (Celery worker)" if args.hand_pause is not None else ""),
         flush=True,
     )
     # CPU time, not wall time: what each delivered action cost the server's processes (all

@@ -18,8 +18,13 @@ the site's configuration because pages of three apps share it.
 (``CACHES`` in ``config/settings.py``): Redis when ``REDIS_URL`` is set, so every daphne
 process shares one count per key; otherwise the process's own memory, right for the single
 process of a home game. The database would do too, but a count that expires by itself and
-costs no write transaction is what a cache is for. The address is ``REMOTE_ADDR``, which
-daphne's ``--proxy-headers`` sets from the proxy's ``X-Forwarded-For`` (docs/deployment.md).
+costs no write transaction is what a cache is for.
+
+The address is :func:`client_address`, the one daphne gives the request (``REMOTE_ADDR``):
+the peer's, or with ``--proxy-headers`` the proxy's ``X-Forwarded-For``, which README's
+nginx sets to the address it saw (docs/deployment.md, "The client's address"). The login
+throttle (``AXES_CLIENT_IP_CALLABLE``) and the socket limits (the scope's ``client``, the
+same address) count the same one; no code of the site reads an address from a header itself.
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ def now() -> float:
 
 
 def client_address(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", "unknown"))
+    """The client's address as daphne gave it (never a header the client could write)."""
+    return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
 def secret_digest(secret: str) -> str:

@@ -15,6 +15,7 @@ import secrets
 import warnings
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import environ
@@ -118,12 +119,64 @@ DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'dashain.sqlite3'}"),
 }
 DATABASES["default"].setdefault("ATOMIC_REQUESTS", False)
-# A connection kept between requests (``?conn_max_age=600`` in DATABASE_URL) is checked
-# before its first use in each request, socket call, move and task (Django's health check),
-# so one that a database restart left broken is replaced, never used (docs/operations.md,
-# "The database stopped"). ``?conn_health_checks=false`` turns it off.
+# A connection is checked before its first use in each request, socket call, move and task
+# (Django's health check; the pool's check when pooled), so one that a database restart left
+# broken is replaced, never used (docs/operations.md, "The database stopped").
+# ``?conn_health_checks=false`` turns it off.
 _health_checks = str(DATABASES["default"].get("CONN_HEALTH_CHECKS", True)).lower()  # the URL's is text
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = _health_checks not in ("false", "0", "no", "off")
+
+#: The most seconds a request, socket call or task waits for one of the pool's connections
+#: (all in use, or the database away); then it is answered as if the database were down.
+DATABASE_POOL_TIMEOUT = 2.0
+#: Connections a pool keeps open while idle (it grows to DATABASE_POOL_SIZE under load and
+#: closes what stayed idle for 10 minutes).
+DATABASE_POOL_MIN = 2
+
+
+def database_connections(database: dict[str, Any], *, pool_size: int) -> None:
+    """How ``database`` (one of ``DATABASES``) connects: never a connection kept past its
+    request or call; on PostgreSQL a pool of at most ``pool_size`` per process (none: 0).
+
+    Under daphne (ASGI) every HTTP request runs in a thread of its own, so a connection kept
+    for reuse (``CONN_MAX_AGE``, ``?conn_max_age=600`` in the URL) is kept by a thread that
+    never serves another request: one idle PostgreSQL session per request until the server
+    refuses more (issue 34; Django's docs say persistent connections do not work under
+    ASGI and point to the backend's pool). So such a URL is refused. Django's own psycopg
+    pool (``OPTIONS["pool"]``, psycopg-pool) takes the connection back at the end of each
+    request and call, and holds ``pool_size`` at most, whatever the number of threads.
+    ``pool_size`` 0 opens one connection per request or call and closes it after (for a
+    pooler such as PgBouncer in front of PostgreSQL).
+    """
+    if database.get("CONN_MAX_AGE", 0) != 0:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL keeps connections (conn_max_age={database['CONN_MAX_AGE']}): under daphne (ASGI) "
+            "that leaves one idle connection per request until the database refuses more. Remove "
+            "conn_max_age: on PostgreSQL each process keeps a pool of DATABASE_POOL_SIZE connections instead."
+        )
+    if "pool" in database.get("OPTIONS", {}):
+        raise ImproperlyConfigured("DATABASE_URL may not set pool: DATABASE_POOL_SIZE sets the pool's size.")
+    database["CONN_MAX_AGE"] = 0
+    if pool_size < 0:
+        raise ImproperlyConfigured("DATABASE_POOL_SIZE is 0 (no pool) or more.")
+    if database["ENGINE"] == "django.db.backends.postgresql" and pool_size > 0:
+        database.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(DATABASE_POOL_MIN, pool_size),
+            "max_size": pool_size,
+            "timeout": DATABASE_POOL_TIMEOUT,
+            # The pool's own attempts to reconnect give up after as long, so that once the
+            # database is back the next request's attempt connects at once, not after a
+            # back-off doubled through the outage (psycopg-pool's default is 5 minutes).
+            "reconnect_timeout": DATABASE_POOL_TIMEOUT,
+            "name": "dashain",
+        }
+
+
+try:
+    DATABASE_POOL_SIZE = env.int("DATABASE_POOL_SIZE", default=10)
+except ValueError:
+    raise ImproperlyConfigured("DATABASE_POOL_SIZE is a whole number: the most connections of each process.") from None
+database_connections(DATABASES["default"], pool_size=DATABASE_POOL_SIZE)
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # Wait for a writer instead of failing at once; WAL lets readers go on meanwhile.
     DATABASES["default"].setdefault("OPTIONS", {})
@@ -159,10 +212,11 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # no record of who logged in from where: only failures count
 AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"  # the page that explains it, 429
-# The address is REMOTE_ADDR, which daphne's --proxy-headers sets (docs/deployment.md), as
-# for the join limits (config/limits.py); axes reads it when django-ipware is absent,
-# and this keeps it so were ipware ever installed.
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+# The address is the one daphne gives the request (REMOTE_ADDR, from the proxy's
+# X-Forwarded-For with --proxy-headers: docs/deployment.md, "The client's address"), read by
+# the same function as the join and feed limits (config/limits.py), never a header of axes'
+# or django-ipware's choosing: a header the client wrote would let it pick its own address.
+AXES_CLIENT_IP_CALLABLE = "config.limits.client_address"
 AXES_VERBOSE = False
 
 LOGIN_URL = "login"

@@ -5,6 +5,7 @@ Mark a test that needs a real service and it runs only where the service is:
     @pytest.mark.postgres   the database is PostgreSQL (DATABASE_URL=postgres://...)
     @pytest.mark.redis      REDIS_URL is set (channels-redis and Celery on Redis)
     @pytest.mark.browser    a Chromium executable exists (CHROMIUM_PATH, or chromium on PATH)
+    @pytest.mark.nginx      nginx and openssl are installed (README's Production recipe, tests/production)
 
 Without the service the test is skipped. When the CI environment variable is set
 (.ci/run sets it), a test with one of these markers fails instead of skipping, so CI
@@ -21,7 +22,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-SERVICE_MARKERS = ("postgres", "redis", "browser")
+SERVICE_MARKERS = ("postgres", "redis", "browser", "nginx")
 
 # No clock sweep loop and no in-process Celery worker in the test process: tests run the
 # clock themselves, at the moments they choose (a thread would act on their tables behind
@@ -81,6 +82,10 @@ def missing_service(marker_name: str) -> str | None:
     elif marker_name == "browser":
         if chromium_executable() is None:
             return "needs a browser: install chromium or set CHROMIUM_PATH"
+    elif marker_name == "nginx":
+        nginx = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
+        if nginx is None or shutil.which("openssl") is None:
+            return "needs nginx and openssl: apt-get install nginx openssl"
     return None
 
 

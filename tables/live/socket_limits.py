@@ -32,8 +32,10 @@ rarely pass 4 sockets.
 
 The counts are kept in each server process (its memory; exact, and released when a socket
 closes, so nothing leaks when a process dies): what they protect is that process's event
-loop and its database connections. Behind a proxy the address is the one daphne's
-``--proxy-headers`` reads from ``X-Forwarded-For`` (docs/deployment.md).
+loop and its database connections. The address is the scope's ``client``, the one daphne
+gives the socket: behind README's nginx, with ``--proxy-headers``, the ``X-Forwarded-For``
+that nginx sets to the address it saw (docs/deployment.md, "The client's address"), the same
+address the join limits and the login throttle count (``config.limits.client_address``).
 
 Token buckets and counters are the usual mechanism for this; no package in the project's
 requirements counts open WebSockets, so these few lines do (``limits`` would be the

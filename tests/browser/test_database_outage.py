@@ -42,7 +42,7 @@ def outage_site():
     try:
         database.start()
         database.create_database("dashain_page")
-        site = Site(workdir, database_url=database.url("dashain_page", "?conn_max_age=600"), with_redis=False)
+        site = Site(workdir, database_url=database.url("dashain_page"), with_redis=False)
         site.env.update(DEBUG="false")
         site.run("prepare", str(workdir))
         site.start_web()

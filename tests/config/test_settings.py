@@ -33,6 +33,7 @@ def clean_environment(**variables: str) -> dict[str, str]:
         "ALLOWED_HOSTS",
         "CSRF_TRUSTED_ORIGINS",
         "DATABASE_URL",
+        "DATABASE_POOL_SIZE",
         "REDIS_URL",
         "HTTPS_ONLY",
         "SECURE_HSTS_SECONDS",
@@ -234,11 +235,12 @@ def test_a_redis_prefix_channel_names_cannot_carry_is_refused(prefix):
 
 @pytest.mark.parametrize(
     ("query", "checked"),
-    [("", True), ("?conn_max_age=600", True), ("?conn_max_age=600&conn_health_checks=false", False)],
+    [("", True), ("?conn_health_checks=true", True), ("?conn_health_checks=false", False)],
 )
 def test_kept_database_connections_are_health_checked_unless_the_url_says_not(query, checked):
-    """Issue 30: a connection kept through a database restart is checked before it is used
-    again (Django's CONN_HEALTH_CHECKS), by default; the URL's word is read as a yes or no."""
+    """Issue 30: a connection kept through a database restart (in the pool, issue 34) is
+    checked before it is used again (Django's CONN_HEALTH_CHECKS, the pool's check), by
+    default; the URL's word is read as a yes or no."""
     url = PRODUCTION["DATABASE_URL"] + query
     seen = settings_seen_with(clean_environment(**PRODUCTION | {"DATABASE_URL": url}))
 

@@ -8,16 +8,16 @@ Rules pinned (issue 30; docs/operations.md, "The database stopped"):
   database is back is played once;
 - a socket that connects while it is away is accepted, told ``unavailable`` and closed
   with 4503: never an HTTP 500, never 1011;
-- the first move and the first connect after the database is back succeed, although every
-  thread of the web process kept a connection (``conn_max_age=600``) through the restart:
-  Django's health check (``CONN_HEALTH_CHECKS``, on by default) replaces each broken one;
+- the first move and the first connect after the database is back succeed, although the
+  web process's connection pool kept its connections through the restart: the pool's
+  check (Django's ``CONN_HEALTH_CHECKS``, on by default) replaces each broken one;
 - the table clock carries on: a reminder or a deal that fell due while the database was
   away comes within ``BOUND`` seconds of its return;
 - no acknowledged move is lost or played twice, chips are conserved, the log has no gap,
   and every player heard the events in order (``assert_table_sound``).
 
 The site runs as docs/deployment.md says (``DEBUG=false``, daphne, a Celery worker, Redis,
-PostgreSQL with ``?conn_max_age=600``) on a PostgreSQL server of the test's own
+PostgreSQL through its connection pool) on a PostgreSQL server of the test's own
 (``tests/tables/private_postgres.py``), so stopping it disturbs no one. Marked ``postgres``
 and ``redis``: CI runs it in its PostgreSQL pass.
 """
@@ -70,9 +70,9 @@ def database():
 @pytest.fixture(scope="module")
 def site(database):
     workdir = Path(tempfile.mkdtemp(prefix="dashain-dbfaults-"))
-    # Connections kept between calls, as docs/live-play.md recommends: the case where one
-    # left idle through a restart would be used broken without the health check.
-    site = Site(workdir, database_url=database.url("dashain_faults", "?conn_max_age=600"), with_redis=True)
+    # The pool keeps connections between calls: one left idle through a restart would be
+    # used broken without the health check.
+    site = Site(workdir, database_url=database.url("dashain_faults"), with_redis=True)
     site.env.update(DEBUG="false", DASHAIN_REDIS_WITHOUT_PASSWORD="true")
     try:
         site.start_redis()
