@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "tables",
     "ledger",
     "homegames",
+    "kitchen",
 ]
 
 MIDDLEWARE = [
