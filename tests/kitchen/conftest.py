@@ -14,8 +14,8 @@ def make_user(username: str) -> User:
     return User.objects.create(username=username, display_name=username.capitalize())
 
 
-def open_night(host: User, *, chips: int = 1000, price: str = "10.00") -> Table:
-    return kitchen_open(host=host, buy_in_chips=chips, buy_in_price=price, currency="USD")
+def open_night(host: User, *, chips: int = 1000, price: str = "10.00", currency: str = "USD") -> Table:
+    return kitchen_open(host=host, buy_in_chips=chips, buy_in_price=price, currency=currency)
 
 
 def host_seat(table: Table) -> Seat:
