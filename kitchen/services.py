@@ -78,6 +78,7 @@ def kitchen_open(*, host: User, buy_in_chips: object, buy_in_price: object, curr
         "currency": currency or "",
         "buy_backs": None,  # re-buys without limit: the host confirms each one
         "approve_seats": True,
+        "not_dealt": True,
     }
     with transaction.atomic():
         table = table_create(host=host, game=KITCHEN_GAME, choices=choices)

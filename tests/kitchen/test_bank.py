@@ -22,7 +22,7 @@ from ledger.models import LedgerEntry
 from ledger.selectors import ledger_chip_totals, ledger_report
 from tables.events import EventKind
 from tables.models import Event, Table
-from tables.services import ServiceError, request_approve, request_deny
+from tables.services import ServiceError, request_approve, request_deny, table_start, table_update_settings
 from tests.kitchen.conftest import add_by_name, host_seat, join_as, make_user, open_night
 
 
@@ -227,3 +227,21 @@ def test_a_settled_nights_settle_up_is_the_ledgers(host):
     settle = kitchen_settle_up(table=table)
     assert settle.final and settle.transfers == []
     _refused("ended", table, kitchen_buy_in, table_id=table.pk, seat_id=hostseat.pk, player_seat_id=seats["Dev"].pk)
+
+
+def test_a_kitchen_night_is_never_dealt(night):
+    """Its table is an ordinary one underneath: the online table's "Start" is refused, and the
+    setting that says so cannot be changed."""
+    host = host_seat(night)
+    add_by_name(night, "Bikash")
+    kitchen_buy_in(table_id=night.pk, seat_id=host.pk, player_seat_id=host.pk)
+    _refused("not_dealt", night, table_start, table_id=night.pk, seat_id=host.pk)
+    _refused(
+        "invalid_settings",
+        night,
+        table_update_settings,
+        table_id=night.pk,
+        seat_id=host.pk,
+        choices={"not_dealt": False},
+    )
+    assert Table.objects.get(pk=night.pk).status == Table.Status.WAITING
