@@ -55,3 +55,42 @@ class SharedCost(models.Model):
 
     def __str__(self) -> str:
         return f"{self.what} {self.amount}"
+
+
+class TournamentClock(models.Model):
+    """A hold'em tournament at the kitchen table: its levels, re-buy period and payout table,
+    and the clock's two stored values (``kitchen.clock``: where it is is computed from them)."""
+
+    night = models.OneToOneField(KitchenNight, on_delete=models.CASCADE, related_name="clock", verbose_name=_("night"))
+    levels = models.JSONField(_("levels"), default=list)
+    rebuy_levels = models.PositiveSmallIntegerField(_("re-buys through level"), default=0)
+    payouts = models.JSONField(_("payouts"), default=list)
+    started = models.BooleanField(_("started"), default=False)
+    elapsed_ms = models.BigIntegerField(_("time played before the last start"), default=0)
+    running_since = models.DateTimeField(_("running since"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament clock")
+        verbose_name_plural = _("tournament clocks")
+
+    def __str__(self) -> str:
+        return str(self.night)
+
+
+class Elimination(models.Model):
+    """A player out of the tournament, in the order the host recorded (``place``: the best
+    place the players going out together cover; they share it)."""
+
+    clock = models.ForeignKey(
+        TournamentClock, on_delete=models.CASCADE, related_name="eliminations", verbose_name=_("clock")
+    )
+    seat = models.OneToOneField("tables.Seat", on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    place = models.PositiveSmallIntegerField(_("place"))
+    created_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("elimination")
+        verbose_name_plural = _("eliminations")
+
+    def __str__(self) -> str:
+        return f"{self.seat_id}: {self.place}"

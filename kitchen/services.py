@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from kitchen.models import KitchenNight, SharedCost
+from kitchen.rules import tournament_buy_in_check, tournament_of
 from ledger.models import LedgerEntry
 from ledger.selectors import ledger_chip_totals, seat_key
 from ledger.services import LedgerError, ledger_record_cash_out, ledger_reverse
@@ -45,6 +46,15 @@ def _night(table: Table) -> KitchenNight:
     night = KitchenNight.objects.filter(table=table).first()
     if night is None:
         raise ServiceError("not_kitchen", _("This is not a kitchen-table night."))
+    return night
+
+
+def _cash_night(table: Table) -> KitchenNight:
+    """The night, refused (``tournament``) when it is a tournament: its chips are never cashed
+    out for money; it ends when the last player but one goes out."""
+    night = _night(table)
+    if tournament_of(table) is not None:
+        raise ServiceError("tournament", _("A tournament's chips are not cashed out: record who goes out."))
     return night
 
 
@@ -92,6 +102,7 @@ def kitchen_buy_in(*, table_id: int, seat_id: int, player_seat_id: int) -> Seat:
         require_host(table, seat_id)
         _night(table)
         player = seat_at(table, player_seat_id)
+        tournament_buy_in_check(table, player)
         if player.number is None:
             seat_take_now(log, player, None)  # the first buy-in, or coming back after cashing out
         else:
@@ -117,7 +128,7 @@ def kitchen_cash_out(*, table_id: int, seat_id: int, player_seat_id: int, chips:
     counted = _chips(chips)
     with table_write(table_id) as (table, log):
         require_host(table, seat_id)
-        _night(table)
+        _cash_night(table)
         player = seat_at(table, player_seat_id)
         if player.number is None:
             raise ServiceError("not_seated", _("%(name)s has no chips from the bank.") % {"name": player.display_name})
@@ -155,7 +166,7 @@ def kitchen_recount(*, table_id: int, seat_id: int, player_seat_id: int, chips: 
     why = _reason(reason)
     with table_write(table_id) as (table, _log):
         host = require_host(table, seat_id)
-        _night(table)
+        _cash_night(table)
         player = seat_at(table, player_seat_id)
         if player.number is not None:
             raise ServiceError(
@@ -211,7 +222,7 @@ def kitchen_spread(*, table_id: int, seat_id: int, how: object, reason: object) 
     why = _reason(reason)
     with table_write(table_id) as (table, _log):
         host = require_host(table, seat_id)
-        _night(table)
+        _cash_night(table)
         _require_everyone_counted(table)
         totals = ledger_chip_totals(table=table)
         missing = totals.bought - totals.cashed_out
@@ -247,7 +258,7 @@ def kitchen_settle(*, table_id: int, seat_id: int) -> Table:
     chips (``still_holding``) or while the bank does not balance (``unbalanced``)."""
     with table_write(table_id) as (table, log):
         require_host(table, seat_id)
-        _night(table)
+        _cash_night(table)
         _require_everyone_counted(table)
         totals = ledger_chip_totals(table=table)
         if totals.bought != totals.cashed_out:
