@@ -17,6 +17,8 @@ from django.views.decorators.http import require_POST
 
 from kitchen import selectors as kitchen_selectors
 from kitchen import services as kitchen_services
+from kitchen.rules import players_in, tournament_of
+from kitchen.tv import tv_state
 from tables import selectors
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import CURRENCIES, Seat, Table, table_currency
@@ -114,6 +116,11 @@ def night_detail(request: HttpRequest, code: str) -> HttpResponse:
         "chip_price": Decimal(table.buy_in_price),
         "currency": table_currency(table),
     }
+    clock = tournament_of(table)
+    if clock is not None:
+        context["clock"] = tv_state(table, clock)
+        context["players_in"] = players_in(table)
+        context["tv_path"] = f"/kitchen/{table.code}/tv/{table.invite_token}/" if is_host else ""
     return render(request, "kitchen/night.html", context)
 
 
