@@ -207,6 +207,7 @@ def test_ten_players_a_tie_for_third_and_prizes_to_the_cent(host):
         )
         places.append(kitchen_eliminate(table_id=table.pk, seat_id=hostseat.pk, player_seat_ids=[players[1].pk]))
     assert places == [10, 9, 8, 7, 6, 5, 3, 2]
+    assert Event.objects.filter(table=table, kind="seat_out").count() == 9  # everyone out, in the log
     table.refresh_from_db()
     assert table.status == Table.Status.ENDED
     report = ledger_report(table=table)
