@@ -21,7 +21,7 @@ from kitchen.models import KitchenNight, SharedCost
 from kitchen.rules import tournament_buy_in_check, tournament_of
 from ledger.models import LedgerEntry
 from ledger.selectors import ledger_chip_totals, seat_key
-from ledger.services import LedgerError, ledger_record_cash_out, ledger_reverse
+from ledger.services import LedgerError, home_game_add_table, ledger_record_cash_out, ledger_reverse
 from ledger.settlement import round_largest_remainder
 from tables.events import EventKind
 from tables.models import Seat, Table
@@ -34,6 +34,7 @@ from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from ledger.models import HomeGame
 
 #: The game the night's table is kept as (it is never dealt): the one with the most seats
 #: (16), and, as every Teen Patti table, buy-ins after the start and re-buys.
@@ -77,9 +78,18 @@ def _ledger_refusal(error: LedgerError) -> ServiceError:
     return ServiceError(error.code, error.message)
 
 
-def kitchen_open(*, host: User, buy_in_chips: object, buy_in_price: object, currency: object = "") -> Table:
+def kitchen_open(
+    *,
+    host: User,
+    buy_in_chips: object,
+    buy_in_price: object,
+    currency: object = "",
+    home_game: HomeGame | None = None,
+) -> Table:
     """Open a night at the kitchen table: the host's chips per buy-in at their price (the
-    chip value of the night), every buy-in and re-buy asked for and confirmed by the host."""
+    chip value of the night), every buy-in and re-buy asked for and confirmed by the host;
+    with ``home_game``, one of its nights (the ledger's ``home_game_add_table``: refused, and
+    nothing opened, unless the host hosts it)."""
     choices: dict[str, Any] = {
         "seats": MAX_SEATS,
         "boot": 1,
@@ -93,6 +103,11 @@ def kitchen_open(*, host: User, buy_in_chips: object, buy_in_price: object, curr
     with transaction.atomic():
         table = table_create(host=host, game=KITCHEN_GAME, choices=choices)
         KitchenNight.objects.create(table=table)
+        if home_game is not None:
+            try:
+                home_game_add_table(home_game=home_game, table=table, by=host)
+            except LedgerError as error:
+                raise _ledger_refusal(error) from None
     return table
 
 

@@ -27,6 +27,7 @@ from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:
     from accounts.models import User
+    from ledger.models import HomeGame
 
 #: Going back within this much of a level's start goes to the level before (as a clock's
 #: "back" button does), else to the start of the level being played.
@@ -74,6 +75,7 @@ def kitchen_tournament_open(
     levels: object,
     rebuy_levels: object = 0,
     payouts: object,
+    home_game: HomeGame | None = None,
 ) -> Table:
     """Open a kitchen night that is a hold'em tournament: a buy-in is the starting chips at
     its price; re-buys are allowed through level ``rebuy_levels`` (0: none); the pool is
@@ -88,7 +90,9 @@ def kitchen_tournament_open(
             "bad_rebuys", _("Re-buys are allowed through a level of the structure, or none (0)."), field="rebuy_levels"
         )
     with transaction.atomic():
-        table = kitchen_open(host=host, buy_in_chips=starting_chips, buy_in_price=buy_in_price, currency=currency)
+        table = kitchen_open(
+            host=host, buy_in_chips=starting_chips, buy_in_price=buy_in_price, currency=currency, home_game=home_game
+        )
         TournamentClock.objects.create(
             night=KitchenNight.objects.get(table=table),
             levels=clean_levels,

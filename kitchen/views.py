@@ -19,6 +19,7 @@ from kitchen import selectors as kitchen_selectors
 from kitchen import services as kitchen_services
 from kitchen.rules import players_in, tournament_of
 from kitchen.tv import tv_state
+from ledger.models import HomeGame
 from tables import selectors
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import CURRENCIES, Seat, Table, table_currency
@@ -47,6 +48,21 @@ def _seat(request: HttpRequest, table: Table) -> Seat | None:
     return None if seat is None or seat.banned else seat
 
 
+def hosted_home_games(request: HttpRequest) -> list[HomeGame]:
+    return list(HomeGame.objects.filter(host_id=request.user.pk).order_by("name"))
+
+
+def chosen_home_game(request: HttpRequest) -> HomeGame | None:
+    """The home game chosen on an open form: one the user hosts, or none; another is refused."""
+    chosen = request.POST.get("home_game", "").strip()
+    if not chosen:
+        return None
+    for home_game in hosted_home_games(request):
+        if str(home_game.pk) == chosen:
+            return home_game
+    raise ServiceError("not_host", _("Choose one of the home games you host."))
+
+
 @login_required
 def night_new(request: HttpRequest) -> HttpResponse:
     values = {"buy_in_chips": "1000", "buy_in_price": "10.00", "currency": ""}
@@ -59,12 +75,14 @@ def night_new(request: HttpRequest) -> HttpResponse:
                 buy_in_chips=chips,
                 buy_in_price=values["buy_in_price"],
                 currency=values["currency"],
+                home_game=chosen_home_game(request),
             )
         except ServiceError as error:
             messages.error(request, str(error.message))
         else:
             return redirect("kitchen:night", code=table.code)
-    return render(request, "kitchen/new.html", {"values": values, "currencies": CURRENCIES})
+    context = {"values": values, "currencies": CURRENCIES, "home_games": hosted_home_games(request)}
+    return render(request, "kitchen/new.html", context)
 
 
 def night_join(request: HttpRequest, code: str, token: str) -> HttpResponse:

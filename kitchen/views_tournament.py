@@ -19,7 +19,7 @@ from kitchen.clock import standard_levels
 from kitchen.models import TournamentClock
 from kitchen.rules import tournament_of
 from kitchen.tv import tv_state
-from kitchen.views import _night_or_404, _seat
+from kitchen.views import _night_or_404, _seat, chosen_home_game, hosted_home_games
 from ledger.settlement import PAYOUT_PRESETS
 from tables.models import CURRENCIES, Table
 from tables.services import ServiceError, invite_token_matches
@@ -80,12 +80,18 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     levels=levels,
                     rebuy_levels=int(values["rebuy_levels"]) if values["rebuy_levels"].isdigit() else -1,
                     payouts=list(PAYOUT_PRESETS.get(values["payouts"], ())),
+                    home_game=chosen_home_game(request),
                 )
             except ServiceError as error:
                 messages.error(request, str(error.message))
             else:
                 return redirect("kitchen:night", code=table.code)
-    context = {"values": values, "currencies": CURRENCIES, "presets": list(PAYOUT_PRESETS)}
+    context = {
+        "values": values,
+        "currencies": CURRENCIES,
+        "presets": list(PAYOUT_PRESETS),
+        "home_games": hosted_home_games(request),
+    }
     return render(request, "kitchen/tournament_new.html", context)
 
 

@@ -79,3 +79,25 @@ def test_a_player_of_another_night_cannot_act_here(client, opened):
     client.force_login(other)
     assert client.post(reverse("kitchen:act", kwargs={"code": opened.code}), {"action": "settle"}).status_code == 404
     assert host_seat(opened).table_id == opened.pk
+
+
+def test_the_lobby_lists_a_kitchen_night_as_one_and_links_to_its_page(client, opened):
+    page = client.get(reverse("lobby")).content.decode()
+    assert reverse("kitchen:night", kwargs={"code": opened.code}) in page
+    assert reverse("table_detail", kwargs={"code": opened.code}) not in page
+    assert "At the kitchen table" in page
+
+
+def test_a_night_opened_for_a_home_game_is_one_of_its_nights(client, host):
+    from ledger.models import HomeGameNight
+    from ledger.services import home_game_create
+
+    mine = home_game_create(name="Fridays", host=host)
+    theirs = home_game_create(name="Not mine", host=make_user("other"))
+    client.force_login(host)
+    form = {"buy_in_chips": "1000", "buy_in_price": "10.00", "currency": ""}
+    client.post(reverse("kitchen:new"), {**form, "home_game": str(theirs.pk)})
+    assert not KitchenNight.objects.exists()
+    client.post(reverse("kitchen:new"), {**form, "home_game": str(mine.pk)})
+    night = HomeGameNight.objects.get()
+    assert night.home_game == mine and night.table == KitchenNight.objects.get().table
