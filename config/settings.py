@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "ledger",
     "homegames",
     "shares",
+    "kitchen",
 ]
 
 MIDDLEWARE = [

@@ -21,6 +21,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("ledger/", include("ledger.urls")),
     path("home-games/", include("homegames.urls")),
+    path("kitchen/", include("kitchen.urls")),
     path("", include("tables.pages.urls")),
 ]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("accounts", "config", "engine", "homegames", "ledger", "shares", "tables")
+PACKAGES = ("accounts", "config", "engine", "homegames", "kitchen", "ledger", "shares", "tables")
 
 
 def _module_name(path: Path) -> str:
@@ -403,3 +403,41 @@ def test_only_the_configuration_reaches_into_the_rooms():
         rooms = {room for room in ROOMS if any(t == room or t.startswith(room + ".") for t in targets)}
         own = {room for room in ROOMS if module == room or module.startswith(room + ".")}
         assert not (rooms - own) or module in allowed or module.startswith("config."), (module, sorted(rooms - own))
+
+
+# --- kitchen/: the kitchen-table night -----------------------------------------------------------
+
+#: What the kitchen may use of the other apps (lazy imports included).
+KITCHEN_USES = {
+    "ledger.models",
+    "ledger.selectors",
+    "ledger.services",
+    "ledger.settlement",
+    "tables.events",
+    "tables.guests",
+    "tables.models",
+    "tables.selectors",
+    "tables.services",
+    "tables.services.errors",
+    "tables.services.hand_end",
+    "tables.services.seats",
+    "tables.services.settings",
+    "tables.services.tables",
+    "tables.services.write",
+}
+
+
+def test_the_kitchen_uses_only_the_public_services_and_reads_of_tables_and_the_ledger():
+    graph = import_graph(top_level_only=False)
+    for module in (m for m in graph if m == "kitchen" or m.startswith("kitchen.")):
+        used = {t for t in graph[module] if t.split(".")[0] in ("tables", "ledger", "homegames")}
+        used = {t for t in used if t not in ("tables", "ledger")}
+        assert used <= KITCHEN_USES, (module, sorted(used - KITCHEN_USES))
+
+
+def test_nothing_imports_the_kitchen_but_the_configuration():
+    graph = import_graph(top_level_only=False)
+    for module, targets in graph.items():
+        if module.split(".")[0] in ("kitchen", "config"):
+            continue
+        assert not [t for t in targets if t == "kitchen" or t.startswith("kitchen.")], module

@@ -83,6 +83,7 @@ TABLE_KEYS = frozenset(
         "computer_pause",
         "approve_seats",
         "dealers_choice",
+        "not_dealt",
     }
 )
 # The currency a buy-in's price is in (ISO 4217), or none: then prices are plain amounts.
@@ -196,6 +197,8 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
     if hand_pause is None:
         hand_pause = DEFAULT_HAND_PAUSE
     approve_seats = _yes_no("approve_seats", choices.get("approve_seats"))
+    # A table played with real cards (a kitchen-table night, docs/kitchen-table.md): never dealt.
+    not_dealt = _yes_no("not_dealt", choices.get("not_dealt"))
 
     engine_overrides: dict[str, Any] = {}
     holdem_prizes: dict[str, Any] = {}
@@ -277,6 +280,8 @@ def table_settings_build(*, game: str, choices: Mapping[str, Any] | None = None)
         "approve_seats": approve_seats,
         **holdem_prizes,
     }
+    if not_dealt:
+        built["not_dealt"] = True
     if dealers_choice:
         # The variants the dealer of each hand may call before the deal (docs/rules.md,
         # "Dealer's choice"); absent when the host allows none (the table's variant holds).

@@ -324,6 +324,8 @@ def table_start(*, table_id: int, seat_id: int) -> Table:
     """The host starts the game: the first hand is dealt at once."""
     with table_write(table_id) as (table, log):
         require_host(table, seat_id)
+        if table.settings.get("not_dealt"):
+            raise ServiceError("not_dealt", _("This table is played with real cards: nobody is dealt here."))
         if table.status != Table.Status.WAITING:
             raise ServiceError("already_started", _("The game has already started."))
         seated = Seat.objects.filter(table=table, status=Seat.Status.PLAYING, number__isnull=False)
@@ -453,6 +455,10 @@ def table_update_settings(
             raise ServiceError("already_started", _("Hold'em settings are fixed once the game starts."))
         merged = dict(choices) if by_admin else {**table.settings.get("host", {}), **choices}
         built = table_settings_build(game=table.game, choices=merged)
+        if bool(built.get("not_dealt")) != bool(table.settings.get("not_dealt")):
+            raise ServiceError(
+                "invalid_settings", _("Whether a table is dealt is fixed when it opens."), field="not_dealt"
+            )
         chip_value_kept(table=table, settings=built)
         prizes_kept(table=table, settings=built)
         highest = selectors.seat_number_highest(table=table)

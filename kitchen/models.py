@@ -1,0 +1,96 @@
+"""A kitchen-table night and its shared costs.
+
+The night is a table of ``tables`` that is never dealt (its seats, buy-ins and cash-outs
+go through the tables' write path and the ledger as at any table); this app adds which
+tables are such nights, and the costs the players shared (pizza, drinks, the room), which
+are money outside the chips and so no ledger entry (docs/kitchen-table.md).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class KitchenNight(models.Model):
+    """A table played in person: Dashain keeps the bank, nobody is dealt."""
+
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.CASCADE, related_name="kitchen_night", verbose_name=_("table")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("kitchen-table night")
+        verbose_name_plural = _("kitchen-table nights")
+
+    def __str__(self) -> str:
+        return self.table.code
+
+
+class SharedCost(models.Model):
+    """One cost of the night: who paid, how much, and the shares of those who split it
+    (``shares``: ``{seat id: whole shares}``, every share at least 1)."""
+
+    night = models.ForeignKey(KitchenNight, on_delete=models.CASCADE, related_name="costs", verbose_name=_("night"))
+    what = models.CharField(_("what"), max_length=60)
+    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
+    paid_by = models.ForeignKey("tables.Seat", on_delete=models.CASCADE, related_name="+", verbose_name=_("paid by"))
+    shares = models.JSONField(_("shares"), default=dict)
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    created_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("shared cost")
+        verbose_name_plural = _("shared costs")
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="kitchen_cost_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.what} {self.amount}"
+
+
+class TournamentClock(models.Model):
+    """A hold'em tournament at the kitchen table: its levels, re-buy period and payout table,
+    and the clock's two stored values (``kitchen.clock``: where it is is computed from them)."""
+
+    night = models.OneToOneField(KitchenNight, on_delete=models.CASCADE, related_name="clock", verbose_name=_("night"))
+    levels = models.JSONField(_("levels"), default=list)
+    rebuy_levels = models.PositiveSmallIntegerField(_("re-buys through level"), default=0)
+    payouts = models.JSONField(_("payouts"), default=list)
+    started = models.BooleanField(_("started"), default=False)
+    elapsed_ms = models.BigIntegerField(_("time played before the last start"), default=0)
+    running_since = models.DateTimeField(_("running since"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament clock")
+        verbose_name_plural = _("tournament clocks")
+
+    def __str__(self) -> str:
+        return str(self.night)
+
+
+class Elimination(models.Model):
+    """A player out of the tournament, in the order the host recorded (``place``: the best
+    place the players going out together cover; they share it)."""
+
+    clock = models.ForeignKey(
+        TournamentClock, on_delete=models.CASCADE, related_name="eliminations", verbose_name=_("clock")
+    )
+    seat = models.OneToOneField("tables.Seat", on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    place = models.PositiveSmallIntegerField(_("place"))
+    created_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("elimination")
+        verbose_name_plural = _("eliminations")
+
+    def __str__(self) -> str:
+        return f"{self.seat_id}: {self.place}"

@@ -1,0 +1,54 @@
+"""The rules of a kitchen night both its bank and its tournament read: whether the night is a
+tournament, where its clock is, whether re-buys are open, who is still in."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from kitchen.clock import ClockState, clock_state
+from kitchen.models import Elimination, TournamentClock
+from tables.models import Seat, Table
+from tables.services import ServiceError
+
+
+def tournament_of(table: Table) -> TournamentClock | None:
+    return TournamentClock.objects.filter(night__table=table).first()
+
+
+def state_now(clock: TournamentClock, now: datetime | None = None) -> ClockState:
+    return clock_state(
+        clock.levels,
+        elapsed_ms=clock.elapsed_ms,
+        running_since=clock.running_since,
+        started=clock.started,
+        now=now or timezone.now(),
+    )
+
+
+def rebuys_open(clock: TournamentClock, now: datetime | None = None) -> bool:
+    """Whether a buy-in after the start is allowed now: while the clock has not passed the
+    last re-buy level (a break right after it still counts)."""
+    state = state_now(clock, now)
+    played = sum(1 for level in clock.levels[: state.index + 1] if not level.get("break"))
+    return played <= clock.rebuy_levels
+
+
+def tournament_buy_in_check(table: Table, player: Seat) -> None:
+    """Called by ``kitchen_buy_in`` at a tournament: refuse a player already out
+    (``already_out``) and any buy-in after the start outside the re-buy period (``rebuy_closed``)."""
+    clock = tournament_of(table)
+    if clock is None:
+        return
+    if Elimination.objects.filter(seat=player).exists():
+        raise ServiceError("already_out", _("%(name)s is out of the tournament.") % {"name": player.display_name})
+    if (clock.started or player.buy_ins > 0) and not (clock.started and rebuys_open(clock)):
+        raise ServiceError("rebuy_closed", _("The re-buy period is over."))
+
+
+def players_in(table: Table) -> list[Seat]:
+    """The players who bought in and are not out, first to join first."""
+    out = set(Elimination.objects.filter(clock__night__table=table).values_list("seat_id", flat=True))
+    return [seat for seat in Seat.objects.filter(table=table, buy_ins__gt=0).order_by("pk") if seat.pk not in out]
