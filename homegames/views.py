@@ -20,6 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
+from config.confirm import confirm_page, confirmed
 from config.limits import GUESSES, CacheLimit, client_address, secret_digest
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
@@ -229,6 +230,17 @@ def night_answer_view(request: HttpRequest, home_game_id: int, night_id: int) ->
 def night_cancel_view(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
     home_game, night = _night(request, home_game_id, night_id)
     user = _planner(request, home_game)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Cancel the night?"),
+            explanation=_(
+                "Everyone who answered gets an e-mail that the night is cancelled. A cancelled night cannot be "
+                "brought back; you would schedule a new one."
+            ),
+            button=_("Yes, cancel the night"),
+            back_url=reverse("homegames:night_detail", kwargs={"home_game_id": home_game.pk, "night_id": night.pk}),
+        )
     try:
         night_cancel(night=night, by=user)
     except NightError as error:

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from accounts.names import name_visible
+from config.confirm import confirm_page, confirmed
 from config.limits import join_attempt_failed, join_retry_after
 from ledger.chart import chart_build
 from ledger.forms import (
@@ -482,6 +483,16 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
 def season_close_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     user = _host_only(request, home_game, _("Only the home game's host can close a season."))
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Close the season?"),
+            explanation=_(
+                "The season's nets are settled into the fewest payments, and its nights can no longer be corrected."
+            ),
+            button=_("Yes, close the season"),
+            back_url=reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk}),
+        )
     try:
         season = season_close(home_game=home_game, by=user)
     except LedgerError as error:
@@ -562,6 +573,16 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
 def invite_replace_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     user = _host_only(request, home_game, _("Only the home game's host can replace its invite link."))
+    if home_game.invite_token and not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Replace the invite link?"),
+            explanation=_(
+                "The link you shared stops working at once: a friend who has not joined yet needs the new one."
+            ),
+            button=_("Yes, replace the link"),
+            back_url=reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk}),
+        )
     home_game_invite_replace(home_game=home_game, by=user)
     messages.success(request, _("A new invite link is ready; the old one joins no one now."))
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
@@ -579,8 +600,21 @@ def _member_of(home_game: HomeGame, user_id: int) -> User:
 def member_remove_view(request: HttpRequest, home_game_id: int, user_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     user = _host_only(request, home_game, _("Only the home game's host can remove a member."))
+    member = _member_of(home_game, user_id)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Remove %(name)s?") % {"name": member.table_name},
+            explanation=_(
+                "%(name)s no longer sees the home game's pages, nights or calendar feed, and the invite link is "
+                "replaced so the old one joins no one. Their past nights still count in the standings."
+            )
+            % {"name": member.table_name},
+            button=_("Yes, remove %(name)s") % {"name": member.table_name},
+            back_url=reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk}),
+        )
     try:
-        home_game_remove_member(home_game=home_game, member=_member_of(home_game, user_id), by=user)
+        home_game_remove_member(home_game=home_game, member=member, by=user)
     except LedgerError as error:
         messages.error(request, error.message)
     else:

@@ -189,6 +189,9 @@ def test_three_nights_settle_once_for_the_season_with_one_transfer_carried(new_p
 
     # The host closes the season and marks one transfer paid; the others are carried.
     host.get_by_role("button", name="Close the season").click()
+    expect(host.get_by_role("heading", name="Close the season?")).to_be_visible()  # it asks first
+    fits(host, artifacts, "season-close-confirm")
+    host.get_by_role("button", name="Yes, close the season").click()
     host.wait_for_url(re.compile(r"/seasons/1/$"))
     host.locator(".season-transfers").get_by_role("button", name="Mark paid").first.click()
     host.wait_for_url(re.compile(r"/seasons/1/$"))

@@ -72,7 +72,7 @@ def test_a_guessed_or_old_link_joins_no_one(client, host, home_game):
             assert client.get(join_url(guess)).status_code == 404
             assert client.post(join_url(guess)).status_code == 404
     client.force_login(host)
-    client.post(reverse("ledger:home_game_invite_replace", kwargs={"home_game_id": home_game.pk}))
+    client.post(reverse("ledger:home_game_invite_replace", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     home_game.refresh_from_db()
     assert home_game.invite_token != old
     client.force_login(stranger)
@@ -90,7 +90,7 @@ def test_the_host_removes_a_member_who_then_sees_nothing_and_cannot_rejoin_with_
     old = home_game.invite_token
     client.force_login(host)
     url = reverse("ledger:member_remove", kwargs={"home_game_id": home_game.pk, "user_id": bikash.pk})
-    assert client.post(url).status_code == 302
+    assert client.post(url, {"confirm": "1"}).status_code == 302
     home_game.refresh_from_db()
     assert not home_game.members.filter(pk=bikash.pk).exists() and home_game.invite_token != old
     client.force_login(bikash)

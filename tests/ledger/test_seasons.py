@@ -106,7 +106,7 @@ def test_the_seasons_transfers_are_the_fewest_a_brute_force_search_finds(host):
 def test_closing_freezes_the_transfers_and_starts_a_new_season(client, host, friends):
     home_game, tables = three_nights(host, friends)
     client.force_login(host)
-    response = client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}))
+    response = client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     season = Season.objects.get(home_game=home_game)
     assert response.status_code == 302 and response["Location"].endswith(f"/seasons/{season.number}/")
     assert season.number == 1 and season.closed_by == host
