@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -11,12 +11,16 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from homegames.models import Notice
-from homegames.selectors import shown_zone, user_zone
+from homegames.models import Answer, Notice
+from homegames.selectors import night_answers, shown_zone, user_zone
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+
+#: The host's digest of answers waits this long after the first answer it tells, so that
+#: answers given meanwhile go into the same mail.
+ANSWER_DIGEST_DELAY = timedelta(minutes=30)
 
 SUBJECTS: dict[str, Callable[[], str]] = {
     Notice.Kind.INVITATION: lambda: _("A night of %(name)s: %(when)s"),
@@ -25,7 +29,16 @@ SUBJECTS: dict[str, Callable[[], str]] = {
     Notice.Kind.MOVED: lambda: _("Moved: %(name)s is now %(when)s"),
     Notice.Kind.CANCELLED: lambda: _("Cancelled: %(name)s, %(when)s"),
     Notice.Kind.SEAT_FREED: lambda: _("You have a seat: %(name)s, %(when)s"),
+    Notice.Kind.ANSWERS: lambda: _("New answers: %(name)s, %(when)s"),
 }
+
+
+def _new_answers(notice: Notice) -> list[Answer]:
+    """The answers a host's digest tells: those given since it was written (the first
+    answer not told yet, ``ANSWER_DIGEST_DELAY`` before it is due), hers aside, in order."""
+    since = notice.due_at - ANSWER_DIGEST_DELAY
+    answers = notice.night.answers.exclude(user_id=notice.user_id).filter(answered_at__gte=since)
+    return list(answers.select_related("user").order_by("answered_at", "id"))
 
 
 def _when(value: datetime, zone: tzinfo) -> str:
@@ -42,6 +55,14 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
     with translation.override(user.language or settings.LANGUAGE_CODE):
         when_text = _when(night.starts_at, zone)
         subject = SUBJECTS[notice.kind]() % {"name": night.home_game.name, "when": when_text}
+        digest: dict[str, object] = {}
+        if notice.kind == Notice.Kind.ANSWERS:
+            answers = night_answers(night=night)
+            digest = {
+                "new_answers": _new_answers(notice),
+                "coming": len(answers.coming),
+                "waiting": len(answers.waiting),
+            }
         body = render_to_string(
             "homegames/email/notice.txt",
             {
@@ -51,6 +72,7 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
                 "before": _when(notice.moved_from, zone) if notice.moved_from else "",
                 "url": f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/",
                 "prefs_url": f"{site_url.rstrip('/')}/home-games/calendar-settings/",
+                **digest,
             },
         )
     message = EmailMessage(subject=subject, body=body, to=[user.email])

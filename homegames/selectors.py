@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.models import User
 from homegames.models import Answer, CalendarFeed, MemberPrefs, PlannedNight
 from ledger.selectors import user_can_view_home_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 
-    from accounts.models import User
     from ledger.models import HomeGame
 
 
@@ -83,6 +83,14 @@ def night_answers(*, night: PlannedNight) -> NightAnswers:
         else:
             result.no.append(answer)
     return result
+
+
+def night_unanswered(*, night: PlannedNight, answers: NightAnswers | None = None) -> list[User]:
+    """The home game's members (the host too) who have not answered ``night``, by name."""
+    answered = (answers or night_answers(night=night)).by_user
+    home_game = night.home_game
+    people = User.objects.filter(Q(home_games=home_game) | Q(pk=home_game.host_id)).distinct()
+    return sorted((user for user in people if user.pk not in answered), key=lambda user: user.table_name.casefold())
 
 
 def nights_ahead(*, home_game: HomeGame, now: datetime | None = None) -> QuerySet[PlannedNight]:

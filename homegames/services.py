@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import Min, Q
+from django.db.models import Max, Min, Q
 from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from homegames.mail import notice_message
+from homegames.mail import ANSWER_DIGEST_DELAY, notice_message
 from homegames.models import Answer, CalendarFeed, MemberPrefs, NightTemplate, Notice, PlannedNight, new_feed_token
 from homegames.selectors import night_answers, zone_name_valid
 from ledger.models import HomeGame
@@ -239,10 +239,15 @@ def night_cancel(*, night: PlannedNight, by: User) -> PlannedNight:
     return night
 
 
+#: Longest comment with an answer ("30 min late").
+COMMENT_MOST = 100
+
+
 @transaction.atomic
-def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
-    """A member answers for themselves. A yes past the seat limit waits, in the order given,
-    and moves up by itself when someone coming says no or maybe."""
+def night_answer(*, night: PlannedNight, user: User, reply: str, comment: str = "") -> Answer:
+    """A member answers for themselves, with a few words if they like. A yes past the seat
+    limit waits, in the order given, and moves up by itself when someone coming says no or
+    maybe. The host hears of it in one digest mail (``ANSWER_DIGEST_DELAY``)."""
     night = _locked(night)  # one answer at a time per night: the waiting list's order is the yeses'
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         raise NightError("not_member", _("Only the home game's members answer."))
@@ -251,6 +256,9 @@ def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
         raise NightError("started", _("This night has started; answers are closed."))
     if reply not in Answer.Reply.values:
         raise NightError("bad_reply", _("Answer yes, maybe or no."))
+    comment = " ".join((comment or "").split())
+    if len(comment) > COMMENT_MOST:
+        raise NightError("bad_comment", _("A comment has at most 100 characters."))
     coming_before = _coming_ids(night)
     answer = Answer.objects.filter(night=night, user=user).first()
     if answer is None:
@@ -261,12 +269,34 @@ def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
     else:
         answer.yes_at = None
     answer.reply = reply
+    answer.comment = comment
     answer.save()
     now = timezone.now()
     if reply != Answer.Reply.NO:
         _reminders_for(night, user.pk, now)
     _tell_moved_up(night, coming_before - {user.pk}, now, answering=user.pk)
+    _tell_host_of_answers(night, user.pk, answer.answered_at)
     return answer
+
+
+def _tell_host_of_answers(night: PlannedNight, user_id: int, answered_at: datetime) -> None:
+    """One mail to the host for the answers given within ``ANSWER_DIGEST_DELAY`` of the
+    first one not yet told (her own answers tell no one). The night's row is locked by the
+    caller, so two answers at once write one digest."""
+    host_id = night.home_game.host_id
+    if user_id == host_id:
+        return
+    digests = Notice.objects.filter(night=night, user_id=host_id, kind=Notice.Kind.ANSWERS)
+    if digests.filter(sent_at__isnull=True, skipped="").exists():
+        return  # the digest still due tells this answer too
+    version = (digests.aggregate(most=Max("version"))["most"] or 0) + 1
+    Notice.objects.create(
+        night=night,
+        user_id=host_id,
+        kind=Notice.Kind.ANSWERS,
+        version=version,
+        due_at=answered_at + ANSWER_DIGEST_DELAY,
+    )
 
 
 def _coming_ids(night: PlannedNight) -> set[int]:

@@ -25,7 +25,14 @@ from config.limits import GUESSES, CacheLimit, client_address, secret_digest
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
 from homegames.models import MemberPrefs, NightTemplate, PlannedNight
-from homegames.selectors import calendar_feed_nights, night_answers, nights_ahead, shown_zone, user_zone
+from homegames.selectors import (
+    calendar_feed_nights,
+    night_answers,
+    night_unanswered,
+    nights_ahead,
+    shown_zone,
+    user_zone,
+)
 from homegames.services import (
     NightError,
     calendar_feed_for,
@@ -191,6 +198,7 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
 def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
     home_game, night = _night(request, home_game_id, night_id)
     answers = night_answers(night=night)
+    mine = answers.by_user.get(_user(request).pk)
     return render(
         request,
         "homegames/night_detail.html",
@@ -198,7 +206,10 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
             "home_game": home_game,
             "night": night,
             "answers": answers,
+            "unanswered": night_unanswered(night=night, answers=answers),
             "mine": answers.place_of(_user(request).pk),
+            "my_reply": mine.reply if mine else "",
+            "answer_form": AnswerForm(initial={"comment": mine.comment if mine else ""}),
             "zone": user_zone(request.user),
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
             "can_answer": not night.is_cancelled and night.starts_at > timezone.now(),
@@ -216,10 +227,12 @@ def night_answer_view(request: HttpRequest, home_game_id: int, night_id: int) ->
     home_game, night = _night(request, home_game_id, night_id)
     form = AnswerForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Answer yes, maybe or no."))
+        messages.error(request, _("Answer yes, maybe or no, with at most 100 characters of comment."))
         return _back(home_game, night)
     try:  # always the signed-in member's own answer: no field names another
-        night_answer(night=night, user=_user(request), reply=form.cleaned_data["reply"])
+        night_answer(
+            night=night, user=_user(request), reply=form.cleaned_data["reply"], comment=form.cleaned_data["comment"]
+        )
     except NightError as error:
         messages.error(request, error.message)
     return _back(home_game, night)
