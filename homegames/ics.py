@@ -13,6 +13,7 @@ from datetime import UTC
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from icalendar import Calendar, Event
 
 from homegames.models import PlannedNight
@@ -35,8 +36,23 @@ def night_event(night: PlannedNight, *, site_url: str) -> Event:
     event.add("location", night.place)
     event.add("sequence", night_sequence(night))
     event.add("status", "CANCELLED" if night.is_cancelled else "CONFIRMED")
-    event.add("url", f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/")
+    page = f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/"
+    event.add("url", page)
+    event.add("description", night_description(night, page=page, site_url=site_url))
     return event
+
+
+def night_description(night: PlannedNight, *, page: str, site_url: str) -> str:
+    """What a calendar shows under the event: the game, the place, the night's page; once
+    played, where its results are."""
+    lines = [f"{night.home_game.name}: {night.template.name}", night.place]
+    if night.is_played and night.table is not None:
+        report = f"{site_url.rstrip('/')}/ledger/tables/{night.table.code}/"
+        lines.append(_("Played at table %(code)s. Results: %(url)s") % {"code": night.table.code, "url": report})
+    elif night.is_cancelled:
+        lines.append(_("Cancelled."))
+    lines.append(page)
+    return "\n".join(lines)
 
 
 def nights_calendar(nights: Iterable[PlannedNight], *, name: str, site_url: str) -> bytes:

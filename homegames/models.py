@@ -103,6 +103,11 @@ class PlannedNight(models.Model):
     def is_cancelled(self) -> bool:
         return self.status == self.Status.CANCELLED
 
+    @property
+    def is_played(self) -> bool:
+        """Tonight's table was opened and has ended: the night is behind, whatever its planned time."""
+        return self.table_id is not None and self.table is not None and self.table.ended_at is not None
+
 
 class Answer(models.Model):
     class Reply(models.TextChoices):

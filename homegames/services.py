@@ -54,7 +54,11 @@ def _require_co_host(home_game: HomeGame, by: User) -> None:
 
 
 def _locked(night: PlannedNight) -> PlannedNight:
-    return PlannedNight.objects.select_for_update().select_related("home_game", "template").get(pk=night.pk)
+    return (
+        PlannedNight.objects.select_for_update(of=("self",))
+        .select_related("home_game", "template", "table")
+        .get(pk=night.pk)
+    )
 
 
 @transaction.atomic
@@ -254,6 +258,8 @@ def night_answer(*, night: PlannedNight, user: User, reply: str, comment: str = 
     _require_open(night)
     if night.starts_at <= timezone.now():
         raise NightError("started", _("This night has started; answers are closed."))
+    if night.is_played:
+        raise NightError("played", _("This night has been played; answers are closed."))
     if reply not in Answer.Reply.values:
         raise NightError("bad_reply", _("Answer yes, maybe or no."))
     comment = " ".join((comment or "").split())
@@ -338,6 +344,8 @@ def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
     table = night.table
     if table is None:
         raise NightError("not_open", _("Tonight's table is not open yet."))
+    if table.ended_at is not None:
+        raise NightError("played", _("This night has been played; its table has ended."))
     if night_answers(night=night).place_of(user.pk) != "coming":
         raise NightError("not_coming", _("Only members who said yes and have a seat can sit down from here."))
     try:
@@ -450,8 +458,9 @@ def invitations_of_new_members(
     # member or is seen here.
     list(HomeGame.objects.select_for_update().filter(pk__in=joined).order_by("pk").values_list("pk", flat=True))
     now = timezone.now()
+    # Only nights ahead: not one whose table is already open or played, whatever its planned time.
     nights = PlannedNight.objects.filter(
-        home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now
+        home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
     ).order_by("starts_at", "pk")
     for night in nights:
         for user_id in sorted(joined[night.home_game_id]):
@@ -486,7 +495,9 @@ def notices_send_due(*, now: datetime | None = None) -> int:
             with transaction.atomic():
                 if not Notice.objects.filter(pk=notice_id, sent_at__isnull=True, skipped="").update(sent_at=now):
                     continue  # another sweeper sent it
-                notice = Notice.objects.select_related("night__home_game", "night__template", "user").get(pk=notice_id)
+                notice = Notice.objects.select_related(
+                    "night__home_game", "night__template", "night__table", "user"
+                ).get(pk=notice_id)
                 reason = _skip_reason(notice)
                 if reason:
                     Notice.objects.filter(pk=notice_id).update(sent_at=None, skipped=reason)
@@ -543,6 +554,8 @@ def _skip_reason(notice: Notice) -> str:
         return "no_email"
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         return "not_member"
+    if night.is_played and notice.kind != Notice.Kind.ANSWERS:
+        return "played"  # an invitation or reminder of a night already played
     if night.is_cancelled and notice.kind != Notice.Kind.CANCELLED:
         return "stale"  # the cancellation's own note tells those who answered; the page tells the rest
     if notice.kind == Notice.Kind.MOVED and notice.moved_from == night.starts_at:

@@ -26,10 +26,12 @@ from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
 from homegames.models import MemberPrefs, NightTemplate, PlannedNight
 from homegames.selectors import (
+    TONIGHT,
     calendar_feed_nights,
     night_answers,
     night_unanswered,
     nights_ahead,
+    nights_past,
     shown_zone,
     user_zone,
 )
@@ -86,12 +88,14 @@ def night_list(request: HttpRequest, home_game_id: int) -> HttpResponse:
     feed = calendar_feed_for(home_game=home_game, user=_user(request))
     nights = list(nights_ahead(home_game=home_game))
     rows = [{"night": night, "answers": night_answers(night=night)} for night in nights]
+    past = nights_past(home_game=home_game)
     return render(
         request,
         "homegames/night_list.html",
         {
             "home_game": home_game,
             "rows": rows,
+            "past": past,
             "zone": zone,
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
             "templates": NightTemplate.objects.filter(home_game=home_game),
@@ -212,7 +216,8 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
             "answer_form": AnswerForm(initial={"comment": mine.comment if mine else ""}),
             "zone": user_zone(request.user),
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
-            "can_answer": not night.is_cancelled and night.starts_at > timezone.now(),
+            "can_answer": not night.is_cancelled and not night.is_played and night.starts_at > timezone.now(),
+            "is_past": night.is_played or night.starts_at < timezone.now() - TONIGHT,
         },
     )
 
