@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
+from email.utils import parseaddr
 from typing import TYPE_CHECKING
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from homegames.ics import night_invitation
 from homegames.models import Answer, Notice
 from homegames.selectors import night_answers, shown_zone, user_zone
 
@@ -21,6 +23,9 @@ if TYPE_CHECKING:
 #: The host's digest of answers waits this long after the first answer it tells, so that
 #: answers given meanwhile go into the same mail.
 ANSWER_DIGEST_DELAY = timedelta(minutes=30)
+
+#: The mails that carry the night as a calendar invitation (``ics.night_invitation``).
+CALENDAR_KINDS = (Notice.Kind.INVITATION, Notice.Kind.MOVED, Notice.Kind.CANCELLED, Notice.Kind.SEAT_FREED)
 
 SUBJECTS: dict[str, Callable[[], str]] = {
     Notice.Kind.INVITATION: lambda: _("A night of %(name)s: %(when)s"),
@@ -76,5 +81,11 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
             },
         )
     message = EmailMessage(subject=subject, body=body, to=[user.email])
+    if notice.kind in CALENDAR_KINDS:
+        organizer = parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or f"nights@{settings.DASHAIN_MAIL_DOMAIN}"
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            invitation = night_invitation(night, attendee=user.email, organizer=organizer, site_url=site_url)
+        method = "CANCEL" if night.is_cancelled else "REQUEST"
+        message.attach("night.ics", invitation, f"text/calendar; method={method}; charset=utf-8")
     message.extra_headers["Message-ID"] = f"<night-{night.pk}-notice-{notice.pk}@{settings.DASHAIN_MAIL_DOMAIN}>"
     return message

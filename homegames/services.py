@@ -319,7 +319,8 @@ def _tell_moved_up(night: PlannedNight, before: set[int], now: datetime, *, answ
 @transaction.atomic
 def night_open_table(*, night: PlannedNight, by: User) -> Table:
     """The host or a co-host opens tonight's table from the night's template, linked to the
-    night and counted as a night of the home game. Once: a second call returns the same table."""
+    night and counted as a night of the home game, and sits down at it if she is coming
+    (said yes, within the seat limit). Once: a second call returns the same table."""
     night = _locked(night)
     _require_co_host(night.home_game, by)
     _require_open(night)
@@ -332,6 +333,8 @@ def night_open_table(*, night: PlannedNight, by: User) -> Table:
     night.table = table
     night.save(update_fields=["table"])
     home_game_add_planned_table(home_game=night.home_game, table=table)
+    if night_answers(night=night).place_of(by.pk) == "coming":
+        night_take_seat(night=night, user=by)  # she said yes: she plays, as everyone coming does
     return table
 
 

@@ -313,7 +313,13 @@ def home_game_new(request: HttpRequest) -> HttpResponse:
         except LedgerError as error:
             form.add_error("name", error.message)
         else:
-            messages.success(request, _("Your home game is ready. Add a table to it after each night."))
+            messages.success(
+                request,
+                _(
+                    "Your home game is ready. Share the invite link below with your friends, then schedule "
+                    "your first night under “Nights ahead”."
+                ),
+            )
             return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
     return render(request, "ledger/home_game_form.html", {"form": form})
 

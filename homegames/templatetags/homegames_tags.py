@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.contrib.auth.models import AnonymousUser
 
-from homegames.selectors import shown_zone, tonights_tables_for
+from homegames.selectors import shown_zone, tonights_tables_for, user_zone
 
 register = template.Library()
 
@@ -18,6 +19,13 @@ def tonight_tables(context: dict[str, Any]) -> dict[str, Any]:
     user = getattr(request, "user", None)
     nights = tonights_tables_for(user=user) if user is not None and user.is_authenticated else []
     return {"nights": nights, "csrf_token": context.get("csrf_token")}
+
+
+@register.inclusion_tag("homegames/_night_when.html", takes_context=True)
+def night_when_here(context: dict[str, Any], night: Any) -> dict[str, Any]:
+    """The start in the viewer's own zone (the signed-in person of the page's request)."""
+    request = context.get("request")
+    return night_when(night, user_zone(getattr(request, "user", None) or AnonymousUser()))
 
 
 @register.inclusion_tag("homegames/_night_when.html")
