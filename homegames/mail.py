@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
 from homegames.ics import night_invitation
@@ -47,9 +47,11 @@ def _new_answers(notice: Notice) -> list[Answer]:
 
 
 def _when(value: datetime, zone: tzinfo) -> str:
-    """``value`` in the member's zone, named; in UTC where that zone cannot hold it."""
+    """``value`` in the member's zone, named, with its weekday, in the formats of the active
+    language (Django's, as the pages write it); in UTC where that zone cannot hold it."""
     local = value.astimezone(shown_zone(value, zone))
-    return f"{local.year:04d}-{local:%m-%d %H:%M} ({local.tzinfo})"
+    day = f"{formats.date_format(local, 'l')}, {formats.date_format(local, 'DATE_FORMAT')}"
+    return f"{day}, {formats.time_format(local, 'TIME_FORMAT')} ({local.tzinfo})"
 
 
 def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:

@@ -108,3 +108,23 @@ def test_adding_a_played_table_is_not_called_adding_a_night(client, group):  # n
     response = client.post(reverse("ledger:home_game_new"), {"name": "Saturday Faras"}, follow=True)
     text = response.content.decode()
     assert "Add a table to it after each night" not in text and "schedule your first night" in text
+
+
+def test_the_mails_write_the_time_with_its_weekday_in_the_members_language(group):  # noqa: F811
+    _home_game, _host, members, _template = group
+    members["bikash"].language = "de"
+    members["bikash"].save()
+    starts = datetime(2027, 3, 5, 19, 30, tzinfo=UTC)  # a Friday
+    if starts <= timezone.now() + timedelta(hours=2):
+        starts = starts.replace(year=timezone.now().year + 1)
+    schedule_at(group, starts)
+    notices_send_due()
+    (german,) = [m for m in mail.outbox if m.to == [members["bikash"].email]]
+    (english,) = [m for m in mail.outbox if m.to == [members["chandra"].email]]
+    for message, language in ((german, "de"), (english, "en")):
+        with translation.override(language):
+            when = (
+                f"{formats.date_format(starts, 'l')}, {formats.date_format(starts, 'DATE_FORMAT')}, "
+                f"{formats.time_format(starts, 'TIME_FORMAT')} (UTC)"
+            )
+        assert message.subject.endswith(when), (message.subject, when)
