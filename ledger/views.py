@@ -35,6 +35,7 @@ from ledger.forms import (
     AddTableForm,
     CorrectionForm,
     HomeGameForm,
+    JoinEmailForm,
     SeasonTransferPaidForm,
     SettleByForm,
     TransferPaidForm,
@@ -353,6 +354,7 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
             "past_seasons": home_game.seasons.order_by("-number"),
             "settle_by_form": SettleByForm(initial={"settle_by": home_game.settle_by}),
             "members": _members(home_game),
+            "no_email_ids": {member.pk for member in _members(home_game) if not member.email},
             "co_host_ids": set(home_game.co_hosts.values_list("pk", flat=True)),
             "invite_url": (
                 request.build_absolute_uri(reverse("ledger:home_game_join", kwargs={"token": home_game.invite_token}))
@@ -545,10 +547,11 @@ def _members(home_game: HomeGame) -> list[User]:
     return sorted(home_game.members.all(), key=lambda user: (user.pk != home_game.host_id, user.table_name.casefold()))
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
-    """The invite link: shows the home game and a button to join. An old or guessed link is a 404
+    """The invite link: shows the home game and a button to join; to someone not signed in,
+    the home game and the way to sign up or log in, both coming back here (``next``).
+    Someone with no e-mail address is asked for one, saying what it is for. An old or guessed link is a 404
     and counts as a failed guess of the address, as a wrong table link does
     (``config.limits``); past the limit a wrong link gets 429 with ``Retry-After``,
     and the real link is still served (a house shares one address)."""
@@ -561,17 +564,25 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
             return response
         join_attempt_failed(request)
         raise Http404
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(request, "ledger/home_game_join.html", {"home_game": home_game, "next": request.path})
     user = _signed_in(request)
     if user_can_view_home_game(user=user, home_game=home_game):
         return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
-    if request.method == "POST":
+    form = JoinEmailForm(request.POST if request.method == "POST" else None) if not user.email else None
+    if request.method == "POST" and (form is None or form.is_valid()):
         try:
             home_game_join(home_game=home_game, token=token, user=user)
         except LedgerError as error:  # the host replaced the link meanwhile
             raise Http404 from error
+        if form is not None and form.cleaned_data["email"]:
+            user.email = form.cleaned_data["email"]
+            user.save(update_fields=["email"])
         messages.success(request, _("You are a member of %(name)s.") % {"name": home_game.name})
         return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
-    return render(request, "ledger/home_game_join.html", {"home_game": home_game})
+    return render(request, "ledger/home_game_join.html", {"home_game": home_game, "form": form})
 
 
 @login_required

@@ -57,9 +57,10 @@ def test_a_friend_joins_with_the_invite_link(client, host, home_game):
 
 
 def test_the_invite_link_needs_an_account(client, home_game):
-    response = client.get(join_url(home_game.invite_token))
+    response = client.get(join_url(home_game.invite_token))  # names the game, asks to sign up or log in
+    assert response.status_code == 200 and "Join the home game" not in response.content.decode()
+    response = client.post(join_url(home_game.invite_token))
     assert response.status_code == 302 and "/login" in response["Location"]
-    assert client.post(join_url(home_game.invite_token)).status_code == 302
     assert home_game.members.count() == 1
 
 
