@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -301,11 +302,40 @@ def prefs(request: HttpRequest) -> HttpResponse:
     prefs = MemberPrefs.objects.filter(user=user).first()
     initial = {"time_zone": str(user_zone(user)), "reminders": prefs.reminders if prefs else True}
     form = PrefsForm(request.POST or None, initial=initial)
+    back = _safe_next(request)
     if request.method == "POST" and form.is_valid():
         member_prefs_save(user=user, time_zone=form.cleaned_data["time_zone"], reminders=form.cleaned_data["reminders"])
         messages.success(request, _("Your calendar settings are saved."))
-        return redirect("homegames:prefs")
-    return render(request, "homegames/prefs.html", {"form": form})
+        return redirect(back or "homegames:prefs")
+    return render(request, "homegames/prefs.html", {"form": form, "next": back})
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The page to go back to after saving (``next``), if it is on this site; else ""."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+@login_required
+@require_POST
+def zone_confirm(request: HttpRequest) -> HttpResponse:
+    """The time zone the browser proposed (``{% zone_prompt %}``), confirmed by the person:
+    saved with their reminders as they were, then back to the page they were on."""
+    user = _user(request)
+    prefs = MemberPrefs.objects.filter(user=user).first()
+    try:
+        member_prefs_save(
+            user=user, time_zone=request.POST.get("time_zone", ""), reminders=prefs.reminders if prefs else True
+        )
+    except NightError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Times are now shown in your time zone."))
+    return redirect(_safe_next(request) or "homegames:prefs")
 
 
 def _calendar_response(body: bytes, filename: str) -> HttpResponse:

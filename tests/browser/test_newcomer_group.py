@@ -2,7 +2,8 @@
 (1280 x 800), a friend on a phone (390 x 844).
 
 Rules pinned: after creating the home game the host is told to share the invite link and
-schedule a night (not "add a table"); the invite link and its Copy button are above the
+schedule a night (not "add a table"); the friend's browser time zone is proposed and she
+confirms it; the invite link and its Copy button are above the
 fold at 1280 x 800, and Copy says it copied; the friend joins from the phone; on the
 night's page the friend's answer is the pressed button, with the comment she gave, and the
 members who have not answered are listed; cancelling the night asks first. Every page has
@@ -41,6 +42,15 @@ def test_a_new_group_from_the_invite_link_to_an_answer(new_page, artifacts):
     friend.goto(invite)
     friend.get_by_role("button", name="Join the home game").click()
     expect(friend.locator("h1")).to_have_text("Newcomer Faras")
+    # The browser's time zone (the Intl API) is proposed; she confirms it with one tap.
+    prompt = friend.locator("[data-zone-prompt]")
+    expect(prompt).to_be_visible()
+    zone = friend.evaluate("() => Intl.DateTimeFormat().resolvedOptions().timeZone")
+    expect(prompt.locator("[data-zone-name]")).to_have_text(zone.replace("_", " "))
+    fits(friend, artifacts, "newcomer-zone-prompt")
+    friend.get_by_role("button", name="Yes, use this time zone").click()
+    expect(friend.locator("h1")).to_have_text("Newcomer Faras")
+    expect(friend.locator("[data-zone-prompt]")).to_have_count(0)
 
     host.get_by_role("link", name="Nights ahead").click()
     host.get_by_role("link", name="New template").click()
