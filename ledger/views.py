@@ -351,6 +351,13 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
                 ]
             ),
             "unpaid": season_unpaid(home_game=home_game),
+            "my_key": f"user:{request.user.pk}",
+            "marks": _paid_marks(home_game),
+            "mine_marked": set(
+                SeasonTransfer.objects.filter(season__home_game=home_game, paid_by=request.user.pk).values_list(
+                    "pk", flat=True
+                )
+            ),
             "past_seasons": home_game.seasons.order_by("-number"),
             "settle_by_form": SettleByForm(initial={"settle_by": home_game.settle_by}),
             "members": _members(home_game),
@@ -450,6 +457,13 @@ def season_detail(request: HttpRequest, home_game_id: int, number: int) -> HttpR
             "home_game": home_game,
             "season": season_closed(season=season),
             "is_host": home_game.host_id == request.user.pk,
+            "my_key": f"user:{request.user.pk}",
+            "marks": _paid_marks(home_game),
+            "mine_marked": set(
+                SeasonTransfer.objects.filter(season__home_game=home_game, paid_by=request.user.pk).values_list(
+                    "pk", flat=True
+                )
+            ),
             "corrections": ledger_corrections(
                 tables=[night.table for night in HomeGameNight.objects.filter(season=season).select_related("table")]
             ),
@@ -526,15 +540,24 @@ def settle_by_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
 
 
+def _paid_marks(home_game: HomeGame) -> dict[int, str]:
+    """Who marked each paid season transfer of ``home_game`` (its id -> their name)."""
+    marked = SeasonTransfer.objects.filter(season__home_game=home_game, paid_by__isnull=False).select_related("paid_by")
+    return {transfer.pk: transfer.paid_by.table_name for transfer in marked if transfer.paid_by is not None}
+
+
 @login_required
 @require_POST
 def season_transfer_paid(request: HttpRequest, home_game_id: int, transfer_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
-    user = _host_only(request, home_game, _("Only the home game's host can mark a transfer paid."))
+    user = _signed_in(request)
     transfer = get_object_or_404(SeasonTransfer, pk=transfer_id, season__home_game=home_game)
     form = SeasonTransferPaidForm(request.POST)
     form.is_valid()  # a boolean: anything but a true value means "not paid"
-    season_transfer_mark_paid(transfer=transfer, paid=form.cleaned_data.get("paid", False), by=user)
+    try:  # the host, the payer or the payee (the service checks)
+        season_transfer_mark_paid(transfer=transfer, paid=form.cleaned_data.get("paid", False), by=user)
+    except LedgerError as error:
+        raise PermissionDenied(error.message) from error
     if request.POST.get("next") == "season":
         return redirect("ledger:season_detail", home_game_id=home_game.pk, number=transfer.season.number)
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
