@@ -1,7 +1,8 @@
 """A new group's first evening, in real browsers (issue 38): the host on a laptop
 (1280 x 800), a friend on a phone (390 x 844).
 
-Rules pinned: after creating the home game the host is told to share the invite link and
+Rules pinned: someone not signed in who opens the invite link sees the game named, and
+the sign-up page it leads to names it too and keeps the way back; after creating the home game the host is told to share the invite link and
 schedule a night (not "add a table"); the friend's browser time zone is proposed and she
 confirms it; the invite link and its Copy button are above the
 fold at 1280 x 800, and Copy says it copied; the friend joins from the phone; on the
@@ -37,6 +38,16 @@ def test_a_new_group_from_the_invite_link_to_an_answer(new_page, artifacts):
     expect(host.locator(".share-link [role=status]")).not_to_have_text("")
     fits(host, artifacts, "newcomer-home-game")
     invite = host.locator("#invite-link").input_value()
+
+    # Not signed in, the link names the game; signing up or logging in keeps the way back.
+    visitor = new_page(None, viewport=PHONE)
+    visitor.goto(invite)
+    expect(visitor.locator("h1")).to_have_text("Join Newcomer Faras")
+    fits(visitor, artifacts, "newcomer-join-visitor")
+    visitor.get_by_role("link", name="Sign up to join").click()
+    expect(visitor.locator(".invite-named")).to_contain_text("Newcomer Faras")
+    fits(visitor, artifacts, "newcomer-signup-named")
+    assert "next=" in visitor.get_by_role("link", name="Sign up").first.get_attribute("href")
 
     friend = new_page("bikash", viewport=PHONE)
     friend.goto(invite)
