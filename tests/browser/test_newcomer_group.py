@@ -1,11 +1,11 @@
 """A new group's first evening, in real browsers (issue 38): the host on a laptop
 (1280 x 800), a friend on a phone (390 x 844).
 
-Rules pinned: someone not signed in who opens the invite link sees the game named, and
-the sign-up page it leads to names it too and keeps the way back; after creating the home game the host is told to share the invite link and
-schedule a night (not "add a table"); the friend's browser time zone is proposed and she
-confirms it; the invite link and its Copy button are above the
-fold at 1280 x 800, and Copy says it copied; the friend joins from the phone; on the
+Rules pinned: someone not signed in who opens the invite link sees the game named, and the
+sign-up page it leads to names it too and keeps the way back; after creating the home game
+the host is told to share the invite link and schedule a night (not "add a table"); the
+invite link and its Copy button are above the fold at 1280 x 800, and Copy says it copied;
+the friend joins from the phone, is proposed her browser's time zone and confirms it; on the
 night's page the friend's answer is the pressed button, with the comment she gave, and the
 members who have not answered are listed; cancelling the night asks first. Every page has
 no sideways scroll and no serious axe finding.
