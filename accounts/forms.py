@@ -16,7 +16,10 @@ from accounts.models import User
 from accounts.names import name_clean
 
 # Both forms ask for the same optional e-mail and explain it the same way.
-EMAIL_HELP_TEXT = _("Optional. Only used to send you a link if you forget your password.")
+EMAIL_HELP_TEXT = _(
+    "Optional. Used for your home games' invitations, reminders and waiting-list news, and to send you a "
+    "link if you forget your password."
+)
 
 
 class DisplayNameMixin:
@@ -30,8 +33,8 @@ class DisplayNameMixin:
 class SignUpForm(DisplayNameMixin, UserCreationForm):
     """Username, display name, an optional e-mail and the password twice.
 
-    Usernames are unique ignoring case (the base form checks it). The e-mail is only
-    there so a forgotten password can be reset.
+    Usernames are unique ignoring case (the base form checks it). The e-mail carries the
+    home games' mails and a forgotten password's reset link.
     """
 
     # django-stubs does not declare the base form's Meta, which Django has.

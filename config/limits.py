@@ -52,6 +52,14 @@ def client_address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
+def login_client_address(request: HttpRequest) -> str | None:
+    """The address django-axes records a login under: the same one, or none where a request
+    has none (a login made in code, not over HTTP). Axes keeps it in an IP address column,
+    which on PostgreSQL refuses anything else ("unknown")."""
+    address = request.META.get("REMOTE_ADDR")
+    return str(address) if address else None
+
+
 def secret_digest(secret: str) -> str:
     """What a key is counted under when it is a secret (the cache never holds the secret)."""
     return hashlib.sha256(secret.encode()).hexdigest()[:32]

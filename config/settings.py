@@ -217,7 +217,7 @@ AXES_LOCKOUT_CALLABLE = "accounts.views.login_locked_out"  # the page that expla
 # X-Forwarded-For with --proxy-headers: docs/deployment.md, "The client's address"), read by
 # the same function as the join and feed limits (config/limits.py), never a header of axes'
 # or django-ipware's choosing: a header the client wrote would let it pick its own address.
-AXES_CLIENT_IP_CALLABLE = "config.limits.client_address"
+AXES_CLIENT_IP_CALLABLE = "config.limits.login_client_address"
 AXES_VERBOSE = False
 
 LOGIN_URL = "login"

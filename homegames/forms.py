@@ -38,6 +38,12 @@ class NightForm(forms.Form):
 
 class AnswerForm(forms.Form):
     reply = forms.ChoiceField(choices=Answer.Reply.choices)
+    comment = forms.CharField(
+        label=_("A word with your answer (optional)"),
+        max_length=100,
+        required=False,
+        help_text=_("Such as “30 min late”; everyone in the home game sees it."),
+    )
 
 
 class PrefsForm(forms.Form):

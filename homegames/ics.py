@@ -9,11 +9,12 @@ is cancelled, and a cancelled night stays in the feed with ``STATUS:CANCELLED``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import UTC
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
-from icalendar import Calendar, Event
+from django.utils.translation import gettext as _
+from icalendar import Calendar, Event, vCalAddress, vText
 
 from homegames.models import PlannedNight
 
@@ -26,17 +27,67 @@ def night_sequence(night: PlannedNight) -> int:
     return (night.version - 1) + (1 if night.is_cancelled else 0)
 
 
+#: How long a night is put in calendars (its end, ``DTEND``): the site does not know when the
+#: last hand will be, and a calendar needs an end to block the evening.
+NIGHT_LENGTH = timedelta(hours=4)
+
+
 def night_event(night: PlannedNight, *, site_url: str) -> Event:
     event = Event()
     event.add("uid", night_uid(night))
     event.add("dtstamp", timezone.now().astimezone(UTC))
     event.add("dtstart", night.starts_at.astimezone(UTC))
+    event.add("dtend", night_end(night).astimezone(UTC))
     event.add("summary", f"{night.home_game.name}: {night.template.name}")
     event.add("location", night.place)
     event.add("sequence", night_sequence(night))
     event.add("status", "CANCELLED" if night.is_cancelled else "CONFIRMED")
-    event.add("url", f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/")
+    page = f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/"
+    event.add("url", page)
+    event.add("description", night_description(night, page=page, site_url=site_url))
     return event
+
+
+def night_description(night: PlannedNight, *, page: str, site_url: str) -> str:
+    """What a calendar shows under the event: the game, the place, the night's page; once
+    played, where its results are."""
+    lines = [f"{night.home_game.name}: {night.template.name}", night.place]
+    if night.is_played and night.table is not None:
+        report = f"{site_url.rstrip('/')}/ledger/tables/{night.table.code}/"
+        lines.append(_("Played at table %(code)s. Results: %(url)s") % {"code": night.table.code, "url": report})
+    elif night.is_cancelled:
+        lines.append(_("Cancelled."))
+    lines.append(page)
+    return "\n".join(lines)
+
+
+def night_end(night: PlannedNight) -> datetime:
+    """The night's end as calendars show it; the calendar's last moment for a night at its very end."""
+    try:
+        return night.starts_at + NIGHT_LENGTH
+    except OverflowError:
+        return datetime.max.replace(tzinfo=UTC)
+
+
+def night_invitation(night: PlannedNight, *, attendee: str, organizer: str, site_url: str) -> bytes:
+    """An invitation a calendar can accept (iTIP, RFC 5546): ``METHOD:REQUEST`` with the
+    night's event, its organizer and the one attendee, or ``METHOD:CANCEL`` once it is
+    cancelled. The UID and SEQUENCE are the feed's, so accepting it and subscribing to the
+    feed show one event, updated in place."""
+    calendar = Calendar()
+    calendar.add("prodid", "-//Dashain//home game nights//EN")
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "CANCEL" if night.is_cancelled else "REQUEST")
+    event = night_event(night, site_url=site_url)
+    event.add("organizer", vCalAddress(f"mailto:{organizer}"))
+    attendee_address = vCalAddress(f"mailto:{attendee}")
+    attendee_address.params["ROLE"] = vText("REQ-PARTICIPANT")
+    attendee_address.params["PARTSTAT"] = vText("NEEDS-ACTION")
+    attendee_address.params["RSVP"] = vText("FALSE")
+    event.add("attendee", attendee_address)
+    calendar.add_component(event)
+    return calendar.to_ical()
 
 
 def nights_calendar(nights: Iterable[PlannedNight], *, name: str, site_url: str) -> bytes:

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
+from email.utils import parseaddr
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from homegames.models import Notice
-from homegames.selectors import shown_zone, user_zone
+from homegames.ics import night_invitation
+from homegames.models import Answer, Notice
+from homegames.selectors import night_answers, shown_zone, user_zone
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+
+#: The host's digest of answers waits this long after the first answer it tells, so that
+#: answers given meanwhile go into the same mail.
+ANSWER_DIGEST_DELAY = timedelta(minutes=30)
+
+#: The mails that carry the night as a calendar invitation (``ics.night_invitation``).
+CALENDAR_KINDS = (Notice.Kind.INVITATION, Notice.Kind.MOVED, Notice.Kind.CANCELLED, Notice.Kind.SEAT_FREED)
 
 SUBJECTS: dict[str, Callable[[], str]] = {
     Notice.Kind.INVITATION: lambda: _("A night of %(name)s: %(when)s"),
@@ -25,13 +34,24 @@ SUBJECTS: dict[str, Callable[[], str]] = {
     Notice.Kind.MOVED: lambda: _("Moved: %(name)s is now %(when)s"),
     Notice.Kind.CANCELLED: lambda: _("Cancelled: %(name)s, %(when)s"),
     Notice.Kind.SEAT_FREED: lambda: _("You have a seat: %(name)s, %(when)s"),
+    Notice.Kind.ANSWERS: lambda: _("New answers: %(name)s, %(when)s"),
 }
 
 
+def _new_answers(notice: Notice) -> list[Answer]:
+    """The answers a host's digest tells: those given since it was written (the first
+    answer not told yet, ``ANSWER_DIGEST_DELAY`` before it is due), hers aside, in order."""
+    since = notice.due_at - ANSWER_DIGEST_DELAY
+    answers = notice.night.answers.exclude(user_id=notice.user_id).filter(answered_at__gte=since)
+    return list(answers.select_related("user").order_by("answered_at", "id"))
+
+
 def _when(value: datetime, zone: tzinfo) -> str:
-    """``value`` in the member's zone, named; in UTC where that zone cannot hold it."""
+    """``value`` in the member's zone, named, with its weekday, in the formats of the active
+    language (Django's, as the pages write it); in UTC where that zone cannot hold it."""
     local = value.astimezone(shown_zone(value, zone))
-    return f"{local.year:04d}-{local:%m-%d %H:%M} ({local.tzinfo})"
+    day = f"{formats.date_format(local, 'l')}, {formats.date_format(local, 'DATE_FORMAT')}"
+    return f"{day}, {formats.time_format(local, 'TIME_FORMAT')} ({local.tzinfo})"
 
 
 def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
@@ -42,6 +62,14 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
     with translation.override(user.language or settings.LANGUAGE_CODE):
         when_text = _when(night.starts_at, zone)
         subject = SUBJECTS[notice.kind]() % {"name": night.home_game.name, "when": when_text}
+        digest: dict[str, object] = {}
+        if notice.kind == Notice.Kind.ANSWERS:
+            answers = night_answers(night=night)
+            digest = {
+                "new_answers": _new_answers(notice),
+                "coming": len(answers.coming),
+                "waiting": len(answers.waiting),
+            }
         body = render_to_string(
             "homegames/email/notice.txt",
             {
@@ -51,8 +79,15 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
                 "before": _when(notice.moved_from, zone) if notice.moved_from else "",
                 "url": f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/",
                 "prefs_url": f"{site_url.rstrip('/')}/home-games/calendar-settings/",
+                **digest,
             },
         )
     message = EmailMessage(subject=subject, body=body, to=[user.email])
+    if notice.kind in CALENDAR_KINDS:
+        organizer = parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or f"nights@{settings.DASHAIN_MAIL_DOMAIN}"
+        with translation.override(user.language or settings.LANGUAGE_CODE):
+            invitation = night_invitation(night, attendee=user.email, organizer=organizer, site_url=site_url)
+        method = "CANCEL" if night.is_cancelled else "REQUEST"
+        message.attach("night.ics", invitation, f"text/calendar; method={method}; charset=utf-8")
     message.extra_headers["Message-ID"] = f"<night-{night.pk}-notice-{notice.pk}@{settings.DASHAIN_MAIL_DOMAIN}>"
     return message

@@ -103,6 +103,11 @@ class PlannedNight(models.Model):
     def is_cancelled(self) -> bool:
         return self.status == self.Status.CANCELLED
 
+    @property
+    def is_played(self) -> bool:
+        """Tonight's table was opened and has ended: the night is behind, whatever its planned time."""
+        return self.table_id is not None and self.table is not None and self.table.ended_at is not None
+
 
 class Answer(models.Model):
     class Reply(models.TextChoices):
@@ -121,6 +126,8 @@ class Answer(models.Model):
     # When this yes was given: the order of the waiting list (None unless the reply is yes).
     yes_at = models.DateTimeField(_("said yes"), null=True, blank=True)
     answered_at = models.DateTimeField(_("answered"), auto_now=True)
+    # A few words with the answer ("30 min late"), shown beside the name.
+    comment = models.CharField(_("comment"), max_length=100, blank=True, default="")
 
     class Meta:
         verbose_name = _("answer")
@@ -150,6 +157,7 @@ class Notice(models.Model):
         MOVED = "moved", _("Night moved")
         CANCELLED = "cancelled", _("Night cancelled")
         SEAT_FREED = "seat_freed", _("A seat for someone who waited")
+        ANSWERS = "answers", _("New answers, to the host")
 
     night = models.ForeignKey(PlannedNight, on_delete=models.CASCADE, related_name="notices", verbose_name=_("night"))
     user = models.ForeignKey(

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.models import User
 from homegames.models import Answer, CalendarFeed, MemberPrefs, PlannedNight
 from ledger.selectors import user_can_view_home_game
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 
-    from accounts.models import User
     from ledger.models import HomeGame
 
 
@@ -85,12 +85,42 @@ def night_answers(*, night: PlannedNight) -> NightAnswers:
     return result
 
 
+def night_unanswered(*, night: PlannedNight, answers: NightAnswers | None = None) -> list[User]:
+    """The home game's members (the host too) who have not answered ``night``, by name."""
+    answered = (answers or night_answers(night=night)).by_user
+    home_game = night.home_game
+    people = User.objects.filter(Q(home_games=home_game) | Q(pk=home_game.host_id)).distinct()
+    return sorted((user for user in people if user.pk not in answered), key=lambda user: user.table_name.casefold())
+
+
+#: A night that started this long ago is still "tonight" (ahead) unless its table has ended.
+TONIGHT = timedelta(hours=12)
+#: Past nights listed on the nights page, newest first.
+PAST_SHOWN = 10
+
+
 def nights_ahead(*, home_game: HomeGame, now: datetime | None = None) -> QuerySet[PlannedNight]:
-    """The nights ahead, cancelled ones too, and those that started within the last 12 hours (tonight)."""
+    """The nights ahead, cancelled ones too, and those that started within the last 12 hours
+    (tonight); not a night whose table has ended (played), whatever its planned time."""
     now = now or timezone.now()
-    return PlannedNight.objects.filter(home_game=home_game, starts_at__gte=now - timedelta(hours=12)).select_related(
-        "template", "table"
+    return (
+        PlannedNight.objects.filter(home_game=home_game, starts_at__gte=now - TONIGHT)
+        .exclude(table__ended_at__isnull=False)
+        .select_related("template", "table")
     )
+
+
+def nights_past(*, home_game: HomeGame, now: datetime | None = None) -> list[PlannedNight]:
+    """The last ``PAST_SHOWN`` nights behind: played (their table ended) or started more than
+    12 hours ago, newest first."""
+    now = now or timezone.now()
+    nights = (
+        PlannedNight.objects.filter(home_game=home_game)
+        .filter(Q(table__ended_at__isnull=False) | Q(starts_at__lt=now - TONIGHT))
+        .select_related("template", "table")
+        .order_by("-starts_at", "-pk")
+    )
+    return list(nights[:PAST_SHOWN])
 
 
 def tonights_tables_for(*, user: User) -> list[PlannedNight]:
@@ -119,5 +149,5 @@ def calendar_feed_nights(*, token: str, now: datetime | None = None) -> tuple[Ca
     now = now or timezone.now()
     nights = PlannedNight.objects.filter(
         home_game=feed.home_game, starts_at__gte=now - timedelta(days=FEED_PAST_DAYS)
-    ).select_related("template", "home_game")
+    ).select_related("template", "home_game", "table")
     return feed, list(nights)

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import Min, Q
+from django.db.models import Max, Min, Q
 from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from homegames.mail import notice_message
+from homegames.mail import ANSWER_DIGEST_DELAY, notice_message
 from homegames.models import Answer, CalendarFeed, MemberPrefs, NightTemplate, Notice, PlannedNight, new_feed_token
 from homegames.selectors import night_answers, zone_name_valid
 from ledger.models import HomeGame
@@ -54,7 +54,11 @@ def _require_co_host(home_game: HomeGame, by: User) -> None:
 
 
 def _locked(night: PlannedNight) -> PlannedNight:
-    return PlannedNight.objects.select_for_update().select_related("home_game", "template").get(pk=night.pk)
+    return (
+        PlannedNight.objects.select_for_update(of=("self",))
+        .select_related("home_game", "template", "table")
+        .get(pk=night.pk)
+    )
 
 
 @transaction.atomic
@@ -239,18 +243,28 @@ def night_cancel(*, night: PlannedNight, by: User) -> PlannedNight:
     return night
 
 
+#: Longest comment with an answer ("30 min late").
+COMMENT_MOST = 100
+
+
 @transaction.atomic
-def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
-    """A member answers for themselves. A yes past the seat limit waits, in the order given,
-    and moves up by itself when someone coming says no or maybe."""
+def night_answer(*, night: PlannedNight, user: User, reply: str, comment: str = "") -> Answer:
+    """A member answers for themselves, with a few words if they like. A yes past the seat
+    limit waits, in the order given, and moves up by itself when someone coming says no or
+    maybe. The host hears of it in one digest mail (``ANSWER_DIGEST_DELAY``)."""
     night = _locked(night)  # one answer at a time per night: the waiting list's order is the yeses'
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         raise NightError("not_member", _("Only the home game's members answer."))
     _require_open(night)
     if night.starts_at <= timezone.now():
         raise NightError("started", _("This night has started; answers are closed."))
+    if night.is_played:
+        raise NightError("played", _("This night has been played; answers are closed."))
     if reply not in Answer.Reply.values:
         raise NightError("bad_reply", _("Answer yes, maybe or no."))
+    comment = " ".join((comment or "").split())
+    if len(comment) > COMMENT_MOST:
+        raise NightError("bad_comment", _("A comment has at most 100 characters."))
     coming_before = _coming_ids(night)
     answer = Answer.objects.filter(night=night, user=user).first()
     if answer is None:
@@ -261,12 +275,34 @@ def night_answer(*, night: PlannedNight, user: User, reply: str) -> Answer:
     else:
         answer.yes_at = None
     answer.reply = reply
+    answer.comment = comment
     answer.save()
     now = timezone.now()
     if reply != Answer.Reply.NO:
         _reminders_for(night, user.pk, now)
     _tell_moved_up(night, coming_before - {user.pk}, now, answering=user.pk)
+    _tell_host_of_answers(night, user.pk, answer.answered_at)
     return answer
+
+
+def _tell_host_of_answers(night: PlannedNight, user_id: int, answered_at: datetime) -> None:
+    """One mail to the host for the answers given within ``ANSWER_DIGEST_DELAY`` of the
+    first one not yet told (her own answers tell no one). The night's row is locked by the
+    caller, so two answers at once write one digest."""
+    host_id = night.home_game.host_id
+    if user_id == host_id:
+        return
+    digests = Notice.objects.filter(night=night, user_id=host_id, kind=Notice.Kind.ANSWERS)
+    if digests.filter(sent_at__isnull=True, skipped="").exists():
+        return  # the digest still due tells this answer too
+    version = (digests.aggregate(most=Max("version"))["most"] or 0) + 1
+    Notice.objects.create(
+        night=night,
+        user_id=host_id,
+        kind=Notice.Kind.ANSWERS,
+        version=version,
+        due_at=answered_at + ANSWER_DIGEST_DELAY,
+    )
 
 
 def _coming_ids(night: PlannedNight) -> set[int]:
@@ -283,7 +319,8 @@ def _tell_moved_up(night: PlannedNight, before: set[int], now: datetime, *, answ
 @transaction.atomic
 def night_open_table(*, night: PlannedNight, by: User) -> Table:
     """The host or a co-host opens tonight's table from the night's template, linked to the
-    night and counted as a night of the home game. Once: a second call returns the same table."""
+    night and counted as a night of the home game, and sits down at it if she is coming
+    (said yes, within the seat limit). Once: a second call returns the same table."""
     night = _locked(night)
     _require_co_host(night.home_game, by)
     _require_open(night)
@@ -296,6 +333,8 @@ def night_open_table(*, night: PlannedNight, by: User) -> Table:
     night.table = table
     night.save(update_fields=["table"])
     home_game_add_planned_table(home_game=night.home_game, table=table)
+    if night_answers(night=night).place_of(by.pk) == "coming":
+        night_take_seat(night=night, user=by)  # she said yes: she plays, as everyone coming does
     return table
 
 
@@ -308,6 +347,8 @@ def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
     table = night.table
     if table is None:
         raise NightError("not_open", _("Tonight's table is not open yet."))
+    if table.ended_at is not None:
+        raise NightError("played", _("This night has been played; its table has ended."))
     if night_answers(night=night).place_of(user.pk) != "coming":
         raise NightError("not_coming", _("Only members who said yes and have a seat can sit down from here."))
     try:
@@ -420,8 +461,9 @@ def invitations_of_new_members(
     # member or is seen here.
     list(HomeGame.objects.select_for_update().filter(pk__in=joined).order_by("pk").values_list("pk", flat=True))
     now = timezone.now()
+    # Only nights ahead: not one whose table is already open or played, whatever its planned time.
     nights = PlannedNight.objects.filter(
-        home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now
+        home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
     ).order_by("starts_at", "pk")
     for night in nights:
         for user_id in sorted(joined[night.home_game_id]):
@@ -456,7 +498,9 @@ def notices_send_due(*, now: datetime | None = None) -> int:
             with transaction.atomic():
                 if not Notice.objects.filter(pk=notice_id, sent_at__isnull=True, skipped="").update(sent_at=now):
                     continue  # another sweeper sent it
-                notice = Notice.objects.select_related("night__home_game", "night__template", "user").get(pk=notice_id)
+                notice = Notice.objects.select_related(
+                    "night__home_game", "night__template", "night__table", "user"
+                ).get(pk=notice_id)
                 reason = _skip_reason(notice)
                 if reason:
                     Notice.objects.filter(pk=notice_id).update(sent_at=None, skipped=reason)
@@ -513,6 +557,8 @@ def _skip_reason(notice: Notice) -> str:
         return "no_email"
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         return "not_member"
+    if night.is_played and notice.kind != Notice.Kind.ANSWERS:
+        return "played"  # an invitation or reminder of a night already played
     if night.is_cancelled and notice.kind != Notice.Kind.CANCELLED:
         return "stale"  # the cancellation's own note tells those who answered; the page tells the rest
     if notice.kind == Notice.Kind.MOVED and notice.moved_from == night.starts_at:

@@ -8,6 +8,7 @@ app_name = "homegames"
 
 urlpatterns = [
     path("calendar-settings/", views.prefs, name="prefs"),
+    path("time-zone/", views.zone_confirm, name="zone_confirm"),
     path("feed/<str:token>.ics", views.feed, name="feed"),
     path("<int:home_game_id>/feed/replace/", views.feed_replace, name="feed_replace"),
     path("<int:home_game_id>/nights/<int:night_id>/night.ics", views.night_ics, name="night_ics"),

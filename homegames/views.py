@@ -15,16 +15,27 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
+from config.confirm import confirm_page, confirmed
 from config.limits import GUESSES, CacheLimit, client_address, secret_digest
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
 from homegames.models import MemberPrefs, NightTemplate, PlannedNight
-from homegames.selectors import calendar_feed_nights, night_answers, nights_ahead, shown_zone, user_zone
+from homegames.selectors import (
+    TONIGHT,
+    calendar_feed_nights,
+    night_answers,
+    night_unanswered,
+    nights_ahead,
+    nights_past,
+    shown_zone,
+    user_zone,
+)
 from homegames.services import (
     NightError,
     calendar_feed_for,
@@ -78,12 +89,14 @@ def night_list(request: HttpRequest, home_game_id: int) -> HttpResponse:
     feed = calendar_feed_for(home_game=home_game, user=_user(request))
     nights = list(nights_ahead(home_game=home_game))
     rows = [{"night": night, "answers": night_answers(night=night)} for night in nights]
+    past = nights_past(home_game=home_game)
     return render(
         request,
         "homegames/night_list.html",
         {
             "home_game": home_game,
             "rows": rows,
+            "past": past,
             "zone": zone,
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
             "templates": NightTemplate.objects.filter(home_game=home_game),
@@ -190,6 +203,7 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
 def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
     home_game, night = _night(request, home_game_id, night_id)
     answers = night_answers(night=night)
+    mine = answers.by_user.get(_user(request).pk)
     return render(
         request,
         "homegames/night_detail.html",
@@ -197,10 +211,14 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
             "home_game": home_game,
             "night": night,
             "answers": answers,
+            "unanswered": night_unanswered(night=night, answers=answers),
             "mine": answers.place_of(_user(request).pk),
+            "my_reply": mine.reply if mine else "",
+            "answer_form": AnswerForm(initial={"comment": mine.comment if mine else ""}),
             "zone": user_zone(request.user),
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
-            "can_answer": not night.is_cancelled and night.starts_at > timezone.now(),
+            "can_answer": not night.is_cancelled and not night.is_played and night.starts_at > timezone.now(),
+            "is_past": night.is_played or night.starts_at < timezone.now() - TONIGHT,
         },
     )
 
@@ -215,10 +233,12 @@ def night_answer_view(request: HttpRequest, home_game_id: int, night_id: int) ->
     home_game, night = _night(request, home_game_id, night_id)
     form = AnswerForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("Answer yes, maybe or no."))
+        messages.error(request, _("Answer yes, maybe or no, with at most 100 characters of comment."))
         return _back(home_game, night)
     try:  # always the signed-in member's own answer: no field names another
-        night_answer(night=night, user=_user(request), reply=form.cleaned_data["reply"])
+        night_answer(
+            night=night, user=_user(request), reply=form.cleaned_data["reply"], comment=form.cleaned_data["comment"]
+        )
     except NightError as error:
         messages.error(request, error.message)
     return _back(home_game, night)
@@ -229,6 +249,17 @@ def night_answer_view(request: HttpRequest, home_game_id: int, night_id: int) ->
 def night_cancel_view(request: HttpRequest, home_game_id: int, night_id: int) -> HttpResponse:
     home_game, night = _night(request, home_game_id, night_id)
     user = _planner(request, home_game)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Cancel the night?"),
+            explanation=_(
+                "Everyone who answered gets an e-mail that the night is cancelled. A cancelled night cannot be "
+                "brought back; you would schedule a new one."
+            ),
+            button=_("Yes, cancel the night"),
+            back_url=reverse("homegames:night_detail", kwargs={"home_game_id": home_game.pk, "night_id": night.pk}),
+        )
     try:
         night_cancel(night=night, by=user)
     except NightError as error:
@@ -271,11 +302,40 @@ def prefs(request: HttpRequest) -> HttpResponse:
     prefs = MemberPrefs.objects.filter(user=user).first()
     initial = {"time_zone": str(user_zone(user)), "reminders": prefs.reminders if prefs else True}
     form = PrefsForm(request.POST or None, initial=initial)
+    back = _safe_next(request)
     if request.method == "POST" and form.is_valid():
         member_prefs_save(user=user, time_zone=form.cleaned_data["time_zone"], reminders=form.cleaned_data["reminders"])
         messages.success(request, _("Your calendar settings are saved."))
-        return redirect("homegames:prefs")
-    return render(request, "homegames/prefs.html", {"form": form})
+        return redirect(back or "homegames:prefs")
+    return render(request, "homegames/prefs.html", {"form": form, "next": back})
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """The page to go back to after saving (``next``), if it is on this site; else ""."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return ""
+
+
+@login_required
+@require_POST
+def zone_confirm(request: HttpRequest) -> HttpResponse:
+    """The time zone the browser proposed (``{% zone_prompt %}``), confirmed by the person:
+    saved with their reminders as they were, then back to the page they were on."""
+    user = _user(request)
+    prefs = MemberPrefs.objects.filter(user=user).first()
+    try:
+        member_prefs_save(
+            user=user, time_zone=request.POST.get("time_zone", ""), reminders=prefs.reminders if prefs else True
+        )
+    except NightError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Times are now shown in your time zone."))
+    return redirect(_safe_next(request) or "homegames:prefs")
 
 
 def _calendar_response(body: bytes, filename: str) -> HttpResponse:

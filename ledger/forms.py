@@ -62,3 +62,16 @@ class CorrectionForm(forms.Form):
         max_length=200,
         help_text=_("Everyone at the table sees the reason and who corrected it."),
     )
+
+
+class JoinEmailForm(forms.Form):
+    """The e-mail address of someone joining a home game who has none yet."""
+
+    email = forms.EmailField(
+        label=_("Your e-mail address (optional)"),
+        required=False,
+        help_text=_(
+            "The home game's invitations, reminders and waiting-list news come by e-mail. Without an "
+            "address you get none of them; the host sees who has no address. You can add it later in your profile."
+        ),
+    )

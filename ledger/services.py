@@ -532,9 +532,15 @@ def season_close(*, home_game: HomeGame, by: User) -> Season:
 
 @transaction.atomic
 def season_transfer_mark_paid(*, transfer: SeasonTransfer, paid: bool, by: User) -> SeasonTransfer:
-    """The host marks a closed season's transfer paid, or takes the mark back (a note)."""
+    """A closed season's transfer marked paid, or the mark taken back (a note; ``paid_by``
+    shows who made it). The host may mark any; the payer and the payee may mark their own
+    transfer, and take back a mark they made themselves (``not_party`` otherwise)."""
     transfer = SeasonTransfer.objects.select_for_update().select_related("season__home_game").get(pk=transfer.pk)
-    _check_home_game_host(transfer.season.home_game, by, _("Only the home game's host can mark a transfer paid."))
+    if transfer.season.home_game.host_id != by.pk:
+        if f"user:{by.pk}" not in (transfer.payer_key, transfer.payee_key):
+            raise LedgerError("not_party", _("Only the payer, the payee or the host can mark a transfer paid."))
+        if not paid and transfer.paid_by_id not in (None, by.pk):
+            raise LedgerError("not_party", _("Only whoever marked it, or the host, can take the mark back."))
     if paid and transfer.paid_at is None:
         transfer.paid_at, transfer.paid_by = timezone.now(), by
     elif not paid:

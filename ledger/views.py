@@ -28,12 +28,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from accounts.names import name_visible
+from config.confirm import confirm_page, confirmed
 from config.limits import join_attempt_failed, join_retry_after
 from ledger.chart import chart_build
 from ledger.forms import (
     AddTableForm,
     CorrectionForm,
     HomeGameForm,
+    JoinEmailForm,
     SeasonTransferPaidForm,
     SettleByForm,
     TransferPaidForm,
@@ -312,7 +314,13 @@ def home_game_new(request: HttpRequest) -> HttpResponse:
         except LedgerError as error:
             form.add_error("name", error.message)
         else:
-            messages.success(request, _("Your home game is ready. Add a table to it after each night."))
+            messages.success(
+                request,
+                _(
+                    "Your home game is ready. Share the invite link below with your friends, then schedule "
+                    "your first night under “Nights ahead”."
+                ),
+            )
             return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
     return render(request, "ledger/home_game_form.html", {"form": form})
 
@@ -343,9 +351,17 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
                 ]
             ),
             "unpaid": season_unpaid(home_game=home_game),
+            "my_key": f"user:{request.user.pk}",
+            "marks": _paid_marks(home_game),
+            "mine_marked": set(
+                SeasonTransfer.objects.filter(season__home_game=home_game, paid_by=request.user.pk).values_list(
+                    "pk", flat=True
+                )
+            ),
             "past_seasons": home_game.seasons.order_by("-number"),
             "settle_by_form": SettleByForm(initial={"settle_by": home_game.settle_by}),
             "members": _members(home_game),
+            "no_email_ids": {member.pk for member in _members(home_game) if not member.email},
             "co_host_ids": set(home_game.co_hosts.values_list("pk", flat=True)),
             "invite_url": (
                 request.build_absolute_uri(reverse("ledger:home_game_join", kwargs={"token": home_game.invite_token}))
@@ -441,6 +457,13 @@ def season_detail(request: HttpRequest, home_game_id: int, number: int) -> HttpR
             "home_game": home_game,
             "season": season_closed(season=season),
             "is_host": home_game.host_id == request.user.pk,
+            "my_key": f"user:{request.user.pk}",
+            "marks": _paid_marks(home_game),
+            "mine_marked": set(
+                SeasonTransfer.objects.filter(season__home_game=home_game, paid_by=request.user.pk).values_list(
+                    "pk", flat=True
+                )
+            ),
             "corrections": ledger_corrections(
                 tables=[night.table for night in HomeGameNight.objects.filter(season=season).select_related("table")]
             ),
@@ -482,6 +505,16 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
 def season_close_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     user = _host_only(request, home_game, _("Only the home game's host can close a season."))
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Close the season?"),
+            explanation=_(
+                "The season's nets are settled into the fewest payments, and its nights can no longer be corrected."
+            ),
+            button=_("Yes, close the season"),
+            back_url=reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk}),
+        )
     try:
         season = season_close(home_game=home_game, by=user)
     except LedgerError as error:
@@ -507,15 +540,24 @@ def settle_by_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
 
 
+def _paid_marks(home_game: HomeGame) -> dict[int, str]:
+    """Who marked each paid season transfer of ``home_game`` (its id -> their name)."""
+    marked = SeasonTransfer.objects.filter(season__home_game=home_game, paid_by__isnull=False).select_related("paid_by")
+    return {transfer.pk: transfer.paid_by.table_name for transfer in marked if transfer.paid_by is not None}
+
+
 @login_required
 @require_POST
 def season_transfer_paid(request: HttpRequest, home_game_id: int, transfer_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
-    user = _host_only(request, home_game, _("Only the home game's host can mark a transfer paid."))
+    user = _signed_in(request)
     transfer = get_object_or_404(SeasonTransfer, pk=transfer_id, season__home_game=home_game)
     form = SeasonTransferPaidForm(request.POST)
     form.is_valid()  # a boolean: anything but a true value means "not paid"
-    season_transfer_mark_paid(transfer=transfer, paid=form.cleaned_data.get("paid", False), by=user)
+    try:  # the host, the payer or the payee (the service checks)
+        season_transfer_mark_paid(transfer=transfer, paid=form.cleaned_data.get("paid", False), by=user)
+    except LedgerError as error:
+        raise PermissionDenied(error.message) from error
     if request.POST.get("next") == "season":
         return redirect("ledger:season_detail", home_game_id=home_game.pk, number=transfer.season.number)
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
@@ -528,10 +570,11 @@ def _members(home_game: HomeGame) -> list[User]:
     return sorted(home_game.members.all(), key=lambda user: (user.pk != home_game.host_id, user.table_name.casefold()))
 
 
-@login_required
 @require_http_methods(["GET", "POST"])
 def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
-    """The invite link: shows the home game and a button to join. An old or guessed link is a 404
+    """The invite link: shows the home game and a button to join; to someone not signed in,
+    the home game and the way to sign up or log in, both coming back here (``next``).
+    Someone with no e-mail address is asked for one, saying what it is for. An old or guessed link is a 404
     and counts as a failed guess of the address, as a wrong table link does
     (``config.limits``); past the limit a wrong link gets 429 with ``Retry-After``,
     and the real link is still served (a house shares one address)."""
@@ -544,17 +587,25 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
             return response
         join_attempt_failed(request)
         raise Http404
+    if not request.user.is_authenticated:
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        return render(request, "ledger/home_game_join.html", {"home_game": home_game, "next": request.path})
     user = _signed_in(request)
     if user_can_view_home_game(user=user, home_game=home_game):
         return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
-    if request.method == "POST":
+    form = JoinEmailForm(request.POST if request.method == "POST" else None) if not user.email else None
+    if request.method == "POST" and (form is None or form.is_valid()):
         try:
             home_game_join(home_game=home_game, token=token, user=user)
         except LedgerError as error:  # the host replaced the link meanwhile
             raise Http404 from error
+        if form is not None and form.cleaned_data["email"]:
+            user.email = form.cleaned_data["email"]
+            user.save(update_fields=["email"])
         messages.success(request, _("You are a member of %(name)s.") % {"name": home_game.name})
         return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
-    return render(request, "ledger/home_game_join.html", {"home_game": home_game})
+    return render(request, "ledger/home_game_join.html", {"home_game": home_game, "form": form})
 
 
 @login_required
@@ -562,6 +613,16 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
 def invite_replace_view(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     user = _host_only(request, home_game, _("Only the home game's host can replace its invite link."))
+    if home_game.invite_token and not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Replace the invite link?"),
+            explanation=_(
+                "The link you shared stops working at once: a friend who has not joined yet needs the new one."
+            ),
+            button=_("Yes, replace the link"),
+            back_url=reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk}),
+        )
     home_game_invite_replace(home_game=home_game, by=user)
     messages.success(request, _("A new invite link is ready; the old one joins no one now."))
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
@@ -579,8 +640,21 @@ def _member_of(home_game: HomeGame, user_id: int) -> User:
 def member_remove_view(request: HttpRequest, home_game_id: int, user_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     user = _host_only(request, home_game, _("Only the home game's host can remove a member."))
+    member = _member_of(home_game, user_id)
+    if not confirmed(request):
+        return confirm_page(
+            request,
+            title=_("Remove %(name)s?") % {"name": member.table_name},
+            explanation=_(
+                "%(name)s no longer sees the home game's pages, nights or calendar feed, and the invite link is "
+                "replaced so the old one joins no one. Their past nights still count in the standings."
+            )
+            % {"name": member.table_name},
+            button=_("Yes, remove %(name)s") % {"name": member.table_name},
+            back_url=reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk}),
+        )
     try:
-        home_game_remove_member(home_game=home_game, member=_member_of(home_game, user_id), by=user)
+        home_game_remove_member(home_game=home_game, member=member, by=user)
     except LedgerError as error:
         messages.error(request, error.message)
     else:

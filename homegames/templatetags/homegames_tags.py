@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.contrib.auth.models import AnonymousUser
 
-from homegames.selectors import shown_zone, tonights_tables_for
+from homegames.models import MemberPrefs
+from homegames.selectors import shown_zone, tonights_tables_for, user_zone
 
 register = template.Library()
 
@@ -20,8 +22,26 @@ def tonight_tables(context: dict[str, Any]) -> dict[str, Any]:
     return {"nights": nights, "csrf_token": context.get("csrf_token")}
 
 
+@register.inclusion_tag("homegames/_night_when.html", takes_context=True)
+def night_when_here(context: dict[str, Any], night: Any) -> dict[str, Any]:
+    """The start in the viewer's own zone (the signed-in person of the page's request)."""
+    request = context.get("request")
+    return night_when(night, user_zone(getattr(request, "user", None) or AnonymousUser()))
+
+
 @register.inclusion_tag("homegames/_night_when.html")
 def night_when(night: Any, zone: Any) -> dict[str, Any]:
     """The start in ``zone``; in UTC, and saying so, where ``zone`` cannot hold it."""
     shown = shown_zone(night.starts_at, zone)
     return {"night": night, "shown": shown, "in_utc": shown is not zone}
+
+
+@register.inclusion_tag("homegames/_zone_prompt.html", takes_context=True)
+def zone_prompt(context: dict[str, Any]) -> dict[str, Any]:
+    """For a signed-in person who has not chosen a time zone: the browser's zone (read by
+    ``static/js/zone_prompt.js`` with the Intl API) proposed, to confirm with one button or
+    to choose another. Nothing for anyone else."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    show = user is not None and user.is_authenticated and not MemberPrefs.objects.filter(user=user).exists()
+    return {"show": show, "next": request.get_full_path() if request else "", "csrf_token": context.get("csrf_token")}

@@ -36,3 +36,11 @@ def in_currency(value: str | int | Decimal, currency: str) -> str:
     if (get_language() or "").startswith("de"):
         return f"{amount}\u00a0{currency}"
     return f"{currency}\u00a0{amount}"
+
+
+@register.filter
+def marked_by(transfer_id: object, marks: object) -> str:
+    """``{{ transfer.transfer_id|marked_by:marks }}``: who marked that season transfer paid ("" if no one)."""
+    if not isinstance(marks, dict) or not isinstance(transfer_id, int):
+        return ""
+    return str(marks.get(transfer_id, ""))

@@ -75,7 +75,9 @@ def test_a_night_from_invitation_to_tonights_table(new_page, live_site, artifact
     # The invitations reach the SMTP server; the night's .ics parses (the host's zone is UTC).
     for name in ("bikash", "chandra"):
         invitation = live_site.mailbox.wait_for(f"{name}@example.test", "A night of Browser Faras")
-        assert urllib.parse.urlsplit(night_url).path in invitation.get_content()
+        assert urllib.parse.urlsplit(night_url).path in invitation.get_body(preferencelist=("plain",)).get_content()
+        (attached,) = [part for part in invitation.iter_attachments() if part.get_content_type() == "text/calendar"]
+        assert attached.get_param("method") == "REQUEST"  # a calendar invitation, accepted in place
     ics = host.request.get(night_url + "night.ics")
     assert ics.ok and ics.headers["content-type"].startswith("text/calendar")
     event = the_event(ics.body())
@@ -102,7 +104,7 @@ def test_a_night_from_invitation_to_tonights_table(new_page, live_site, artifact
     expect(chandra.locator(".my-answer")).to_have_text("You are coming.")
     expect(chandra.locator(".answers--coming")).to_contain_text("Chandra")
     seat_mail = live_site.mailbox.wait_for("chandra@example.test", "You have a seat")
-    assert urllib.parse.urlsplit(night_url).path in seat_mail.get_content()
+    assert urllib.parse.urlsplit(night_url).path in seat_mail.get_body(preferencelist=("plain",)).get_content()
     # Chandra's private feed, read as a phone calendar would: no cookie, the token is the key.
     chandra.goto(night_url.rsplit("/", 2)[0] + "/")
     feed_url = chandra.locator("#feed-link").input_value()
@@ -116,13 +118,15 @@ def test_a_night_from_invitation_to_tonights_table(new_page, live_site, artifact
     host.get_by_role("button", name="Open tonight's table").click()
     host.wait_for_url(re.compile(r"/tables/[A-Z0-9]+/$"))
     table_url = host.url
+    expect(host.locator(".seat")).to_have_count(1)  # she said yes: opening the table seated her
+    expect(host.locator(".seat")).to_contain_text("Asha")
     chandra.goto("/tables/")
     expect(chandra.locator(".tonight")).to_contain_text("Browser Faras")
     fits(chandra, artifacts, "lobby-tonight-phone")
     chandra.get_by_role("button", name="Take your seat").click()
     chandra.wait_for_url(table_url)
-    expect(chandra.locator(".seat")).to_have_count(1)
-    expect(host.locator(".seat")).to_contain_text("Chandra")
+    expect(chandra.locator(".seat")).to_have_count(2)
+    expect(host.locator(".seat", has_text="Chandra")).to_have_count(1)
     # Bikash, who said no, finds no table to sit at.
     bikash.goto("/tables/")
     expect(bikash.locator(".tonight")).to_have_count(0)
@@ -189,6 +193,9 @@ def test_three_nights_settle_once_for_the_season_with_one_transfer_carried(new_p
 
     # The host closes the season and marks one transfer paid; the others are carried.
     host.get_by_role("button", name="Close the season").click()
+    expect(host.get_by_role("heading", name="Close the season?")).to_be_visible()  # it asks first
+    fits(host, artifacts, "season-close-confirm")
+    host.get_by_role("button", name="Yes, close the season").click()
     host.wait_for_url(re.compile(r"/seasons/1/$"))
     host.locator(".season-transfers").get_by_role("button", name="Mark paid").first.click()
     host.wait_for_url(re.compile(r"/seasons/1/$"))

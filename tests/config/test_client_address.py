@@ -43,6 +43,18 @@ def test_axes_reads_the_address_daphne_gave_even_were_ipware_installed():
 
 
 @pytest.mark.django_db
+def test_a_login_made_without_an_address_goes_through():
+    """Django's test client logs in with a request that has no REMOTE_ADDR, as any login made
+    in code does: axes looks its attempts up under no address (PostgreSQL's IP address column
+    refuses a word such as "unknown"), and the login goes through."""
+    user = User.objects.create_user(username="asha", password=PASSWORD)
+    client = Client()
+    client.force_login(user)
+
+    assert client.get(reverse("profile")).status_code == 200
+
+
+@pytest.mark.django_db
 def test_wrong_passwords_with_a_forged_address_each_time_still_lock_out():
     User.objects.create_user(username="asha", password=PASSWORD)
     client = Client(REMOTE_ADDR=_address())

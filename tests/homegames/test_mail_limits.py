@@ -6,10 +6,10 @@ wait for the hour, in order, and none is lost."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from django.core import mail
-from django.utils import timezone
+from django.utils import formats, timezone
 
 from homegames.models import Notice
 from homegames.services import (
@@ -23,6 +23,13 @@ from homegames.services import (
 )
 from ledger.services import home_game_set_co_host
 from tests.homegames.test_notices import group, schedule  # noqa: F401 (group: fixture)
+
+
+def shown(value):
+    """A time as the mails write it in English: weekday, Django's date and time formats."""
+    value = value.astimezone(UTC)
+    day = f"{formats.date_format(value, 'l')}, {formats.date_format(value, 'DATE_FORMAT')}"
+    return f"{day}, {formats.time_format(value, 'TIME_FORMAT')}"
 
 
 def mails_to(address, subject=""):
@@ -48,8 +55,8 @@ def test_a_co_host_moving_a_night_fifty_times_sends_each_member_one_note(group):
     notices_send_due(now=timezone.now() + MOVED_NOTE_DELAY)
     for name in ("chandra", "dipa"):
         (note,) = mails_to(members[name].email, "Moved")
-        assert f"{night.starts_at:%Y-%m-%d %H:%M} (UTC)" in note.subject  # the latest time
-        assert f"Before the move: {first_time:%Y-%m-%d %H:%M} (UTC)" in note.body  # the time they knew
+        assert f"{shown(night.starts_at)} (UTC)" in note.subject  # the latest time
+        assert f"Before the move: {shown(first_time)} (UTC)" in note.body  # the time they knew
     assert len(mail.outbox) == 2
     # A night moved and moved back before its note goes out sends none.
     mail.outbox.clear()
@@ -93,7 +100,8 @@ def test_a_co_host_scheduling_many_nights_sends_no_member_more_than_the_hourly_b
     notices_send_due(now=first_sent + timedelta(hours=2))
     assert len(mails_to(victim)) == 25
     dates = [m.subject.split(": ")[1] for m in mails_to(victim)]
-    assert dates == sorted(dates)  # in order
+    written = [f"{shown(start + timedelta(days=2 + day))} (UTC)" for day in range(25)]
+    assert dates == written  # in order
     # So does every other member, the host included; the co-host scheduled them and gets none.
     assert len(mails_to(members["dipa"].email)) == len(mails_to(host.email)) == 25
     assert mails_to(co_host.email) == []

@@ -198,7 +198,7 @@ def test_planning_is_for_the_host_and_co_hosts(client, group):
         by=members["bikash"],
     )
     assert second.created_by == members["bikash"]
-    client.post(url("night_cancel", second))
+    client.post(url("night_cancel", second), {"confirm": "1"})
     second.refresh_from_db()
     assert second.is_cancelled
 

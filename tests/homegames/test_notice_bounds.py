@@ -92,8 +92,8 @@ def test_nights_at_the_calendars_end_never_hold_up_an_unrelated_home_games_invit
     for _sweep in range(3):  # the sweep loop, three turns
         swept.send_robust(sender=None)
     assert [m.to for m in mail.outbox if "Sunday Hold'em" in m.subject] == [[friend.email]]
-    last = [m for m in mail.outbox if "9999-12-31 23:30 (UTC)" in m.subject]
-    first = [m for m in mail.outbox if "0001-01-01 00:30 (UTC)" in m.subject]
+    last = [m for m in mail.outbox if "Friday, Dec. 31, 9999, 11:30 p.m. (UTC)" in m.subject]
+    first = [m for m in mail.outbox if "Monday, Jan. 1, 0001, 12:30 a.m. (UTC)" in m.subject]
     assert len(last) == len(first) == len(members)
     assert not Notice.objects.filter(sent_at__isnull=True).exists()
 

@@ -57,9 +57,10 @@ def test_a_friend_joins_with_the_invite_link(client, host, home_game):
 
 
 def test_the_invite_link_needs_an_account(client, home_game):
-    response = client.get(join_url(home_game.invite_token))
+    response = client.get(join_url(home_game.invite_token))  # names the game, asks to sign up or log in
+    assert response.status_code == 200 and "Join the home game" not in response.content.decode()
+    response = client.post(join_url(home_game.invite_token))
     assert response.status_code == 302 and "/login" in response["Location"]
-    assert client.post(join_url(home_game.invite_token)).status_code == 302
     assert home_game.members.count() == 1
 
 
@@ -72,7 +73,7 @@ def test_a_guessed_or_old_link_joins_no_one(client, host, home_game):
             assert client.get(join_url(guess)).status_code == 404
             assert client.post(join_url(guess)).status_code == 404
     client.force_login(host)
-    client.post(reverse("ledger:home_game_invite_replace", kwargs={"home_game_id": home_game.pk}))
+    client.post(reverse("ledger:home_game_invite_replace", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     home_game.refresh_from_db()
     assert home_game.invite_token != old
     client.force_login(stranger)
@@ -90,7 +91,7 @@ def test_the_host_removes_a_member_who_then_sees_nothing_and_cannot_rejoin_with_
     old = home_game.invite_token
     client.force_login(host)
     url = reverse("ledger:member_remove", kwargs={"home_game_id": home_game.pk, "user_id": bikash.pk})
-    assert client.post(url).status_code == 302
+    assert client.post(url, {"confirm": "1"}).status_code == 302
     home_game.refresh_from_db()
     assert not home_game.members.filter(pk=bikash.pk).exists() and home_game.invite_token != old
     client.force_login(bikash)

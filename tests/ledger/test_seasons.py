@@ -106,7 +106,7 @@ def test_the_seasons_transfers_are_the_fewest_a_brute_force_search_finds(host):
 def test_closing_freezes_the_transfers_and_starts_a_new_season(client, host, friends):
     home_game, tables = three_nights(host, friends)
     client.force_login(host)
-    response = client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}))
+    response = client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     season = Season.objects.get(home_game=home_game)
     assert response.status_code == 302 and response["Location"].endswith(f"/seasons/{season.number}/")
     assert season.number == 1 and season.closed_by == host
@@ -259,10 +259,10 @@ def test_a_guest_is_one_person_across_nights_by_name(host, friends):
 
 def test_a_member_may_read_the_season_but_not_close_it_switch_or_mark_paid(client, host, friends):
     home_game, _tables = three_nights(host, friends)
-    home_game.members.add(friends["Bikash"])
+    home_game.members.add(friends["Bikash"], friends["Chandra"])
     season_close(home_game=home_game, by=host)
     transfer = SeasonTransfer.objects.get(payer_name="Bikash")
-    client.force_login(friends["Bikash"])
+    client.force_login(friends["Chandra"])  # neither the payer nor the payee of Bikash's transfer
     assert (
         client.get(reverse("ledger:season_detail", kwargs={"home_game_id": home_game.pk, "number": 1})).status_code
         == 200
@@ -270,7 +270,7 @@ def test_a_member_may_read_the_season_but_not_close_it_switch_or_mark_paid(clien
     paid_url = reverse("ledger:season_transfer_paid", kwargs={"home_game_id": home_game.pk, "transfer_id": transfer.pk})
     assert client.post(paid_url, {"paid": "1"}).status_code == 403
     transfer.refresh_from_db()
-    assert transfer.paid_at is None  # a debtor cannot mark their own debt paid
+    assert transfer.paid_at is None  # someone else's debt is not theirs to mark
     assert client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk})).status_code == 403
     settle_url = reverse("ledger:home_game_settle_by", kwargs={"home_game_id": home_game.pk})
     assert client.post(settle_url, {"settle_by": "night"}).status_code == 403
@@ -279,7 +279,7 @@ def test_a_member_may_read_the_season_but_not_close_it_switch_or_mark_paid(clien
     with pytest.raises(LedgerError):
         season_close(home_game=home_game, by=friends["Bikash"])
     with pytest.raises(LedgerError):
-        season_transfer_mark_paid(transfer=transfer, paid=True, by=friends["Bikash"])
+        season_transfer_mark_paid(transfer=transfer, paid=True, by=friends["Chandra"])
 
 
 def test_a_stranger_gets_404_everywhere_and_forged_ids_change_nothing(client, host, friends):
