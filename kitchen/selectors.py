@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from kitchen.models import KitchenNight, SharedCost
 from ledger.models import LedgerEntry
 from ledger.selectors import cents_to_decimal, ledger_chip_totals, ledger_report, seat_key
 from ledger.settlement import minimum_transfers, round_largest_remainder
-from tables.models import Seat, Table
+from tables.models import Event, Seat, Table
 
 
 def kitchen_night(*, table: Table) -> KitchenNight | None:
@@ -156,3 +158,42 @@ def kitchen_settle_up(*, table: Table) -> SettleUp:
                 (names[int(transfer.payer)], names[int(transfer.payee)], cents_to_decimal(transfer.amount))
             )
     return result
+
+
+#: The kinds of the table's log the night's record shows (its bank, costs, clock and who went out).
+RECORD_KINDS = (
+    "seat_taken",
+    "seat_bought_back",
+    "seat_left",
+    "kitchen_recount",
+    "kitchen_spread",
+    "kitchen_cost",
+    "kitchen_clock",
+    "kitchen_level",
+    "kitchen_out",
+    "game_ended",
+)
+
+
+@dataclass
+class RecordLine:
+    at: datetime
+    kind: str
+    data: dict[str, Any]
+
+
+def night_record(*, table: Table) -> list[RecordLine]:
+    """The night as its event log has it, oldest first: buy-ins and re-buys, cash-outs,
+    recounts and spreads, costs, the clock's actions, the levels as played, who went out,
+    the end. Each line's ``data`` is the event's payload with the player's ``name``."""
+    names = dict(Seat.objects.filter(table=table).values_list("pk", "display_name"))
+    lines = []
+    for event in Event.objects.filter(table=table, kind__in=RECORD_KINDS, visible_to__isnull=True).order_by("seq"):
+        data = dict(event.payload)
+        if "seat" in data and "name" not in data:
+            data["name"] = names.get(data["seat"], "")
+        at = event.created_at
+        if event.kind == "kitchen_level":
+            at = datetime.fromisoformat(data["at"])
+        lines.append(RecordLine(at=at, kind=event.kind, data=data))
+    return lines

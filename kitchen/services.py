@@ -179,7 +179,7 @@ def kitchen_recount(*, table_id: int, seat_id: int, player_seat_id: int, chips: 
     chips (``not_cashed_out``: count them with a cash-out) or with no reason."""
     counted = _chips(chips)
     why = _reason(reason)
-    with table_write(table_id) as (table, _log):
+    with table_write(table_id) as (table, log):
         host = require_host(table, seat_id)
         _cash_night(table)
         player = seat_at(table, player_seat_id)
@@ -211,6 +211,18 @@ def kitchen_recount(*, table_id: int, seat_id: int, player_seat_id: int, chips: 
             ledger_record_cash_out(table=table, seat=player, chips=counted, by=by, note=why)
         except LedgerError as error:
             raise _ledger_refusal(error) from None
+        log.append(
+            EventKind.KITCHEN_RECOUNT,
+            {
+                "seat": player.pk,
+                "name": player.display_name,
+                "chips": counted,
+                "before": before,
+                "reason": why,
+                "by": host.display_name,
+            },
+            actor=host,
+        )
     return counted
 
 
@@ -235,7 +247,7 @@ def kitchen_spread(*, table_id: int, seat_id: int, how: object, reason: object) 
     if how not in SPREADS:
         raise ServiceError("bad_spread", _("Spread it by stacks or evenly."), field="how")
     why = _reason(reason)
-    with table_write(table_id) as (table, _log):
+    with table_write(table_id) as (table, log):
         host = require_host(table, seat_id)
         _cash_night(table)
         _require_everyone_counted(table)
@@ -254,6 +266,17 @@ def kitchen_spread(*, table_id: int, seat_id: int, how: object, reason: object) 
         for seat_pk, chips in sorted(shares.items()):
             if chips:
                 ledger_record_cash_out(table=table, seat=seats[seat_pk], chips=chips, by=host.user, note=why)
+        log.append(
+            EventKind.KITCHEN_SPREAD,
+            {
+                "how": str(how),
+                "chips": missing,
+                "shares": {str(seat_pk): chips for seat_pk, chips in sorted(shares.items())},
+                "reason": why,
+                "by": host.display_name,
+            },
+            actor=host,
+        )
     return shares
 
 
@@ -313,7 +336,7 @@ def kitchen_cost_add(
         raise ServiceError("no_what", _("Say what the cost was for."), field="what")
     if not isinstance(shares, dict) or not shares:
         raise ServiceError("no_sharers", _("Choose who shares this cost."), field="shares")
-    with table_write(table_id) as (table, _log):
+    with table_write(table_id) as (table, log):
         host = require_host(table, seat_id)
         night = _night(table)
         seat_ids = set(Seat.objects.filter(table=table, computer="").values_list("pk", flat=True))
@@ -333,6 +356,19 @@ def kitchen_cost_add(
             clean[str(seat)] = count
         if isinstance(paid_by, bool) or not isinstance(paid_by, int) or paid_by not in seat_ids:
             raise ServiceError("bad_payer", _("Choose who paid, from the people at this table."), field="paid_by")
-        return SharedCost.objects.create(
+        cost = SharedCost.objects.create(
             night=night, what=label, amount=value, paid_by_id=paid_by, shares=clean, recorded_by=host.user
         )
+        log.append(
+            EventKind.KITCHEN_COST,
+            {
+                "what": label,
+                "amount": str(value),
+                "paid_by": paid_by,
+                "payer": seat_at(table, paid_by).display_name,
+                "shares": clean,
+                "by": host.display_name,
+            },
+            actor=host,
+        )
+        return cost

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from kitchen.clock import LevelError, check_levels, level_start_ms
 from kitchen.models import Elimination, KitchenNight, TournamentClock
+from kitchen.record import level_now, levels_reached
 from kitchen.rules import players_in, state_now
 from kitchen.services import kitchen_open
 from ledger.selectors import ledger_chip_totals
@@ -110,48 +111,62 @@ def _clock_for_host(table: Table, seat_id: int) -> TournamentClock:
     return clock
 
 
+def _clock_logged(log: Any, table: Table, seat_id: int, clock: TournamentClock, action: str) -> None:
+    """The host's clock action in the log, with the level the clock is at after it."""
+    host = seat_at(table, seat_id)
+    level = state_now(clock).index + 1
+    log.append(EventKind.KITCHEN_CLOCK, {"action": action, "level": level, "by": host.display_name}, actor=host)
+
+
 def kitchen_clock_start(*, table_id: int, seat_id: int) -> TournamentClock:
     """The host starts the clock (refused once started: ``already_started``)."""
-    with table_write(table_id) as (table, _log):
+    with table_write(table_id) as (table, log):
         clock = _clock_for_host(table, seat_id)
         if clock.started:
             raise ServiceError("already_started", _("The clock is already running."))
         clock.started, clock.running_since, clock.elapsed_ms = True, timezone.now(), 0
         clock.save(update_fields=["started", "running_since", "elapsed_ms"])
+        _clock_logged(log, table, seat_id, clock, "start")
+        level_now(log, clock, 0, clock.running_since)
     return clock
 
 
 def kitchen_clock_pause(*, table_id: int, seat_id: int) -> TournamentClock:
     """The host pauses the clock: the time played so far is stored (``not_running`` if it is not running)."""
-    with table_write(table_id) as (table, _log):
+    with table_write(table_id) as (table, log):
         clock = _clock_for_host(table, seat_id)
         if clock.running_since is None:
             raise ServiceError("not_running", _("The clock is not running."))
-        clock.elapsed_ms = state_now(clock).elapsed_ms
+        now = timezone.now()
+        levels_reached(log, table, clock, now)
+        clock.elapsed_ms = state_now(clock, now).elapsed_ms
         clock.running_since = None
         clock.save(update_fields=["elapsed_ms", "running_since"])
+        _clock_logged(log, table, seat_id, clock, "pause")
     return clock
 
 
 def kitchen_clock_resume(*, table_id: int, seat_id: int) -> TournamentClock:
     """The host resumes a paused clock (``not_paused`` otherwise)."""
-    with table_write(table_id) as (table, _log):
+    with table_write(table_id) as (table, log):
         clock = _clock_for_host(table, seat_id)
         if not clock.started or clock.running_since is not None:
             raise ServiceError("not_paused", _("The clock is not paused."))
         clock.running_since = timezone.now()
         clock.save(update_fields=["running_since"])
+        _clock_logged(log, table, seat_id, clock, "resume")
     return clock
 
 
 def kitchen_clock_back(*, table_id: int, seat_id: int) -> TournamentClock:
     """The host takes the clock back to the start of this level, or to the level before
     within 5 seconds of this level's start; running or paused, it stays so."""
-    with table_write(table_id) as (table, _log):
+    with table_write(table_id) as (table, log):
         clock = _clock_for_host(table, seat_id)
         if not clock.started:
             raise ServiceError("not_started", _("The clock has not started."))
         now = timezone.now()
+        levels_reached(log, table, clock, now)
         state = state_now(clock, now)
         start = level_start_ms(clock.levels, state.index)
         index = state.index - 1 if state.elapsed_ms - start < BACK_GRACE_MS and state.index > 0 else state.index
@@ -159,6 +174,8 @@ def kitchen_clock_back(*, table_id: int, seat_id: int) -> TournamentClock:
         if clock.running_since is not None:
             clock.running_since = now
         clock.save(update_fields=["elapsed_ms", "running_since"])
+        _clock_logged(log, table, seat_id, clock, "back")
+        level_now(log, clock, index, now)
     return clock
 
 
@@ -194,6 +211,16 @@ def kitchen_eliminate(*, table_id: int, seat_id: int, player_seat_ids: object) -
         if len(player_seat_ids) >= len(remaining):
             raise ServiceError("last_player", _("Someone must be left to win."))
         place = len(remaining) - len(player_seat_ids) + 1
+        levels_reached(log, table, clock, timezone.now())
+        log.append(
+            EventKind.KITCHEN_OUT,
+            {
+                "seats": list(player_seat_ids),
+                "names": [by_id[player_id].display_name for player_id in player_seat_ids],
+                "place": place,
+            },
+            actor=seat_at(table, seat_id),
+        )
         for player_id in player_seat_ids:
             player = by_id[player_id]
             Elimination.objects.create(clock=clock, seat=player, place=place)

@@ -139,6 +139,7 @@ def night_detail(request: HttpRequest, code: str) -> HttpResponse:
         context["clock"] = tv_state(table, clock)
         context["players_in"] = players_in(table)
         context["tv_path"] = f"/kitchen/{table.code}/tv/{table.invite_token}/" if is_host else ""
+    context["record"] = kitchen_selectors.night_record(table=table)
     return render(request, "kitchen/night.html", context)
 
 

@@ -62,6 +62,14 @@ class EventKind(StrEnum):
     REMINDER = "reminder"  # a waiting turn's reminder (it never acts)
     ACTION = "action"  # a player's request as recorded (actor set); hold'em's engine uses it too
     WAITING = "waiting"  # no hand can be dealt: too few players with chips
+    # A kitchen-table night (kitchen/, docs/kitchen-table.md): its record, written through
+    # the same write path; public to everyone at the table (the log is theirs alone).
+    KITCHEN_COST = "kitchen_cost"  # a shared cost: what, amount, paid_by, shares, by
+    KITCHEN_RECOUNT = "kitchen_recount"  # a player's chips counted again: seat, name, chips, before, reason, by
+    KITCHEN_SPREAD = "kitchen_spread"  # a short count spread: how, chips, shares, reason, by
+    KITCHEN_CLOCK = "kitchen_clock"  # the host's clock action: action, level, by
+    KITCHEN_LEVEL = "kitchen_level"  # a level (or break) begun: level, at, small, big, ante, minutes, brk
+    KITCHEN_OUT = "kitchen_out"  # players out of the tournament together: seats, names, place
     # --- the engine's events (engine/teenpatti/hand.py, engine/holdem/hand.py) ---
     BOOT = "boot"
     BLIND = "blind"

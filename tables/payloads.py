@@ -363,6 +363,57 @@ class HandFinished(TypedDict):
     pots: NotRequired[list[dict[str, Any]]]
 
 
+# --- a kitchen-table night (kitchen/) ------------------------------------------------------
+
+
+class KitchenCost(TypedDict):
+    what: str
+    amount: str  # a decimal, as text
+    paid_by: int  # a seat
+    payer: str
+    shares: dict[str, int]  # seat id -> whole shares
+    by: str  # the host's name
+
+
+class KitchenRecount(TypedDict):
+    seat: int
+    name: str
+    chips: int
+    before: int
+    reason: str
+    by: str
+
+
+class KitchenSpread(TypedDict):
+    how: str  # "stacks" or "even"
+    chips: int
+    shares: dict[str, int]  # seat id -> chips added to its cash-out
+    reason: str
+    by: str
+
+
+class KitchenClock(TypedDict):
+    action: str  # "start", "pause", "resume" or "back"
+    level: int  # the level (1 = the first of the structure) after the action
+    by: str
+
+
+class KitchenLevel(TypedDict):
+    level: int  # its place in the structure, from 1
+    at: str  # when it began, ISO 8601 (computed from the clock's stored values)
+    minutes: str  # its length in minutes, as text
+    brk: bool
+    small: NotRequired[int]
+    big: NotRequired[int]
+    ante: NotRequired[int]
+
+
+class KitchenOut(TypedDict):
+    seats: list[int]
+    names: list[str]
+    place: int
+
+
 #: Each kind's payload shapes (a payload matches one of them).
 PAYLOADS: dict[EventKind, tuple[type, ...]] = {
     EventKind.TABLE_CREATED: (TableCreated,),
@@ -395,6 +446,12 @@ PAYLOADS: dict[EventKind, tuple[type, ...]] = {
     EventKind.REMINDER: (Reminder,),
     EventKind.ACTION: (ActionRecorded,),
     EventKind.WAITING: (Waiting,),
+    EventKind.KITCHEN_COST: (KitchenCost,),
+    EventKind.KITCHEN_RECOUNT: (KitchenRecount,),
+    EventKind.KITCHEN_SPREAD: (KitchenSpread,),
+    EventKind.KITCHEN_CLOCK: (KitchenClock,),
+    EventKind.KITCHEN_LEVEL: (KitchenLevel,),
+    EventKind.KITCHEN_OUT: (KitchenOut,),
     EventKind.VARIANT_CALLED: (VariantCalled,),
     EventKind.JOKER: (Joker,),
     EventKind.BOOT: (Boot,),

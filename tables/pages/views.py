@@ -58,6 +58,14 @@ def _table_or_404(code: str) -> Table:
     return table
 
 
+def table_page_url(table: Table) -> str:
+    """The page of ``table`` for the people at it. A table played with real cards (a kitchen
+    night: the setting ``not_dealt``) has no online table: its page is the night's."""
+    if table.settings.get("not_dealt"):
+        return reverse("kitchen:night", kwargs={"code": table.code})
+    return reverse("table_detail", kwargs={"code": table.code})
+
+
 def _table_of_member(request: HttpRequest, code: str) -> tuple[Table, Seat]:
     """The table and the visitor's own seat there. A visitor without one (or banned) is
     answered as for a code no table has: the same 404, the same words, so a table's page
@@ -265,7 +273,7 @@ def table_join(request: HttpRequest, code: str | None = None, invite_token: str 
         asked = code_form.cleaned_data["code"].upper()
         table = selectors.table_by_code(code=asked)
         if table is not None and viewer_seat(request, table) is not None:
-            return redirect("table_detail", code=table.code)
+            return redirect(table_page_url(table))
         if asked in _join_asked(request):
             return _join_waiting(request, asked, table)
         return _join_refused(request, code_form, code=asked)
@@ -277,7 +285,7 @@ def table_join(request: HttpRequest, code: str | None = None, invite_token: str 
         messages.error(request, _("The host has removed you from this game."))
         return redirect("lobby")
     if seat is not None:
-        return redirect("table_detail", code=table.code)
+        return redirect(table_page_url(table))
     if not services.invite_token_matches(table, invite_token):
         return _join_refused(request, code=table.code)
     guest = not request.user.is_authenticated
@@ -367,6 +375,8 @@ def table_seat_links(request: HttpRequest, code: str) -> HttpResponse:
     table, _seat = _table_of_member(request, code)
     if not (request.user.is_authenticated and table.host_id == request.user.pk):
         raise Http404(_("There is no table with that code."))
+    if table.settings.get("not_dealt"):
+        return redirect(table_page_url(table))
     guests = [
         {"seat": guest, "url": seat_link_url(request, guest)}
         for guest in Seat.objects.filter(table=table, user__isnull=True, computer="", local=False, banned=False)
@@ -397,6 +407,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     seat = viewer_seat(request, table) if table is not None else None
     if table is None or seat is None or seat.banned:
         return redirect("table_join", code=code)
+    if table.settings.get("not_dealt"):  # a kitchen night: nobody is dealt, its page is the night's
+        return redirect(table_page_url(table))
     is_host = request.user.is_authenticated and table.host_id == request.user.pk
     # The invite link is the host's to give: only their page shows it.
     join_url = (
@@ -532,6 +544,8 @@ def table_settings(request: HttpRequest, code: str) -> HttpResponse:
     table, seat = _table_of_member(request, code)
     if table.host_id != request.user.pk:
         raise Http404(_("Only the host can change the settings."))
+    if table.settings.get("not_dealt"):
+        return redirect(table_page_url(table))
     current = dict(table.settings.get("host", {}))
     form = OpenTableForm(request.POST or None, game=table.game, initial=current)
     if request.method == "POST" and form.is_valid():

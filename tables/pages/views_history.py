@@ -26,7 +26,7 @@ from engine.holdem.pokerstars import game_text
 from shares.links import share_make, share_revoke, share_token, shared_hand_by_token, shared_hand_of
 from tables import history, selectors
 from tables.models import Hand, Seat, Table, table_currency
-from tables.pages.views import card_strings, viewer_seat
+from tables.pages.views import card_strings, table_page_url, viewer_seat
 
 
 def _table_for_viewer(request: HttpRequest, code: str) -> tuple[Table, Seat | None]:
@@ -52,6 +52,8 @@ def _file(text: str, filename: str, content_type: str) -> HttpResponse:
 @require_GET
 def table_history(request: HttpRequest, code: str) -> HttpResponse:
     table, _seat = _table_for_viewer(request, code)
+    if table.settings.get("not_dealt"):  # a kitchen night: its record is on the night's page
+        return redirect(table_page_url(table))
     return render(
         request,
         "history/table_history.html",
