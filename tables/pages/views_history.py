@@ -124,6 +124,8 @@ def hand_export(request: HttpRequest, code: str, number: int) -> HttpResponse:
 @require_GET
 def game_export(request: HttpRequest, code: str) -> HttpResponse:
     table, _seat = _table_for_viewer(request, code)
+    if table.settings.get("not_dealt"):  # a kitchen night: no deck to verify, its record is the night's page
+        raise Http404(_("This night was not dealt here: its record is on the night's page."))
     export = history.game_export_build(table=table)
     if export is None:
         raise Http404(_("Downloads open when the game ends."))

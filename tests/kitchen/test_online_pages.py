@@ -47,3 +47,23 @@ def test_the_report_names_the_night_at_the_kitchen_table(client, host, opened):
     assert reverse("table_detail", kwargs={"code": opened.code}) not in page
     csv = client.get(reverse("ledger:table_report_csv", kwargs={"code": opened.code})).content.decode()
     assert "999" not in csv
+
+
+def test_a_settled_kitchen_night_offers_no_game_download_to_verify(client, host):
+    """A kitchen night deals nothing, so `python -m engine verify` has no deck to check and
+    would call every cash-out unexplained: its game download is refused (404), its record is
+    the night's page."""
+    from kitchen.services import kitchen_buy_in, kitchen_cash_out, kitchen_settle
+    from tests.kitchen.conftest import host_seat, open_night
+
+    table = open_night(host)
+    seat = host_seat(table)
+    kitchen_buy_in(table_id=table.pk, seat_id=seat.pk, player_seat_id=seat.pk)
+    kitchen_cash_out(table_id=table.pk, seat_id=seat.pk, player_seat_id=seat.pk, chips=1000)
+    kitchen_settle(table_id=table.pk, seat_id=seat.pk)
+    client.force_login(host)
+
+    response = client.get(reverse("game_export", kwargs={"code": table.code}))
+
+    assert response.status_code == 404
+    assert "not dealt" in response.content.decode()
