@@ -203,11 +203,11 @@ def test_teen_patti_has_no_holdem_files(client):
 
 
 def test_the_pokerstars_file_seats_each_hand_as_it_was_dealt_after_a_player_was_sent_out(client, monkeypatch):
-    """Hand 1: Asha (seat 1, the button) and Bikash (seat 2, the small blind) are all in and
-    Asha wins, so Bikash is sent out (his seat is freed). The file must still seat Bikash in
-    seat 2 for hand 1: numbered as the seats are after the game, he came last, PokerKit
-    (which orders the players by seat) had the blinds and the turns wrong and could not read
-    the hand (issue: the download test failed once)."""
+    """Hand 1: the host (seat 1, the button) and the small blind (seat 2) are all in and the
+    host wins, so the small blind is sent out (his seat is freed). The files must still seat
+    him in seat 2 for hand 1: numbered as the seats were after the game, he came last, and
+    PokerKit (which puts the players round the table by seat number) had the blinds and the
+    turns wrong and could not read the hand."""
     repeatable_decks(monkeypatch, random.Random(1))
     table, seats = open_table("holdem", players=3)
     host, small, big = seats
