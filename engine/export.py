@@ -13,7 +13,8 @@ One hand is a replay scenario exactly as ``shared/spec/hand-scenario.md`` descri
   as the live table recorded it;
 - ``events``: the hand's events from the table's log, oldest first;
 - optionally ``names``: the players' display names by their name in the hand (the site names
-  players by seat id), and ``result.void``: true for a hand called off when the game ended
+  players by seat id), ``seats``: the number of the seat each player sat in when the hand
+  was dealt, and ``result.void``: true for a hand called off when the game ended
   (every bet went back; its deal is still checked, its result is not replayed).
 
 A whole game is::

@@ -17,7 +17,8 @@ Everything here reads the log (``tables.models.Event``), the truth of live play:
   the revealed secret seed gives every deck away anyway (:func:`history_exports_open`).
 
 Players are named in the engine (and so in the log and the exports) by seat id; the
-exports add ``names`` (seat id to display name) so a reader knows who was who.
+exports add ``names`` (seat id to display name) so a reader knows who was who, and each
+hand's ``seats`` (seat id to the number of the seat they were dealt in).
 """
 
 from __future__ import annotations
@@ -166,10 +167,25 @@ def seat_names(*, table: Table) -> dict[str, str]:
     return {seat.engine_name: seat.display_name for seat in Seat.objects.filter(table=table)}
 
 
-def seat_numbers(*, table: Table) -> dict[str, int]:
-    """Seat id to a seat number from 1, in the table's seat order (the other formats' "Seat 3")."""
-    seats = sorted(Seat.objects.filter(table=table), key=lambda seat: (seat.number is None, seat.number or 0, seat.pk))
-    return {seat.engine_name: index + 1 for index, seat in enumerate(seats)}
+def hand_seat_numbers(*, table: Table) -> dict[int, dict[str, int]]:
+    """Where everyone sat when each hand was dealt, by hand number: seat id to the number of
+    their seat (the other formats' "Seat 3"), read from the log. A seat gets its number from
+    its ``seat_taken`` (every way of sitting down logs one), and a player dealt in sits where
+    their last one before the deal put them. Not the seats' numbers now: a player sent out
+    since has none, and a freed seat may have been taken again."""
+    rows = (
+        Event.objects.filter(table=table, kind__in=(EventKind.SEAT_TAKEN, EventKind.HAND_STARTED))
+        .order_by("seq")
+        .values_list("kind", "payload", "hand__number")
+    )
+    sitting: dict[str, int] = {}
+    dealt: dict[int, dict[str, int]] = {}
+    for kind, payload, number in rows:
+        if kind == EventKind.SEAT_TAKEN and payload.get("number") is not None:
+            sitting[str(payload["seat"])] = int(payload["number"])
+        elif kind == EventKind.HAND_STARTED and number is not None and number not in dealt:
+            dealt[number] = dict(sitting)
+    return dealt
 
 
 #: A hand's number in the PokerStars-style text: the table's id times this, plus the hand's
@@ -645,8 +661,11 @@ def _hand_actions(events: list[Event]) -> list[list[str | int]]:
     return actions
 
 
-def hand_export_build(*, table: Table, hand: Hand, secret_seed: bytes, names: Mapping[str, str]) -> dict[str, Any]:
-    """One hand in the export format; ``secret_seed`` must be the revealed one."""
+def hand_export_build(
+    *, table: Table, hand: Hand, secret_seed: bytes, names: Mapping[str, str], seats: Mapping[str, int]
+) -> dict[str, Any]:
+    """One hand in the export format; ``secret_seed`` must be the revealed one, ``seats``
+    where everyone sat at its deal (:func:`hand_seat_numbers`)."""
     events = _hand_events(hand)
     plan = hand.plan
     result = hand.result or {}
@@ -680,6 +699,8 @@ def hand_export_build(*, table: Table, hand: Hand, secret_seed: bytes, names: Ma
     if result.get("void"):
         export["result"]["void"] = True
     export["names"] = {name: _name(names, name) for name, _stack in players}
+    if all(name in seats for name, _stack in players):
+        export["seats"] = {name: seats[name] for name, _stack in players}
     return export
 
 
@@ -688,7 +709,10 @@ def hand_export_for(*, table: Table, hand: Hand) -> dict[str, Any] | None:
     secret_seed = _export_seed(table)
     if secret_seed is None:
         return None
-    return hand_export_build(table=table, hand=hand, secret_seed=secret_seed, names=seat_names(table=table))
+    seats = hand_seat_numbers(table=table).get(hand.number, {})
+    return hand_export_build(
+        table=table, hand=hand, secret_seed=secret_seed, names=seat_names(table=table), seats=seats
+    )
 
 
 def game_export_build(*, table: Table) -> dict[str, Any] | None:
@@ -697,8 +721,11 @@ def game_export_build(*, table: Table) -> dict[str, Any] | None:
     if secret_seed is None:
         return None
     names = seat_names(table=table)
+    seats = hand_seat_numbers(table=table)
     hands = [
-        hand_export_build(table=table, hand=hand, secret_seed=secret_seed, names=names)
+        hand_export_build(
+            table=table, hand=hand, secret_seed=secret_seed, names=names, seats=seats.get(hand.number, {})
+        )
         for hand in Hand.objects.filter(table=table).order_by("number")
     ]
     export = game_export(

@@ -9,9 +9,10 @@ A PHH file is TOML. The fields written (the standard's names):
   game has ended, when the revealed seed gives every deck away anyway), ``d db`` (the
   board), ``p1 f`` / ``p1 cc`` / ``p1 cbr 60`` (fold, check or call, bet or raise to),
   ``p1 sm AsKd`` (a hand shown) and ``p1 sm`` (a hand thrown away unseen);
-- ``venue``, ``table``, ``hand`` (its number at the table), ``seats``, ``seat_count``,
-  ``players`` (display names), ``finishing_stacks`` and ``winnings`` (what each took from
-  the pots), all from the log.
+- ``venue``, ``table``, ``hand`` (its number at the table), ``seats`` (the export's
+  ``seats``: where each player sat when the hand was dealt; without them, each player's
+  place in the hand's seat order), ``seat_count``, ``players`` (display names),
+  ``finishing_stacks`` and ``winnings`` (what each took from the pots), all from the log.
 
 Players are numbered as the standard numbers them: ``p1`` is the first player left of the
 button (the small blind; heads-up the big blind, since the button posts the small blind
@@ -59,9 +60,8 @@ def _cards(cards: Iterable[str]) -> str:
     return "".join(cards)
 
 
-def phh_lines(hand: PlayedHand, *, seats: Mapping[str, int] | None = None) -> list[str]:
-    """The lines of one hand's PHH (TOML) text. ``seats``: each player's seat number at the
-    table (1 for the first); by default their place in the hand's seat order."""
+def phh_lines(hand: PlayedHand) -> list[str]:
+    """The lines of one hand's PHH (TOML) text."""
     order = hand.left_of_button()
     label = {player: f"p{index + 1}" for index, player in enumerate(order)}
     count = len(order)
@@ -80,7 +80,7 @@ def phh_lines(hand: PlayedHand, *, seats: Mapping[str, int] | None = None) -> li
             actions.append(f"{label[step.player]} sm {_cards(step.cards)}")
         elif step.kind == "muck":
             actions.append(f"{label[step.player]} sm")
-    seat_numbers = {player: index + 1 for index, player in enumerate(hand.players)} | dict(seats or {})
+    seat_numbers = hand.seats or {player: index + 1 for index, player in enumerate(hand.players)}
     lines = [
         'variant = "NT"',
         f"antes = {_list([0] * count)}",
@@ -102,21 +102,21 @@ def phh_lines(hand: PlayedHand, *, seats: Mapping[str, int] | None = None) -> li
     return lines
 
 
-def hand_phh(hand: Mapping[str, Any], *, seats: Mapping[str, int] | None = None) -> str:
+def hand_phh(hand: Mapping[str, Any]) -> str:
     """One exported hand (``engine.export``'s format) as a ``.phh`` file; ``""`` for a hand
     that did not finish."""
     played = played_hand(hand)
     if played is None:
         return ""
-    return "\n".join(phh_lines(played, seats=seats)) + "\n"
+    return "\n".join(phh_lines(played)) + "\n"
 
 
-def game_phhs(hands: Iterable[Mapping[str, Any]], *, seats: Mapping[str, int] | None = None) -> str:
+def game_phhs(hands: Iterable[Mapping[str, Any]]) -> str:
     """Every finished hand of a game as one ``.phhs`` file, a TOML table per hand."""
     parts = []
     for hand in hands:
         played = played_hand(hand)
         if played is None:
             continue
-        parts.append(f"[{played.number}]\n" + "\n".join(phh_lines(played, seats=seats)) + "\n")
+        parts.append(f"[{played.number}]\n" + "\n".join(phh_lines(played)) + "\n")
     return "\n".join(parts)

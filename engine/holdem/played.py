@@ -3,15 +3,21 @@ history formats other poker tools read (:mod:`engine.holdem.phh`, :mod:`engine.h
 
 The input is one hand in the export format (``engine.export.hand_export``: its ``events``,
 oldest first, each ``{"kind", "data", ...}``; optionally ``names``, seat id to display
-name). Only the rules' own events are read (:mod:`engine.holdem.hand` lists them): the
+name, and ``seats``, seat id to the number of the seat the player sat in when the hand was
+dealt). Only the rules' own events are read (:mod:`engine.holdem.hand` lists them): the
 engine's ``hand_started`` (the one with a ``button``), ``blind``, ``hole_cards``, the
 engine's ``action`` (the one with a ``total``; a player's recorded request has none),
 ``uncalled``, ``board``, ``show``, ``muck``, ``pot_awarded`` and ``hand_finished``.
 Nothing is worked out again: stacks, pots and winners are the log's.
 
 :func:`played_hand` returns ``None`` for a hand that did not finish (called off when the
-game ended): it has no result to write. A log that is not a hold'em hand raises
-:class:`HandHistoryError`.
+game ended): it has no result to write. A log that is not a hold'em hand, or seat numbers
+that are not the hand's seat order (:func:`seat_order_check`), raise :class:`HandHistoryError`.
+
+Seat numbers matter to a reader: PokerStars text names no positions, so a reader (PokerKit's
+parser, a tracker) puts the players round the table by their seat numbers and finds the
+blinds and the turns from the button's seat. Numbers out of the order the hand was dealt in
+would have it play another hand; they are refused rather than written.
 """
 
 from __future__ import annotations
@@ -72,6 +78,7 @@ class PlayedHand:
     pots: tuple[Pot, ...]  # main pot first
     final_stacks: Mapping[str, int]
     names: Mapping[str, str]
+    seats: Mapping[str, int]  # the export's seat numbers; empty when it gave none
 
     @property
     def board(self) -> tuple[str, ...]:
@@ -90,6 +97,20 @@ class PlayedHand:
 
     def shown(self) -> dict[str, tuple[str, ...]]:
         return {step.player: step.cards for step in self.steps if step.kind == "show"}
+
+
+def seat_order_check(hand: PlayedHand, seats: Mapping[str, int]) -> None:
+    """Raise :class:`HandHistoryError` unless ``seats`` gives every player of ``hand`` a
+    different seat number from 1, rising round the table in the hand's seat order (from any
+    player: the numbers may wrap round once, as 4, 6, 1, 2)."""
+    given = [seats.get(player) for player in hand.players]
+    numbers = [number for number in given if type(number) is int and number >= 1]
+    if len(numbers) != len(given):
+        raise HandHistoryError(f"Hand {hand.number}: every player needs a seat number from 1, not {given}.")
+    count = len(numbers)
+    wraps = sum(1 for index in range(count) if numbers[index] >= numbers[(index + 1) % count])
+    if len(set(numbers)) != count or wraps > 1:
+        raise HandHistoryError(f"Hand {hand.number}: the seat numbers {numbers} are not the hand's seat order.")
 
 
 def _data(event: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -169,8 +190,11 @@ def played_hand(hand: Mapping[str, Any]) -> PlayedHand | None:
         return None
     players = tuple(str(player["name"]) for player in start["players"])
     names = hand.get("names") or {}
+    seats = hand.get("seats") or {}
+    if not isinstance(seats, Mapping):
+        raise HandHistoryError(f"Hand {hand.get('hand_number')}: seats must map each player to a seat number.")
     pots.sort(key=lambda numbered: numbered[0])  # paid last side pot first; written main pot first
-    return PlayedHand(
+    played = PlayedHand(
         number=int(hand.get("hand_number", 0)),
         table=str(hand.get("table", "")),
         players=players,
@@ -184,4 +208,8 @@ def played_hand(hand: Mapping[str, Any]) -> PlayedHand | None:
         pots=tuple(pot for _index, pot in pots),
         final_stacks=final,
         names={player: str(names.get(player, player)) for player in players},
+        seats=dict(seats),
     )
+    if played.seats:
+        seat_order_check(played, played.seats)
+    return played

@@ -27,6 +27,10 @@ The choices the format leaves, and why:
   game has ended, when the revealed seed gives every deck away anyway;
 - the hands turned up are written under ``*** SHOW DOWN ***``, after the board, in the
   order the rules turned them up, with the best five named in words;
+- each hand's seat numbers are where the players sat when it was dealt (the export's
+  ``seats``): a reader puts the players round the table by their seat numbers and finds the
+  blinds and the turns from the button's seat, so numbers that are not the hand's seat order
+  (a player's seat now, after others left) are refused rather than written;
 - the summary's seat lines carry no "(button)"/"(small blind)" tag (the header names the
   button), so a reader that takes the text before " collected" as the name reads it right;
 - a name is written as the player chose it, except for the characters that would end
@@ -46,7 +50,7 @@ from typing import Any
 from engine.cards import card_text, parse_cards
 from engine.holdem.evaluator import best_hand
 from engine.holdem.phh import SEAT_COUNT
-from engine.holdem.played import PlayedHand, played_hand
+from engine.holdem.played import PlayedHand, played_hand, seat_order_check
 
 HAND_SEPARATOR = "\n\n\n"
 _RANK_WORDS = {
@@ -213,23 +217,29 @@ def hand_lines(
 def game_text(
     hands: Iterable[Mapping[str, Any]],
     *,
-    seats: Mapping[str, int] | None = None,
     hand_ids: Mapping[int, int] | None = None,
     played_at: Mapping[int, str] | None = None,
 ) -> str:
     """Every finished hand of a game (exported hands, ``engine.export``'s format) as one text.
 
-    ``seats``: each player's seat number (1 for the first; by default their place in the
-    first hand's seat order); ``played_at``: each hand's start, "YYYY/MM/DD HH:MM:SS" UTC,
-    by hand number (by default none is known and "1970/01/01 00:00:00" is written)."""
+    Each hand's seat numbers are its export's ``seats`` (where everyone sat when it was
+    dealt); a hand without them numbers the players by their place in the first hand's seat
+    order, 1 for the first (numbers out of a hand's seat order raise
+    :class:`~engine.holdem.played.HandHistoryError`). ``played_at``: each hand's start,
+    "YYYY/MM/DD HH:MM:SS" UTC, by hand number (by default none is known and
+    "1970/01/01 00:00:00" is written)."""
     played = [hand for hand in (played_hand(data) for data in hands) if hand is not None]
     if not played:
         return ""
-    numbers = dict(seats) if seats else {}
+    in_first_order: dict[str, int] = {}
     for hand in played:
         for player in hand.players:
-            numbers.setdefault(player, len(numbers) + 1)
-    seat_count = max(SEAT_COUNT, *numbers.values())
+            in_first_order.setdefault(player, len(in_first_order) + 1)
+    seats = [hand.seats or in_first_order for hand in played]
+    seat_count = SEAT_COUNT
+    for hand, numbers in zip(played, seats, strict=True):
+        seat_order_check(hand, numbers)
+        seat_count = max(seat_count, *(numbers[player] for player in hand.players))
     texts = [
         "\n".join(
             hand_lines(
@@ -240,6 +250,6 @@ def game_text(
                 seat_count=seat_count,
             )
         )
-        for hand in played
+        for hand, numbers in zip(played, seats, strict=True)
     ]
     return HAND_SEPARATOR.join(texts) + "\n"

@@ -150,7 +150,7 @@ def _holdem_game_export(request: HttpRequest, code: str) -> tuple[Table, dict[st
 @require_GET
 def game_phh(request: HttpRequest, code: str) -> HttpResponse:
     table, export = _holdem_game_export(request, code)
-    text = game_phhs(export["hands"], seats=history.seat_numbers(table=table))
+    text = game_phhs(export["hands"])
     return _file(text, f"dashain-{table.code}-game.phhs", "application/toml")
 
 
@@ -158,7 +158,7 @@ def game_phh(request: HttpRequest, code: str) -> HttpResponse:
 def hand_phh_file(request: HttpRequest, code: str, number: int) -> HttpResponse:
     table, export = _holdem_game_export(request, code)
     hands = [hand for hand in export["hands"] if hand["hand_number"] == number]
-    text = hand_phh(hands[0], seats=history.seat_numbers(table=table)) if hands else ""
+    text = hand_phh(hands[0]) if hands else ""
     if not text:
         raise Http404(_("That hand did not finish."))
     return _file(text, f"dashain-{table.code}-hand-{number}.phh", "application/toml")
@@ -169,7 +169,6 @@ def game_pokerstars(request: HttpRequest, code: str) -> HttpResponse:
     table, export = _holdem_game_export(request, code)
     text = game_text(
         export["hands"],
-        seats=history.seat_numbers(table=table),
         hand_ids=history.hand_ids(table=table),
         played_at=history.hand_times(table=table),
     )

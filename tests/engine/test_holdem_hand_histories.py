@@ -2,7 +2,9 @@
 
 Random whole games of 2 to 6 players are played by the engine (every hand of each game, from
 1,000 chips each until one player has them all: blinds that climb, short stacks, all-ins and
-side pots), each hand kept as the site exports it (its event log and display names). Then:
+side pots), each hand kept as the site exports it (its event log, display names and seat
+numbers: the players sit in any seats of six, so the numbers skip, and the text's reader must
+put them round the table by those numbers). Then:
 
 - PHH (engine.holdem.phh): each hand's ``.phh`` and each game's ``.phhs`` are read by
   PokerKit's PHH reader (``HandHistory.loads`` / ``loads_all``) and *played* by PokerKit: its
@@ -70,6 +72,10 @@ def random_games(seed: int, hands: int) -> Iterator[list[dict]]:
         count = rng.randint(2, 6)
         players = [f"{game_number}-{seat}" for seat in range(count)]
         names = dict(zip(players, rng.sample(NAMES, count), strict=True))
+        # Where they sit, as a site seats them: any seats of six, so the numbers skip and the
+        # button's is often not the lowest (drawn apart, so the games stay the same).
+        numbers = sorted(random.Random(f"{seed}|{game_number}").sample(range(1, 7), count))
+        seats = dict(zip(players, numbers, strict=True))
         settings = holdem_settings({"blinds_every": rng.choice([5, 10, None])})
         progress = game_start(players=players)
         game = []
@@ -100,6 +106,7 @@ def random_games(seed: int, hands: int) -> Iterator[list[dict]]:
                 events=[{"seq": seq, "kind": e.kind, "data": dict(e.data)} for seq, e in enumerate(log, start=1)],
             )
             hand["names"] = names
+            hand["seats"] = {player: seats[player] for player, _stack in plan.players}
             game.append(hand)
             progress = game_record_hand(progress=progress, plan=plan, result=result)
             played += 1
@@ -147,6 +154,7 @@ def test_phh_files_read_and_played_by_pokerkit_give_the_logs_stacks():
             order = in_pokerkit_order(hand)
             check_common_fields(history, hand, [hand.names[player] for player in order])
             assert history.hand == hand.number and history.table == hand.table
+            assert list(history.seats) == [hand.seats[player] for player in order]
             assert list(history.finishing_stacks) == [hand.final_stacks[player] for player in order]
             assert list(history.winnings) == [hand.won(player) for player in order]
             end = pokerkit_end(history)
@@ -177,7 +185,6 @@ def test_pokerstars_text_read_by_pokerkits_parser_matches_the_log():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # PokerKit warns of fields of its own it keeps ("time_zone_abbreviation")
             parsed = {history.hand: history for history in HandHistory.from_pokerstars(text)}
-        seats = {player: index + 1 for index, player in enumerate(hands[0].players)}
         for hand in hands:
             seen["hands"] += 1
             short = short_big_blind(hand)
@@ -188,10 +195,10 @@ def test_pokerstars_text_read_by_pokerkits_parser_matches_the_log():
                 seen["refused"] += 1
                 continue
             order = in_pokerkit_order(hand)
-            shown_names = safe_names(hand, seats)
+            shown_names = safe_names(hand, hand.seats)
             check_common_fields(history, hand, [shown_names[player] for player in order])
             assert history.table == hand.table and history.seat_count == 6
-            assert list(history.seats) == [seats[player] for player in order]
+            assert list(history.seats) == [hand.seats[player] for player in order]
             day = 1 + hand.number % 28
             assert (history.year, history.month, history.day) == (2026, 12, day)
             assert history.time == time(20, hand.number % 60, 5)
@@ -235,3 +242,32 @@ def test_a_hand_that_did_not_finish_is_left_out_and_teen_patti_is_refused():
         hand_phh({**game[0], "game": "faras"})
     with pytest.raises(HandHistoryError):
         hand_phh({**game[0], "events": []})
+
+
+def test_seat_numbers_out_of_the_hands_seat_order_are_refused():
+    """A reader seats the players by number: numbers that would seat them otherwise than the
+    hand was dealt (a player's seat now, after others left) would have it replay another hand."""
+    data = next(hand for game in random_games(6, 50) for hand in game if len(hand["players"]) >= 3)
+    hand = played_hand(data)
+    assert hand is not None
+    count = len(hand.players)
+    wrapped = dict(zip(hand.players, [*range(2, count + 1), 1], strict=True))  # 2, 3, ..., 1
+    read = HandHistory.loads(hand_phh({**data, "seats": wrapped}))
+    assert list(read.seats) == [wrapped[player] for player in hand.left_of_button()]
+    swapped = dict(zip(hand.players, [2, 1, *range(3, count + 1)], strict=True))
+    twice = dict.fromkeys(hand.players, 1)
+    missing = dict(list(wrapped.items())[1:])
+    for bad in (swapped, twice, missing, {**wrapped, hand.players[0]: True}, {**wrapped, hand.players[0]: 0}, [1, 2]):
+        with pytest.raises(HandHistoryError):
+            hand_phh({**data, "seats": bad})
+        with pytest.raises(HandHistoryError):
+            game_text([{**data, "seats": bad}])
+    # Without seat numbers, the players are numbered by their place in the first hand.
+    game = next(random_games(6, 50))
+    plain = [{key: value for key, value in exported.items() if key != "seats"} for exported in game]
+    first = played_hand(plain[0])
+    assert first is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parsed = list(HandHistory.from_pokerstars(game_text(plain)))
+    assert list(parsed[0].seats) == [first.players.index(player) + 1 for player in first.left_of_button()]

@@ -281,6 +281,8 @@ def test_export_and_replay_agree_for_hands_of_every_game(client, game):
         assert output["stacks"] == exported["result"]["stacks"] == hand.result["stacks"]
         assert output["pots"] == exported["result"]["pots"] == hand.result["pots"]
         assert exported["names"] == {s.engine_name: s.display_name for s in seats if s.engine_name in output["stacks"]}
+        # Where they sat at the deal (`seats` are as they sat down, before any hand).
+        assert exported["seats"] == {s.engine_name: s.number for s in seats if s.engine_name in output["stacks"]}
     whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
     out = io.StringIO()
     assert verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(whole))) == 0, out.getvalue()

@@ -9,6 +9,7 @@ turned it up for everyone (a show or showdown) in that hand.
 from __future__ import annotations
 
 import html
+import random
 import re
 import warnings
 
@@ -21,8 +22,9 @@ from engine.holdem.played import played_hand
 from shares.models import SharedHand
 from tables import history
 from tables.models import Hand
+from tables.services import hand_act
 from tests.engine.test_holdem_hand_histories import short_big_blind
-from tests.tables.conftest import make_user, open_table
+from tests.tables.conftest import end_game, make_user, open_table, repeatable_decks
 from tests.tables.leaks import card_owners, cards_revealed, cards_shown_to
 from tests.tables.test_history import card_tokens, client_for, played_game, replay_data
 
@@ -157,10 +159,12 @@ def test_the_holdem_downloads_are_for_the_players_once_the_game_has_ended(client
     pokerkit = pytest.importorskip("pokerkit")
     names = {seat.engine_name: seat.display_name for seat in seats}
     expected = {}
+    seated = {}  # where each hand's players sat at its deal, in PokerKit's order
     for exported in history.game_export_build(table=table)["hands"]:
         hand = played_hand(exported)
         if hand is not None and not short_big_blind(hand):
             expected[hand.number] = {names[seat]: chips for seat, chips in hand.final_stacks.items()}
+            seated[hand.number] = [hand.seats[player] for player in hand.left_of_button()]
     assert expected
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PokerKit's notes on fields of its own, and free folds
@@ -176,6 +180,7 @@ def test_the_holdem_downloads_are_for_the_players_once_the_game_has_ended(client
                 played = read[kind][number]
                 end = list(played)[-1]
                 assert dict(zip(played.players, end.stacks, strict=True)) == stacks, (kind, number)
+                assert list(played.seats) == seated[number], (kind, number)
     page = client.get(reverse("table_history", kwargs={"code": table.code})).content.decode()
     assert urls[0] in page and urls[1] in page
     client.logout()
@@ -195,3 +200,34 @@ def test_teen_patti_has_no_holdem_files(client):
         reverse("game_phh", kwargs={"code": table.code})
         not in client.get(reverse("table_history", kwargs={"code": table.code})).content.decode()
     )
+
+
+def test_the_pokerstars_file_seats_each_hand_as_it_was_dealt_after_a_player_was_sent_out(client, monkeypatch):
+    """Hand 1: the host (seat 1, the button) and the small blind (seat 2) are all in and the
+    host wins, so the small blind is sent out (his seat is freed). The files must still seat
+    him in seat 2 for hand 1: numbered as the seats were after the game, he came last, and
+    PokerKit (which puts the players round the table by seat number) had the blinds and the
+    turns wrong and could not read the hand."""
+    repeatable_decks(monkeypatch, random.Random(1))
+    table, seats = open_table("holdem", players=3)
+    host, small, big = seats
+    for seat, verb in ((host, "allin"), (small, "allin"), (big, "fold")):
+        hand_act(table_id=table.pk, seat_id=seat.pk, verb=verb)
+    first = Hand.objects.get(table=table, number=1)
+    assert first.result["stacks"] == {host.engine_name: 2020, small.engine_name: 0, big.engine_name: 980}
+    end_game(table, host.pk)
+    small.refresh_from_db()
+    assert small.number is None  # sent out: the seats now are 1 and 3
+    pokerkit = pytest.importorskip("pokerkit")
+    client_for(client, host)
+    text = client.get(reverse("game_pokerstars", kwargs={"code": table.code})).content.decode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        read = {h.hand - table.pk * history.HAND_IDS_PER_TABLE: h for h in pokerkit.HandHistory.from_pokerstars(text)}
+    names = [seat.display_name for seat in (small, big, host)]  # PokerKit's order: the button last
+    assert list(read[1].players) == names and list(read[1].seats) == [2, 3, 1]
+    assert list(list(read[1])[-1].stacks) == [0, 980, 2020]
+    phh = client.get(reverse("hand_phh", kwargs={"code": table.code, "number": 1})).content.decode()
+    assert "seats = [2, 3, 1]" in phh
+    exported = client.get(reverse("game_export", kwargs={"code": table.code})).json()["hands"][0]
+    assert exported["seats"] == {host.engine_name: 1, small.engine_name: 2, big.engine_name: 3}
