@@ -353,6 +353,15 @@ class NightResult:
     night: HomeGameNight
     report: TableReport
 
+    @property
+    def is_settled(self) -> bool:
+        """Whether the night's money can be settled (docs/ledger.md, "Seasons"): its table's
+        game has ended (nobody can buy in or play any more), every chip bought is cashed out
+        and its report shows balances. A table nobody has sat at yet, or one everyone has left
+        for now, is not settled: its money is still to come, and belongs to the season open
+        when the game ends."""
+        return self.night.table.ended_at is not None and self.report.is_final and not self.report.error
+
 
 def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[Standing]]:
     """Every night's report, and the standings over the nights that are settled (final).
@@ -367,7 +376,7 @@ def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[S
     standings: dict[str, Standing] = {}
     claims = confirmed_claims(home_game=home_game)
     for result in nights:
-        if not result.report.is_final or result.report.error:
+        if not result.is_settled:
             continue
         for line in result.report.players:
             key = person_key(line, claims)
@@ -388,7 +397,7 @@ def standings_running(
     """Each person's running net after each settled night, in the standings' order: the
     nights' dates, ``(name, [net after night 1, after night 2, ...])`` per person, and
     whether it is in chips (every night played for chips alone) rather than money."""
-    settled = [result for result in nights if result.report.is_final and not result.report.error]
+    settled = [result for result in nights if result.is_settled]
     chips = bool(settled) and all(result.report.is_zero_value for result in settled)
     claims = confirmed_claims(home_game=home_game)
     names: dict[str, str] = {}
@@ -507,7 +516,8 @@ def _night_results(nights: QuerySet[HomeGameNight]) -> list[NightResult]:
 
 def season_open(*, home_game: HomeGame) -> SeasonView:
     """The open season: the home game's nights not yet in a closed season. Only settled
-    nights count (every chip cashed out, balances shown); the others wait for the next close."""
+    nights count (:attr:`NightResult.is_settled`: the game ended, every chip cashed out,
+    balances shown); the others wait, and count in the season open when they are settled."""
     view = SeasonView(
         home_game=home_game,
         number=home_game.seasons.count() + 1,
@@ -515,7 +525,7 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
         settle_by=home_game.settle_by,
     )
     for result in _night_results(home_game.nights.filter(season__isnull=True)):
-        if result.report.is_final and not result.report.error:
+        if result.is_settled:
             view.nights.append(result)
         else:
             view.waiting.append(result)

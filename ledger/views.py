@@ -143,7 +143,12 @@ def table_ended_by_host(table: Table) -> bool:
 def table_report(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
     report = ledger_report(table=table)
-    night = HomeGameNight.objects.filter(table=table).select_related("home_game").first()
+    night = HomeGameNight.objects.filter(table=table).select_related("home_game", "season").first()
+    # The season whose settle-up holds this night: the closed one it was settled in, else the
+    # open one (a night counts in the season open when its game ends: docs/ledger.md).
+    season_number = None
+    if night is not None:
+        season_number = night.season.number if night.season else night.home_game.seasons.count() + 1
     return render(
         request,
         "ledger/table_report.html",
@@ -155,6 +160,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "corrections": ledger_corrections(tables=[table]),
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
             "night": night,
+            "season_number": season_number,
             "by_season": night_settled_by_season(table=table) is not None,
             "has_computers": table.seats.exclude(computer="").exists(),
             "has_prizes": report.by_places and any(line.prize is not None for line in report.players),
