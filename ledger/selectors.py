@@ -460,13 +460,15 @@ class SeasonTransferLine:
     paid: bool = False
     transfer_id: int | None = None  # the frozen row of a closed season
     season_number: int | None = None
+    currency: str = ""  # the currency of the season it settles (a carried transfer keeps its own)
 
 
 @dataclass
 class SeasonView:
     """A season's settle-up: the nights it counts, each person's net across them, the fewest
     transfers that settle everyone at once (cent-true: each night's own rounded results
-    are added, so the nets add up to exactly zero), and the nights it does not count yet."""
+    are added, so the nets add up to exactly zero; none when the nights are paid one by
+    one), and the nights it does not count yet."""
 
     home_game: HomeGame
     number: int
@@ -535,6 +537,10 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
         view.error = _("This season's nights were played in different currencies, so they cannot be netted.")
         return view
     view.currency = currencies.pop() if currencies else ""
+    if not view.by_season:
+        # Paid night by night: each table's own transfers settle it, so the season lists no
+        # payments of its own (netted ones here would let a host collect twice).
+        return view
     balances = {key: int(person.net_money * 100) for key, person in people.items()}
     try:
         transfers = minimum_transfers(balances)
@@ -549,6 +555,7 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
                 payee_key=transfer.payee,
                 payee_name=people[transfer.payee].name,
                 amount=cents_to_decimal(transfer.amount),
+                currency=view.currency,
             )
         )
     return view
@@ -582,6 +589,7 @@ def _frozen_line(transfer: SeasonTransfer) -> SeasonTransferLine:
         paid=transfer.paid_at is not None,
         transfer_id=transfer.pk,
         season_number=transfer.season.number,
+        currency=transfer.season.currency,
     )
 
 

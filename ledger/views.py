@@ -131,12 +131,17 @@ def _csv_response(filename: str, rows: list[list[object]]) -> HttpResponse:
     return response
 
 
-def table_ended_by_host(table: Table) -> bool:
+def table_ended_by_host(table: Table) -> str:
     """Whether the host ended the game (the log's ``game_ended`` says so): the report tells
-    everyone, as the history does, since a host may end a game to lock in a lead (issue 25)."""
+    everyone, as the history does, since a host may end a game to lock in a lead (issue 25).
+    ``"placed"`` when the game placed its players then (hold'em: the placings are the stacks at
+    that moment), ``"ended"`` for a game without placings (Faras, Teen Patti), else ``""``."""
     if table.status != Table.Status.ENDED:
-        return False
-    return Event.objects.filter(table=table, kind="game_ended", payload__reason="host").exists()
+        return ""
+    ended = Event.objects.filter(table=table, kind="game_ended", payload__reason="host").only("payload").first()
+    if ended is None:
+        return ""
+    return "placed" if "placings" in ended.payload else "ended"
 
 
 @_guest_or_login
@@ -191,7 +196,9 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
         if places:
             row += [line.place or "", line.prize if line.prize is not None else ""]
         if money:
-            row += [line.paid, line.net_money, currency]
+            # No result yet (chips in a hand, a pool not yet paid by places): the Net cell is
+            # empty, as on the page, never a 0.00 nobody won.
+            row += [line.paid, "" if report.error else line.net_money, currency]
         rows.append(row)
     if money and report.transfers:
         rows.append([])
@@ -400,9 +407,8 @@ def home_game_csv(request: HttpRequest, home_game_id: int) -> HttpResponse:
         day = table.created_at.date().isoformat()
         currency = "" if night.report.is_zero_value else table_currency(table)
         for line in night.report.players:
-            rows.append(
-                [day, table.code, line.name, line.buy_ins, line.chips_end, line.net_chips, line.net_money, currency]
-            )
+            net = "" if night.report.error else line.net_money  # as the page: no result yet
+            rows.append([day, table.code, line.name, line.buy_ins, line.chips_end, line.net_chips, net, currency])
     return _csv_response(f"dashain-{slugify(home_game.name) or 'home-game'}-standings.csv", rows)
 
 

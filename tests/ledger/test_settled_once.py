@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -161,3 +162,121 @@ def test_a_table_everyone_has_left_is_not_settled_until_its_game_ends():
         "Bikash": Decimal("-3.50"),
         "Chandra": Decimal("-5.00"),
     }
+
+
+def night_by_night_home_game(host, friends, *, settle_by=HomeGame.SettleBy.NIGHT):
+    from tests.ledger.test_seasons import three_nights
+
+    return three_nights(host, friends, settle_by=settle_by, settings={"host": {"currency": "NPR"}})
+
+
+@pytest.mark.django_db
+def test_a_home_game_paid_night_by_night_lists_no_season_payments_in_its_csv(client):
+    """The page says the nights are paid one by one and lists no season transfers; the
+    season's CSV lists none either (netted ones marked "Paid: no" would be collected twice)."""
+    host = make_user("asha")
+    friends = {"Bikash": make_user("bikash"), "Chandra": make_user("chandra")}
+    home_game, _tables = night_by_night_home_game(host, friends)
+    client.force_login(host)
+    page = client.get(reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk})).content.decode()
+    assert "The nights are paid one by one" in page and "Who pays whom for the season" not in page
+    rows = csv_rows(client.get(reverse("ledger:season_csv_open", kwargs={"home_game_id": home_game.pk})))
+    assert ["From", "To", "Amount", "Currency", "Paid"] not in rows
+    assert {row[0]: row[2] for row in rows[1:] if row} == {"Asha": "3.50", "Bikash": "-2.00", "Chandra": "-1.50"}
+    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}))
+    rows = csv_rows(client.get(reverse("ledger:season_csv", kwargs={"home_game_id": home_game.pk, "number": 1})))
+    assert ["From", "To", "Amount", "Currency", "Paid"] not in rows
+
+
+@pytest.mark.django_db
+def test_a_carried_over_transfer_shows_its_seasons_currency_on_the_home_games_page(client):
+    """A transfer carried from season 1 is in season 1's currency on the home game's page, as on
+    season 1's own page, even while the open season has no night to take a currency from."""
+    host = make_user("asha")
+    friends = {"Bikash": make_user("bikash"), "Chandra": make_user("chandra")}
+    home_game, _tables = night_by_night_home_game(host, friends, settle_by=HomeGame.SettleBy.SEASON)
+    client.force_login(host)
+    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}))
+    season_page = client.get(reverse("ledger:season_detail", kwargs={"home_game_id": home_game.pk, "number": 1}))
+    home_page = client.get(reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk}))
+    carried = home_page.content.decode().split("Still unpaid from earlier seasons")[1]
+    for amount in ("2.00", "1.50"):
+        assert f"NPR\u00a0{amount}" in season_page.content.decode()
+        assert f"NPR\u00a0{amount}" in carried
+        assert f">{amount}" not in carried
+
+
+def net_cells(page: str) -> list[str]:
+    return [cell.strip() for cell in re.findall(r'<td class="net number"[^>]*>(.*?)</td>', page, re.S)]
+
+
+@pytest.mark.django_db
+def test_mid_game_at_a_table_shared_by_places_the_csv_leaves_the_nets_blank_as_the_page(client, monkeypatch):
+    """Before the prizes are recorded a table shared by places has no money result: the page
+    leaves the Net cells empty, and so does the CSV's Net column (never 0.00 for everyone)."""
+    from tests.ledger.test_holdem_prizes import _money_table
+    from tests.tables.conftest import repeatable_decks
+
+    repeatable_decks(monkeypatch, random.Random(36))
+    table, seats = _money_table("65/35")
+    client.force_login(seats[0].user)
+    page = client.get(reverse("ledger:table_report", kwargs={"code": table.code})).content.decode()
+    assert "The pool is paid by places when the game ends" in page
+    assert net_cells(page) == ["", "", ""]
+    rows = csv_rows(client.get(reverse("ledger:table_report_csv", kwargs={"code": table.code})))
+    net = rows[0].index("Net")
+    assert [row[net] for row in rows[1:4]] == ["", "", ""]
+    # The home game's CSV agrees with its page (which shows chips for such a night).
+    home_game = home_game_create(name="Hold'em", host=seats[0].user)
+    home_game_add_table(home_game=home_game, table=table, by=seats[0].user)
+    rows = csv_rows(client.get(reverse("ledger:home_game_csv", kwargs={"home_game_id": home_game.pk})))
+    night_rows = rows[rows.index([]) + 2 :]
+    assert len(night_rows) == 3 and {row[6] for row in night_rows} == {""}
+
+
+@pytest.mark.django_db
+def test_a_game_without_placings_ended_by_the_host_says_so_without_placings(client):
+    """Faras (Teen Patti's rules) has no placings: its settle-up page says the host ended the
+    game, not that "the placings are the stacks at that moment"."""
+    from tests.tables.conftest import open_table
+
+    table, seats = open_table("faras", players=3, choices={"boot": 10, "buy_in_chips": 1000, "buy_in_price": "10.00"})
+    end_game(table, seats[0].pk)
+    client.force_login(seats[0].user)
+    page = client.get(reverse("ledger:table_report", kwargs={"code": table.code})).content.decode()
+    assert "The host ended this game." in page and "placings" not in page
+
+
+@pytest.mark.django_db
+def test_the_host_ending_a_hold_em_game_during_a_hand_plays_it_out_then_places_the_stacks(client, monkeypatch):
+    """docs/rules.md: a hand in progress when the host ends a hold'em game is played out (never
+    called off), and the players are placed by their stacks once it has ended."""
+    from tables import selectors
+    from tables.models import Event, Hand
+    from tests.ledger.test_holdem_prizes import _money_table, _placings
+    from tests.tables.conftest import repeatable_decks
+
+    repeatable_decks(monkeypatch, random.Random(7))
+    table, seats = _money_table("100")
+    hand = selectors.hand_live(table=table)
+    player, legal = current_turn(table)
+    bet = next(action for action in legal if action.verb in ("raise", "bet", "call"))
+    hand_act(table_id=table.pk, seat_id=int(player), verb=bet.verb, amount=bet.min)
+    end_game(table, seats[0].pk)
+    hand.refresh_from_db()
+    assert hand.result and "void" not in hand.result  # played out
+    kinds = list(Event.objects.filter(table=table).values_list("kind", flat=True))
+    assert "game_ending" in kinds and "hand_void" not in kinds and Hand.objects.filter(table=table).count() == 1
+    stacks = {int(seat): chips for seat, chips in Event.objects.get(table=table, kind="game_ended").payload[
+        "final_stacks"
+    ].items()}
+    assert stacks == {int(seat): chips for seat, chips in hand.result["stacks"].items()} | {
+        seat: 0 for seat in stacks if str(seat) not in hand.result["stacks"]
+    }
+    best = max(stacks.values())
+    assert {seat for seat, place in _placings(table).items() if place == 1} == {
+        seat for seat, chips in stacks.items() if chips == best
+    }
+    client.force_login(seats[0].user)
+    page = client.get(reverse("ledger:table_report", kwargs={"code": table.code})).content.decode()
+    assert "The host ended this game: the placings are the stacks at that moment." in page
