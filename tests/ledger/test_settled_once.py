@@ -267,9 +267,10 @@ def test_the_host_ending_a_hold_em_game_during_a_hand_plays_it_out_then_places_t
     assert hand.result and "void" not in hand.result  # played out
     kinds = list(Event.objects.filter(table=table).values_list("kind", flat=True))
     assert "game_ending" in kinds and "hand_void" not in kinds and Hand.objects.filter(table=table).count() == 1
-    stacks = {int(seat): chips for seat, chips in Event.objects.get(table=table, kind="game_ended").payload[
-        "final_stacks"
-    ].items()}
+    stacks = {
+        int(seat): chips
+        for seat, chips in Event.objects.get(table=table, kind="game_ended").payload["final_stacks"].items()
+    }
     assert stacks == {int(seat): chips for seat, chips in hand.result["stacks"].items()} | {
         seat: 0 for seat in stacks if str(seat) not in hand.result["stacks"]
     }
