@@ -64,8 +64,9 @@ from tests.ledger.test_settlement import brute_force_minimum
 EXAMPLES = int(os.environ.get("DASHAIN_LIFE_EXAMPLES", "50"))
 PEOPLE = ("asha", "bikash", "chandra", "dipa")  # asha hosts; all have accounts
 GUEST = "Gita"  # no account: a guest, matched by name across nights
-#: (price, chips a buy-in gives): a chip worth a cent, a third of a cent, 0.75 cents, 10/7 cents, nothing.
-STACKS = [("10.00", 1000), ("10.00", 3000), ("7.50", 1000), ("0.10", 7), ("0.00", 1000)]
+#: (price, chips a buy-in gives): a chip worth 1.001 cents, a third of a cent, 0.749 cents, 10/7
+#: cents, nothing. Odd prices: a pool shared by places rarely splits evenly (spare cents).
+STACKS = [("10.01", 1000), ("10.00", 3000), ("7.49", 1000), ("0.10", 7), ("0.00", 1000)]
 PAYOUTS = [(100,), (65, 35), (50, 30, 20)]
 CURRENCY = "NPR"
 
@@ -280,7 +281,7 @@ class HomeGameLife(RuleBasedStateMachine):
             ledger_record_cash_out(table=night.table, seat=night.seats[seat_id], chips=chips_end)
         if night.kind == "holdem_places":
             # Book 001's placings: players level share a place and the next place skips (1, 1, 3).
-            scores = {seat_id: data.draw(st.integers(0, 2)) for seat_id in night.seats}
+            scores = {seat_id: data.draw(st.integers(0, 1)) for seat_id in night.seats}  # ties, often
             night.places = {
                 seat_id: 1 + sum(1 for other in scores.values() if other > score) for seat_id, score in scores.items()
             }
