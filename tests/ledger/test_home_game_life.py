@@ -64,9 +64,9 @@ from tests.ledger.test_settlement import brute_force_minimum
 EXAMPLES = int(os.environ.get("DASHAIN_LIFE_EXAMPLES", "50"))
 PEOPLE = ("asha", "bikash", "chandra", "dipa")  # asha hosts; all have accounts
 GUEST = "Gita"  # no account: a guest, matched by name across nights
-#: (price, chips a buy-in gives): a chip worth 1.001 cents, a third of a cent, 0.749 cents, 10/7
-#: cents, nothing. Odd prices: a pool shared by places rarely splits evenly (spare cents).
-STACKS = [("10.01", 1000), ("10.00", 3000), ("7.49", 1000), ("0.10", 7), ("0.00", 1000)]
+#: (price, chips a buy-in gives): a chip worth 1.001 cents, 0.333 cents, 0.749 cents, 11/7 cents,
+#: nothing. Odd prices: a pool shared by places rarely splits evenly (spare cents to hand out).
+STACKS = [("10.01", 1000), ("9.99", 3000), ("7.49", 1000), ("0.11", 7), ("0.00", 1000)]
 PAYOUTS = [(100,), (65, 35), (50, 30, 20)]
 CURRENCY = "NPR"
 
@@ -246,7 +246,21 @@ class HomeGameLife(RuleBasedStateMachine):
     def play(self, data):
         """People sit (the host, some friends, maybe the guest), buy in once or twice, play;
         the chips at the end are any split of the chips bought."""
-        night = data.draw(st.sampled_from(self._unplayed()))
+        self._play(data.draw(st.sampled_from(self._unplayed())), data)
+
+    @rule(
+        kind=st.sampled_from(["faras", "holdem_chips", "holdem_places"]),
+        stack=st.sampled_from(STACKS),
+        payouts=st.sampled_from(PAYOUTS),
+        data=st.data(),
+    )
+    def a_whole_night(self, kind, stack, payouts, data):
+        """The usual night: the table added, played and the game ended, in one step."""
+        self.add_a_night(kind, stack, payouts)
+        self._play(self.nights[-1], data)
+        self._end(self.nights[-1])
+
+    def _play(self, night: Night, data) -> None:
         who = ["asha", *data.draw(st.lists(st.sampled_from([*PEOPLE[1:], GUEST]), min_size=1, max_size=3, unique=True))]
         # Each night's seat ids cross a power of ten (9, 10, 11; 99, 100, 101; ...): the
         # tie-break is the lowest id as a number ("10" sorts before "9" as text).
@@ -292,7 +306,11 @@ class HomeGameLife(RuleBasedStateMachine):
     @rule(data=st.data())
     def end_the_game(self, data):
         """The game ends (played, or nobody ever sat): prizes recorded by places, as game_end does."""
-        night = data.draw(st.sampled_from([n for n in self.nights if not n.ended]))
+        # A played night when there is one (a night ended unplayed is rarer at a real table).
+        played = [n for n in self.nights if n.played and not n.ended]
+        self._end(data.draw(st.sampled_from(played or [n for n in self.nights if not n.ended])))
+
+    def _end(self, night: Night) -> None:
         if night.places:
             ledger_record_prizes(table=night.table, places=night.places, payouts=night.payouts)
         night.table.status, night.table.ended_at = Table.Status.ENDED, timezone.now()
