@@ -21,7 +21,7 @@ seasons, marks transfers paid and takes marks back, through the pages. After eve
 
 Played through the ledger's services (buy-ins, cash-outs, prizes, corrections: the calls live
 play makes; a game's end as ``game_end`` leaves the table); the host's choices through the
-pages. Bounded by examples: ``DASHAIN_LIFE_EXAMPLES`` (default 50) and at most 10 steps each.
+pages. Bounded by examples: ``DASHAIN_LIFE_EXAMPLES`` (default 20) and at most 10 steps each.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from tables.models import Seat, Table
 from tests.ledger.conftest import make_table, make_user
 from tests.ledger.test_settlement import brute_force_minimum
 
-EXAMPLES = int(os.environ.get("DASHAIN_LIFE_EXAMPLES", "50"))
+EXAMPLES = int(os.environ.get("DASHAIN_LIFE_EXAMPLES", "20"))
 PEOPLE = ("asha", "bikash", "chandra", "dipa")  # asha hosts; all have accounts
 GUEST = "Gita"  # no account: a guest, matched by name across nights
 #: (price, chips a buy-in gives): a chip worth 1.001 cents, 0.333 cents, 0.749 cents, 11/7 cents,
