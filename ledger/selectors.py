@@ -353,6 +353,15 @@ class NightResult:
     night: HomeGameNight
     report: TableReport
 
+    @property
+    def is_settled(self) -> bool:
+        """Whether the night's money can be settled (docs/ledger.md, "Seasons"): its table's
+        game has ended (nobody can buy in or play any more), every chip bought is cashed out
+        and its report shows balances. A table nobody has sat at yet, or one everyone has left
+        for now, is not settled: its money is still to come, and belongs to the season open
+        when the game ends."""
+        return self.night.table.ended_at is not None and self.report.is_final and not self.report.error
+
 
 def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[Standing]]:
     """Every night's report, and the standings over the nights that are settled (final).
@@ -367,7 +376,7 @@ def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[S
     standings: dict[str, Standing] = {}
     claims = confirmed_claims(home_game=home_game)
     for result in nights:
-        if not result.report.is_final or result.report.error:
+        if not result.is_settled:
             continue
         for line in result.report.players:
             key = person_key(line, claims)
@@ -388,7 +397,7 @@ def standings_running(
     """Each person's running net after each settled night, in the standings' order: the
     nights' dates, ``(name, [net after night 1, after night 2, ...])`` per person, and
     whether it is in chips (every night played for chips alone) rather than money."""
-    settled = [result for result in nights if result.report.is_final and not result.report.error]
+    settled = [result for result in nights if result.is_settled]
     chips = bool(settled) and all(result.report.is_zero_value for result in settled)
     claims = confirmed_claims(home_game=home_game)
     names: dict[str, str] = {}
@@ -451,13 +460,15 @@ class SeasonTransferLine:
     paid: bool = False
     transfer_id: int | None = None  # the frozen row of a closed season
     season_number: int | None = None
+    currency: str = ""  # the currency of the season it settles (a carried transfer keeps its own)
 
 
 @dataclass
 class SeasonView:
     """A season's settle-up: the nights it counts, each person's net across them, the fewest
     transfers that settle everyone at once (cent-true: each night's own rounded results
-    are added, so the nets add up to exactly zero), and the nights it does not count yet."""
+    are added, so the nets add up to exactly zero; none when the nights are paid one by
+    one), and the nights it does not count yet."""
 
     home_game: HomeGame
     number: int
@@ -507,7 +518,8 @@ def _night_results(nights: QuerySet[HomeGameNight]) -> list[NightResult]:
 
 def season_open(*, home_game: HomeGame) -> SeasonView:
     """The open season: the home game's nights not yet in a closed season. Only settled
-    nights count (every chip cashed out, balances shown); the others wait for the next close."""
+    nights count (:attr:`NightResult.is_settled`: the game ended, every chip cashed out,
+    balances shown); the others wait, and count in the season open when they are settled."""
     view = SeasonView(
         home_game=home_game,
         number=home_game.seasons.count() + 1,
@@ -515,7 +527,7 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
         settle_by=home_game.settle_by,
     )
     for result in _night_results(home_game.nights.filter(season__isnull=True)):
-        if result.report.is_final and not result.report.error:
+        if result.is_settled:
             view.nights.append(result)
         else:
             view.waiting.append(result)
@@ -525,6 +537,10 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
         view.error = _("This season's nights were played in different currencies, so they cannot be netted.")
         return view
     view.currency = currencies.pop() if currencies else ""
+    if not view.by_season:
+        # Paid night by night: each table's own transfers settle it, so the season lists no
+        # payments of its own (netted ones here would let a host collect twice).
+        return view
     balances = {key: int(person.net_money * 100) for key, person in people.items()}
     try:
         transfers = minimum_transfers(balances)
@@ -539,6 +555,7 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
                 payee_key=transfer.payee,
                 payee_name=people[transfer.payee].name,
                 amount=cents_to_decimal(transfer.amount),
+                currency=view.currency,
             )
         )
     return view
@@ -572,6 +589,7 @@ def _frozen_line(transfer: SeasonTransfer) -> SeasonTransferLine:
         paid=transfer.paid_at is not None,
         transfer_id=transfer.pk,
         season_number=transfer.season.number,
+        currency=transfer.season.currency,
     )
 
 

@@ -59,7 +59,7 @@ from ledger.models import (
     TableLedger,
     TransferPaid,
 )
-from ledger.selectors import cents_to_decimal, ledger_report, night_settled_by_season, season_open
+from ledger.selectors import cents_to_decimal, ledger_report, night_settled_by_season, season_open, seat_key
 from ledger.settlement import SettlementError, split_prizes
 
 if TYPE_CHECKING:  # the ledger writes only its own rows; it imports nothing of tables at run time
@@ -326,7 +326,9 @@ def ledger_record_prizes(
     unknown = set(places) - set(seats)
     if unknown:
         raise LedgerError("wrong_table", _("That seat is not at this table."))
-    placed = {str(seat_id): place for seat_id, place in places.items()}
+    # Keyed as the settlement names seats (zero-padded ids), so the largest-remainder rule
+    # breaks a tie by the lowest seat id, the first to join: "10" would sort before "8".
+    placed = {seat_key(seat_id): place for seat_id, place in places.items()}
     pool = sum(int(paid[seat_id] * 100) for seat_id in places)
     table_pays = list(payouts)
     if 0 < len(placed) < len(table_pays):
@@ -338,7 +340,7 @@ def ledger_record_prizes(
     written = []
     for seat_id, seat in sorted(seats.items()):
         if seat_id in places:
-            prize, place = cents_to_decimal(cents[str(seat_id)]), places[seat_id]
+            prize, place = cents_to_decimal(cents[seat_key(seat_id)]), places[seat_id]
         else:
             prize, place = paid[seat_id].quantize(Decimal("0.01")), None
         written.append(

@@ -133,19 +133,29 @@ def _csv_response(filename: str, rows: list[list[object]]) -> HttpResponse:
     return response
 
 
-def table_ended_by_host(table: Table) -> bool:
+def table_ended_by_host(table: Table) -> str:
     """Whether the host ended the game (the log's ``game_ended`` says so): the report tells
-    everyone, as the history does, since a host may end a game to lock in a lead (issue 25)."""
+    everyone, as the history does, since a host may end a game to lock in a lead (issue 25).
+    ``"placed"`` when the game placed its players then (hold'em: the placings are the stacks at
+    that moment), ``"ended"`` for a game without placings (Faras, Teen Patti), else ``""``."""
     if table.status != Table.Status.ENDED:
-        return False
-    return Event.objects.filter(table=table, kind="game_ended", payload__reason="host").exists()
+        return ""
+    ended = Event.objects.filter(table=table, kind="game_ended", payload__reason="host").only("payload").first()
+    if ended is None:
+        return ""
+    return "placed" if "placings" in ended.payload else "ended"
 
 
 @_guest_or_login
 def table_report(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
     report = ledger_report(table=table)
-    night = HomeGameNight.objects.filter(table=table).select_related("home_game").first()
+    night = HomeGameNight.objects.filter(table=table).select_related("home_game", "season").first()
+    # The season whose settle-up holds this night: the closed one it was settled in, else the
+    # open one (a night counts in the season open when its game ends: docs/ledger.md).
+    season_number = None
+    if night is not None:
+        season_number = night.season.number if night.season else night.home_game.seasons.count() + 1
     return render(
         request,
         "ledger/table_report.html",
@@ -157,6 +167,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "corrections": ledger_corrections(tables=[table]),
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
             "night": night,
+            "season_number": season_number,
             "by_season": night_settled_by_season(table=table) is not None,
             "has_computers": table.seats.exclude(computer="").exists(),
             "has_prizes": report.by_places and any(line.prize is not None for line in report.players),
@@ -187,7 +198,9 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
         if places:
             row += [line.place or "", line.prize if line.prize is not None else ""]
         if money:
-            row += [line.paid, line.net_money, currency]
+            # No result yet (chips in a hand, a pool not yet paid by places): the Net cell is
+            # empty, as on the page, never a 0.00 nobody won.
+            row += [line.paid, "" if report.error else line.net_money, currency]
         rows.append(row)
     if money and report.transfers:
         rows.append([])
@@ -410,9 +423,8 @@ def home_game_csv(request: HttpRequest, home_game_id: int) -> HttpResponse:
         day = table.created_at.date().isoformat()
         currency = "" if night.report.is_zero_value else table_currency(table)
         for line in night.report.players:
-            rows.append(
-                [day, table.code, line.name, line.buy_ins, line.chips_end, line.net_chips, line.net_money, currency]
-            )
+            net = "" if night.report.error else line.net_money  # as the page: no result yet
+            rows.append([day, table.code, line.name, line.buy_ins, line.chips_end, line.net_chips, net, currency])
     return _csv_response(f"dashain-{slugify(home_game.name) or 'home-game'}-standings.csv", rows)
 
 

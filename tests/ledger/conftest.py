@@ -18,10 +18,10 @@ def make_user(username: str) -> User:
     return User.objects.create(username=username)
 
 
-def make_table(host: User, *, price: str = "10.00", chips: int = 1000, **extra) -> Table:
+def make_table(host: User, *, price: str = "10.00", chips: int = 1000, game: str = Table.Game.FARAS, **extra) -> Table:
     return Table.objects.create(
         code=f"LEDG{next(_codes):04d}",
-        game=Table.Game.FARAS,
+        game=game,
         buy_in_chips=chips,
         buy_in_price=Decimal(price),
         host=host,

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from ledger.models import LedgerEntry
 from ledger.selectors import ledger_report
-from ledger.services import LedgerError, ledger_record_prizes
+from ledger.services import LedgerError, ledger_record_buy_in, ledger_record_prizes
 from ledger.settlement import PlayerEntry, SettlementError, settle, split_prizes
 from tables.models import Event, Seat, Table
 from tables.services import hand_act, seat_leave
@@ -440,3 +440,41 @@ def test_the_report_says_the_host_ended_the_game(monkeypatch):
     assert "The host ended the game" in history
     first = next(seat for seat, place in _placings(table).items() if place == 1)
     assert f"prize USD\u00a0{_prizes(table)[first][1]}" in history
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("first_id", [8, 98])
+def test_a_tied_places_spare_cent_goes_to_the_lowest_seat_id_past_nine(first_id):
+    """docs/ledger.md: the spare cents go to the largest dropped fractions, "ties to the lower
+    exact share, then to the lowest seat id, the first to join", also when the ids have
+    different numbers of digits (8, 9, 10; 98, 99, 100): compared as numbers, not as text."""
+    from tests.ledger.conftest import make_table, make_user
+
+    host = make_user("host")
+    table = make_table(host, price="10.01", settings={"prizes": "places", "payouts": [50, 30, 20]})
+    seats = []
+    for number, seat_id in enumerate(range(first_id, first_id + 4), start=1):
+        seat = Seat.objects.create(
+            pk=seat_id,
+            table=table,
+            user=host if number == 1 else None,
+            display_name=f"P{seat_id}",
+            guest_token="" if number == 1 else f"guest-{seat_id}",
+            number=number,
+            status=Seat.Status.PLAYING,
+        )
+        ledger_record_buy_in(table=table, seat=seat, chips=1000, price=Decimal("10.01"), is_buy_back=False)
+        seats.append(seat)
+    # The last to join wins; the other three share second (they cover 30 + 20 percent of 40.04:
+    # 6.67333... each, two cents dropped but one handed back: the first of them to join gets it).
+    tied = seats[:3]
+    places = {seat.pk: 2 for seat in tied} | {seats[3].pk: 1}
+    ledger_record_prizes(table=table, places=places, payouts=[50, 30, 20])
+    prizes = {seat_id: prize for seat_id, (_place, prize) in _prizes(table).items()}
+    assert prizes == {
+        first_id: Decimal("6.68"),
+        first_id + 1: Decimal("6.67"),
+        first_id + 2: Decimal("6.67"),
+        first_id + 3: Decimal("20.02"),
+    }
+    assert sum(prizes.values()) == Decimal("40.04")

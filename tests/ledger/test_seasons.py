@@ -192,7 +192,7 @@ def test_by_season_a_nights_own_transfers_are_not_marked_paid(client, host, frie
     assert not TransferPaid.objects.exists()
     client.force_login(host)
     page = client.get(reverse("ledger:table_report", kwargs={"code": tables[0].code})).content.decode()
-    assert "paid with its home game" in page and "Mark paid" not in page
+    assert "This night is paid with season 1 of its home game" in page and "Mark paid" not in page
 
 
 def test_switching_to_the_season_is_refused_once_a_night_is_being_paid(client, host, friends):

@@ -8,14 +8,17 @@ from decimal import Decimal
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from ledger.models import HomeGame, HomeGameNight, TransferPaid
 from ledger.services import home_game_add_table, home_game_create, ledger_record_buy_in, ledger_record_cash_out
+from tables.models import Table
 from tests.ledger.conftest import make_seat, make_table, make_user
 
 
-def play_night(host, *, price="10.00", results=None, others=None):
-    """A finished table: everyone bought one stack of 1,000; ``results`` are chips at the end."""
+def play_night(host, *, price="10.00", results=None, others=None, ended=True):
+    """A finished table: everyone bought one stack of 1,000; ``results`` are chips at the end;
+    the game ended (as ``tables.services.hand_end.game_end`` leaves it) unless ``ended`` is false."""
     table = make_table(host, price=price)
     results = results or {"Asha": 1850, "Bikash": 650, "Chandra": 500}
     others = others or {}
@@ -27,7 +30,15 @@ def play_night(host, *, price="10.00", results=None, others=None):
         ledger_record_buy_in(table=table, seat=seat, chips=1000, price=Decimal(price), is_buy_back=False)
     for name, chips_end in results.items():
         ledger_record_cash_out(table=table, seat=seats[name], chips=chips_end)
+    if ended:
+        end_table(table)
     return table, seats
+
+
+def end_table(table):
+    """The table's game over, as ``game_end`` leaves it (the ledger's own rows are the caller's)."""
+    table.status, table.ended_at = Table.Status.ENDED, timezone.now()
+    table.save(update_fields=["status", "ended_at"])
 
 
 @pytest.fixture
