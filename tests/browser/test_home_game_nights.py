@@ -83,16 +83,16 @@ def test_a_night_from_invitation_to_tonights_table(new_page, live_site, artifact
     event = the_event(ics.body())
     assert event.decoded("dtstart") == datetime.combine(day, time(20, 0), tzinfo=UTC)
     assert str(event["location"]) == "Asha's flat" and str(event["status"]) == "CONFIRMED"
-    host.get_by_role("button", name="Yes").click()
+    host.get_by_role("button", name="Yes", exact=True).click()
     expect(host.locator(".my-answer")).to_have_text("You are coming.")
 
     # Bikash says yes (the last seat), Chandra says yes (the waiting list).
     bikash, chandra = friends["bikash"], friends["chandra"]
     bikash.goto(night_url)
-    bikash.get_by_role("button", name="Yes").click()
+    bikash.get_by_role("button", name="Yes", exact=True).click()
     expect(bikash.locator(".my-answer")).to_have_text("You are coming.")
     chandra.goto(night_url)
-    chandra.get_by_role("button", name="Yes").click()
+    chandra.get_by_role("button", name="Yes", exact=True).click()
     expect(chandra.locator(".my-answer")).to_contain_text("You are on the waiting list")
     expect(chandra.locator(".answers--waiting")).to_contain_text("Chandra")
     fits(chandra, artifacts, "night-waiting-phone")

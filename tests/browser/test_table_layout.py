@@ -192,12 +192,17 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
 
         # Sideshows, each asked of the player who bet just before (book 000), at both sizes:
         # Bikash (phone) is asked by Chandra, then Chandra (laptop) by Asha; both refuse.
+        # Asha's page is read for who is next only once it has every page's news (the refusal
+        # reaches the refuser's page first: read before, Asha's could still show the sideshow).
+        settle(players)
         assert to_act(asha) == bikash.seat
         act(bikash, "see")
         act(bikash, "chaal")
+        settle(players)
         assert to_act(asha) == chandra.seat
         act(chandra, "see")
         sideshow_asked(chandra, bikash, screenshots)
+        settle(players)
         assert to_act(asha) == asha.seat
         act(asha, "see")
         sideshow_asked(asha, chandra, screenshots)

@@ -34,8 +34,14 @@ REQUESTS = 40
 SOCKETS = 30
 
 
+#: The web process's sessions are told apart by their application name (libpq reads PGAPPNAME):
+#: the suite's commands that prepare the site and open its table are processes of their own,
+#: with pools of their own, and a backend of one that just exited can still be listed.
+WEB_APPLICATION = "dashain-web-under-test"
+
+
 def site_sessions(database_url: str) -> int:
-    """How many sessions PostgreSQL has open on the database of ``database_url``."""
+    """How many sessions the web process has open on the database of ``database_url``."""
     import environ
     import psycopg
 
@@ -49,7 +55,8 @@ def site_sessions(database_url: str) -> int:
     )
     with psycopg.connect(dbname="postgres", **options) as connection:
         row = connection.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [settings_dict["NAME"]]
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND application_name = %s",
+            [settings_dict["NAME"], WEB_APPLICATION],
         ).fetchone()
     assert row is not None
     return int(row[0])
@@ -93,6 +100,7 @@ def site():
         DASHAIN_SOCKETS_PER_PERSON="1000",
         DASHAIN_READS_PER_PERSON_BURST="1000",
     )
+    site.web_env["PGAPPNAME"] = WEB_APPLICATION
     try:
         site.run("prepare", str(workdir))
         site.start_web()
