@@ -54,7 +54,7 @@ def _kitchen_night(host, bikash):
 def test_a_kitchen_night_nets_in_the_season_with_an_online_night(client, host):
     bikash = make_user("bikash")
     home_game = home_game_create(name="Fridays", host=host, members=[bikash])
-    home_game_set_settle_by(home_game=home_game, settle_by="season", by=host)
+    home_game = home_game_set_settle_by(home_game=home_game, settle_by="season", by=host)
     online, kitchen = _online_night(host, bikash), _kitchen_night(host, bikash)
     for table in (online, kitchen):
         home_game_add_table(home_game=home_game, table=table, by=host)

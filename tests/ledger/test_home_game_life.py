@@ -356,7 +356,7 @@ class HomeGameLife(RuleBasedStateMachine):
         view = season_open(home_game=self.home_game)
         settled = [result.night.table_id for result in view.nights]
         before = Season.objects.filter(home_game=self.home_game).count()
-        self.client.post(reverse("ledger:season_close", kwargs={"home_game_id": self.home_game.pk}))
+        self.client.post(reverse("ledger:season_close", kwargs={"home_game_id": self.home_game.pk}), {"confirm": "1"})
         seasons = Season.objects.filter(home_game=self.home_game)
         if not settled:
             assert seasons.count() == before  # empty_season: nothing written

@@ -163,7 +163,7 @@ def test_on_a_database_built_through_the_pages_the_command_in_its_own_process(cl
         table, seats = play_night(host, results=results, others=friends)
         client.post(reverse("ledger:home_game_add_table", kwargs={"home_game_id": home_game.pk}), {"table": table.pk})
         tables.append((table, seats))
-    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}))
+    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     season = Season.objects.get(home_game=home_game)
     transfer = season.transfers.order_by("pk").first()
     client.post(

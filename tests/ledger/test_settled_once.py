@@ -102,7 +102,7 @@ def test_tonights_table_opened_before_the_season_closes_counts_in_the_next_seaso
     # Nobody has sat down tonight: the night is not settled, and closing takes last week alone.
     page = client.get(reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk})).content.decode()
     assert "One night is still being played" in page
-    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}))
+    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     season_1 = Season.objects.get(home_game=home_game, number=1)
     assert list(season_1.nights.values_list("table_id", flat=True)) == [last_week.pk]
     frozen = sorted(season_1.transfers.values_list("payer_name", "payee_name", "amount"))
@@ -183,7 +183,7 @@ def test_a_home_game_paid_night_by_night_lists_no_season_payments_in_its_csv(cli
     rows = csv_rows(client.get(reverse("ledger:season_csv_open", kwargs={"home_game_id": home_game.pk})))
     assert ["From", "To", "Amount", "Currency", "Paid"] not in rows
     assert {row[0]: row[2] for row in rows[1:] if row} == {"Asha": "3.50", "Bikash": "-2.00", "Chandra": "-1.50"}
-    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}))
+    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     rows = csv_rows(client.get(reverse("ledger:season_csv", kwargs={"home_game_id": home_game.pk, "number": 1})))
     assert ["From", "To", "Amount", "Currency", "Paid"] not in rows
 
@@ -196,7 +196,7 @@ def test_a_carried_over_transfer_shows_its_seasons_currency_on_the_home_games_pa
     friends = {"Bikash": make_user("bikash"), "Chandra": make_user("chandra")}
     home_game, _tables = night_by_night_home_game(host, friends, settle_by=HomeGame.SettleBy.SEASON)
     client.force_login(host)
-    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}))
+    client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     season_page = client.get(reverse("ledger:season_detail", kwargs={"home_game_id": home_game.pk, "number": 1}))
     home_page = client.get(reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk}))
     carried = home_page.content.decode().split("Still unpaid from earlier seasons")[1]
@@ -245,6 +245,12 @@ def test_a_game_without_placings_ended_by_the_host_says_so_without_placings(clie
     client.force_login(seats[0].user)
     page = client.get(reverse("ledger:table_report", kwargs={"code": table.code})).content.decode()
     assert "The host ended this game." in page and "placings" not in page
+    # The hands' page says the same, and the table page has the words without placings for
+    # its script to show (docs/ledger.md).
+    history_page = client.get(reverse("table_history", kwargs={"code": table.code})).content.decode()
+    assert "The host ended this game." in history_page and "the placings are the stacks" not in history_page
+    table_page = client.get(reverse("table_detail", kwargs={"code": table.code})).content.decode()
+    assert 'id="game-over-by-host-unplaced"' in table_page
 
 
 @pytest.mark.django_db

@@ -42,7 +42,9 @@ export function renderGameOver() {
   if (!ended) return;
   const placings = state.placings || [];
   // Issue 25: everyone sees a game the host ended (its placings are the stacks at that moment).
-  $("#game-over-by-host").hidden = state.endedBy !== "host";
+  // A game without placings (Teen Patti) is said to be ended, not placed.
+  $("#game-over-by-host").hidden = state.endedBy !== "host" || !placings.length;
+  $("#game-over-by-host-unplaced").hidden = state.endedBy !== "host" || placings.length > 0;
   if (placings.length) {
     // Book 001: every player placed, by chips, then the order out; level players share a place.
     // A pool shared by places (issue 25): each placing carries the prize the ledger recorded.
