@@ -1,9 +1,11 @@
 /*
  * connection.js: the page's one WebSocket to its table, kept open.
  *
- * Owns: connecting; a heartbeat (the server's "ping" message every 25 s; no frame at all
- * for 60 s means the socket is dead even if the browser has not noticed, so it is closed
- * and opened again); reconnecting after a loss with a jittered backoff (a random wait
+ * Owns: connecting; a heartbeat (the server's "ping" message every 5 s while the page is on
+ * screen, every 25 s while it is hidden; its "pong" carries the table's latest seq, so a page
+ * that lost news on the way, with no later news to show the gap, asks for a snapshot within
+ * one beat; no frame at all for 60 s means the socket is dead even if the browser has not
+ * noticed, so it is closed and opened again); reconnecting after a loss with a jittered backoff (a random wait
  * between half and all of 0.5 s, 1 s, 2 s ... 10 s, so a table's pages do not all come
  * back at the same instant after a server restart); reconnecting at once when the
  * browser comes back online or the tab is shown again. A socket the server closed
@@ -16,7 +18,8 @@
  * and at every change): no push reminder is sent to a page in view.
  */
 
-const HEARTBEAT_MS = 25000;
+const HEARTBEAT_MS = 5000;
+const HIDDEN_HEARTBEAT_MS = 25000;
 const SILENCE_MS = 60000;
 const NO_RETRY = new Set([4401, 4403, 4409]);
 
@@ -27,6 +30,7 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
   let heartbeat = null;
   let lastHeard = 0;
   let pings = 0;
+  let lastPing = 0;
   let stopped = false;
 
   function open() {
@@ -69,6 +73,9 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
   function beat() {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     if (Date.now() - lastHeard > SILENCE_MS) { socket.close(); return; }
+    // A hidden tab keeps its socket alive with fewer pings; it catches up when shown (now()).
+    if (document.visibilityState !== "visible" && Date.now() - lastPing < HIDDEN_HEARTBEAT_MS) return;
+    lastPing = Date.now();
     pings += 1;
     send({ type: "ping", id: "heartbeat-" + pings });
   }
