@@ -184,7 +184,7 @@ class PushedPage:
     pushed view. ``tests/browser/test_page_frames.py`` pins it to the page."""
 
     LOG_LOOKBACK = 400
-    HEARTBEAT_SECONDS = 25.0  # connection.js HEARTBEAT_MS
+    HEARTBEAT_SECONDS = 5.0  # connection.js HEARTBEAT_MS (a page on screen)
 
     def __init__(self) -> None:
         self.last_seq = 0
