@@ -185,6 +185,7 @@ class PushedPage:
 
     LOG_LOOKBACK = 400
     HEARTBEAT_SECONDS = 5.0  # connection.js HEARTBEAT_MS (a page on screen)
+    BEATS_PER_PING = 5  # connection.js PING_MS / HEARTBEAT_MS
 
     def __init__(self) -> None:
         self.last_seq = 0
@@ -242,9 +243,9 @@ class PushedPage:
             return out, shown, bool(self.legal)
         return out, shown, False
 
-    def ping(self) -> dict:
+    def ping(self, kind: str = "ping") -> dict:
         self.pings += 1
-        return {"type": "ping", "id": f"heartbeat-{self.pings}"}
+        return {"type": kind, "id": f"heartbeat-{self.pings}"}
 
     @staticmethod
     def action(verb: str, amount: int | None, request_id: str) -> dict:
@@ -379,10 +380,14 @@ class Player:
                 heartbeat.cancel()
 
     async def heartbeat(self, socket, stop: asyncio.Event) -> None:
+        beats = 0
         while not stop.is_set():
             await asyncio.sleep(PushedPage.HEARTBEAT_SECONDS)
             if not stop.is_set():
-                await socket.send(json.dumps(self.page.ping()))
+                # As connection.js: a full ping first and every 25 s, a beat in between.
+                beats += 1
+                kind = "ping" if beats % PushedPage.BEATS_PER_PING == 1 else "beat"
+                await socket.send(json.dumps(self.page.ping(kind)))
 
     async def on_frame(
         self, socket, frame: dict, now: float, size: int, read: tuple[list[dict], list[int], bool] | None = None

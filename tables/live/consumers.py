@@ -854,6 +854,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         # The table's latest seq, after sending this socket whatever it had missed of it.
         return {"type": "pong", "seq": await self._catch_up()}
 
+    async def _on_beat(self, message: dict[str, Any]) -> dict[str, Any]:
+        # The page's frequent heartbeat: the last seq this socket sent, with no read (a page
+        # behind it lost news on the way and asks for a snapshot); a socket behind the log is
+        # the quiet watcher's and the page's slower ``ping``'s to find.
+        return {"type": "pong", "seq": self.last_seq}
+
     HANDLERS = {
         "action": _on_action,
         "see": _on_see,
@@ -864,5 +870,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         "host": _on_host,
         "seed": _on_seed,
         "ping": _on_ping,
+        "beat": _on_beat,
         "visibility": _on_visibility,
     }

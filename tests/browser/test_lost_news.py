@@ -3,8 +3,8 @@
 A page learns that it missed news from the next news (a gap in the seqs). When the table then
 stays still (nobody's turn comes, a watcher waits for the players), no next news comes. The
 server's quiet watcher does not help either when the socket itself sent the news and only the
-page lost it. The page's heartbeat does: every few seconds while the page is on screen it sends
-``ping``, the ``pong`` carries the table's latest seq, and a page behind it asks for a
+page lost it. The page's heartbeat does: every 5 s while the page is on screen it sends
+``beat``, the ``pong`` carries the last seq the socket sent, and a page behind it asks for a
 snapshot (static/js/table/connection.js, store.js). Here a route on the watcher's WebSocket
 drops the news of a friend sitting down, and nothing happens at the table after it: the
 watcher's page must show the friend within one beat and a margin (10 s), not at the next
@@ -38,7 +38,7 @@ class DropNews:
         server = route.connect_to_server()
 
         def from_page(message: str | bytes) -> None:
-            if json.loads(message).get("type") == "ping":
+            if json.loads(message).get("type") in ("beat", "ping"):
                 self.pings.append(time.monotonic())
             server.send(message)
 
@@ -88,5 +88,5 @@ def test_a_watcher_that_lost_news_catches_up_by_its_heartbeat(new_page, live_sit
     watcher.page.wait_for_function(
         "seq => Number(document.querySelector('#table-root').dataset.seq) >= seq", arg=table_seq, timeout=CATCH_UP_MS
     )
-    assert page_seq(host.page) == table_seq  # the table stood still: the catch-up came from a ping
+    assert page_seq(host.page) == table_seq  # the table stood still: the catch-up came from the heartbeat
     assert drop.pings, "the page sent no heartbeat"

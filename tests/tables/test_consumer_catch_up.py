@@ -177,3 +177,24 @@ async def test_quiet_tables_are_read_together_not_once_per_socket(monkeypatch):
     assert per_socket == []  # no socket asked on its own
     for client in clients:
         await client.close()
+
+
+async def test_a_beat_is_answered_with_the_sockets_own_seq_without_reading_the_log(monkeypatch):
+    """The page's frequent heartbeat (``beat``) reads no log: its pong carries the last seq
+    this socket sent (a page behind it lost news on the way and asks for a snapshot); a
+    socket behind the log is the quiet watcher's and the slower ``ping``'s to find."""
+    monkeypatch.setattr(TableConsumer, "quiet_seconds", 3600.0)
+    table, seats = await database_sync_to_async(open_table)("faras", 3)
+    clients = await _clients(table, seats)
+    sent = clients[1].last_seq
+    await database_sync_to_async(_act_unheard)(table, seats, monkeypatch)
+    latest = await last_seq(table.pk)
+    assert latest > sent
+    frames_before = len(clients[1].frames)
+    pong = await clients[1].request({"type": "beat"})
+    assert pong == {"type": "pong", "seq": sent, "id": pong["id"]}
+    assert len(clients[1].frames) == frames_before + 1  # the pong only: nothing read, nothing sent
+    pong = await clients[1].request({"type": "ping"})  # the ping reads the log and catches up
+    assert pong["seq"] == latest and clients[1].last_seq == latest
+    for client in clients:
+        await client.close()

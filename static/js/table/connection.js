@@ -1,11 +1,12 @@
 /*
  * connection.js: the page's one WebSocket to its table, kept open.
  *
- * Owns: connecting; a heartbeat (the server's "ping" message every 5 s while the page is on
- * screen, every 25 s while it is hidden; its "pong" carries the table's latest seq, so a page
- * that lost news on the way, with no later news to show the gap, asks for a snapshot within
- * one beat; no frame at all for 60 s means the socket is dead even if the browser has not
- * noticed, so it is closed and opened again); reconnecting after a loss with a jittered backoff (a random wait
+ * Owns: connecting; a heartbeat: a "beat" every 5 s while the page is on screen (its "pong"
+ * carries the last seq the socket sent, read from no database, so a page that lost news on
+ * the way, with no later news to show the gap, asks for a snapshot within one beat) and a
+ * "ping" every 25 s, on screen or not (its "pong" carries the table's latest seq from the
+ * log, after the server sent what the socket had missed); no frame at all for 60 s means the
+ * socket is dead even if the browser has not noticed, so it is closed and opened again; reconnecting after a loss with a jittered backoff (a random wait
  * between half and all of 0.5 s, 1 s, 2 s ... 10 s, so a table's pages do not all come
  * back at the same instant after a server restart); reconnecting at once when the
  * browser comes back online or the tab is shown again. A socket the server closed
@@ -19,7 +20,7 @@
  */
 
 const HEARTBEAT_MS = 5000;
-const HIDDEN_HEARTBEAT_MS = 25000;
+const PING_MS = 25000;
 const SILENCE_MS = 60000;
 const NO_RETRY = new Set([4401, 4403, 4409]);
 
@@ -73,11 +74,14 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
   function beat() {
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     if (Date.now() - lastHeard > SILENCE_MS) { socket.close(); return; }
-    // A hidden tab keeps its socket alive with fewer pings; it catches up when shown (now()).
-    if (document.visibilityState !== "visible" && Date.now() - lastPing < HIDDEN_HEARTBEAT_MS) return;
-    lastPing = Date.now();
     pings += 1;
-    send({ type: "ping", id: "heartbeat-" + pings });
+    if (Date.now() - lastPing >= PING_MS) {
+      lastPing = Date.now();
+      send({ type: "ping", id: "heartbeat-" + pings });
+    } else if (document.visibilityState === "visible") {
+      // A hidden tab beats less; it catches up when shown again (now()).
+      send({ type: "beat", id: "heartbeat-" + pings });
+    }
   }
 
   function send(frame) {
@@ -96,7 +100,7 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
     // or make sure an open socket still answers.
     if (stopped) return;
     if (!socket) open();
-    else if (socket.readyState === WebSocket.OPEN) beat();
+    else if (socket.readyState === WebSocket.OPEN) { lastPing = 0; beat(); }  // a full ping
   }
 
   window.addEventListener("online", now);
