@@ -384,9 +384,9 @@ class Player:
         while not stop.is_set():
             await asyncio.sleep(PushedPage.HEARTBEAT_SECONDS)
             if not stop.is_set():
-                # As connection.js: a full ping first and every 25 s, a beat in between.
+                # As connection.js: a full ping every 25 s from the socket's opening, a beat in between.
                 beats += 1
-                kind = "ping" if beats % PushedPage.BEATS_PER_PING == 1 else "beat"
+                kind = "ping" if beats % PushedPage.BEATS_PER_PING == 0 else "beat"
                 await socket.send(json.dumps(self.page.ping(kind)))
 
     async def on_frame(

@@ -45,6 +45,7 @@ export function connect({ path, onOpen, onFrame, onClose, onSocket }) {
     current.addEventListener("open", () => {
       if (socket !== current) return;
       lastHeard = Date.now();
+      lastPing = Date.now();  // the snapshot just read the log: the first full ping in 25 s
       window.clearInterval(heartbeat);
       heartbeat = window.setInterval(beat, HEARTBEAT_MS);
       reportVisibility();
