@@ -13,6 +13,7 @@ guests' links. Every refusal says why and writes nothing.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -216,6 +217,22 @@ def test_only_the_host_sees_the_guests_seat_links():
     assert _link(dipa) in own
     player_page = player.get(reverse("table_detail", kwargs={"code": table.code})).content.decode()
     assert _link(dipa) not in player_page
+
+
+def test_each_guests_seat_link_has_its_copy_and_share_buttons():
+    table, seats = open_table("faras", 2, start=False)
+    dipa, _dipa_token = _guest(table)
+    hari, _hari_token = _guest(table, name="Hari")
+    host = Client()
+    host.force_login(seats[0].user)
+    page = host.get(reverse("table_seat_links", kwargs={"code": table.code})).content.decode()
+    assert "js/share_link.js" in page
+    for guest in (dipa, hari):
+        box = re.search(rf'<span class="share-link" data-share-for="seat-link-{guest.pk}"[^>]*>', page)
+        assert box is not None, guest
+        assert f'data-title="{guest.display_name}"' in box.group(0)
+        assert 'data-copied="Copied. Send it to this guest only."' in box.group(0)
+        assert f'id="seat-link-{guest.pk}"' in page
 
 
 def test_a_banned_guests_lobby_forgets_the_table():
