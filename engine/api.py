@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard, TypeVar
 
-from engine.views import HandView, LegalEntry, PotResultView
+from engine.view_types import HandView, LegalEntry, PotResultView
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:

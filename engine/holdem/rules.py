@@ -54,7 +54,7 @@ from engine.cards import card_text, deck_with
 from engine.holdem import hand as holdem_hand
 from engine.holdem.hand import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions, pots_of
 from engine.holdem.table import holdem_settings, plan_hand
-from engine.views import HoldemPlayer, HoldemResult, HoldemView, LegalEntry, PotView
+from engine.view_types import HoldemPlayer, HoldemResult, HoldemView, LegalEntry, PotView
 
 # Rule book 001: everyone starts with 1,000 play chips; seats are taken before the game
 # starts; no rebuys; the settings are fixed from the first deal; the game ends when one

@@ -32,7 +32,7 @@ from engine.teenpatti import hand, table
 from engine.teenpatti.hand import HandState, actions_from_events
 from engine.teenpatti.settings import PLAYER_COUNTS, PRESETS, merge_settings, parse_settings
 from engine.teenpatti.view import hand_view
-from engine.views import TeenPattiView
+from engine.view_types import TeenPattiView
 
 __all__ = ["PRESET_NAMES", "TEEN_PATTI_TABLE_RULES", "HandState", "TeenPattiGame", "actions_from_events", "preset_game"]
 

@@ -65,7 +65,7 @@ from engine.cards import DECK_SIZE, RANK_CHARS, card_text, rank_of
 from engine.teenpatti.ranking import hand_label, score_table
 from engine.teenpatti.settings import Settings
 from engine.teenpatti.variants import cards_each, turns_a_card, variant_hand
-from engine.views import HandLabel
+from engine.view_types import HandLabel
 
 VERBS = ("see", "chaal", "raise", "pack", "show", "sideshow", "accept", "refuse")
 
