@@ -265,7 +265,7 @@ class Game(Protocol[State]):
     """What every game's rules provide (Teen Patti presets and hold'em alike).
 
     ``State`` is the type of the game's hand (``engine.teenpatti.HandState``,
-    ``engine.holdem.hand.HandState``): only the game that made a state reads it. Code that
+    ``engine.holdem.state.HandState``): only the game that made a state reads it. Code that
     finds the game by name at run time (:func:`engine.games.get_game`) holds a
     ``Game[Any]``, since which state comes back is decided by the name.
     """

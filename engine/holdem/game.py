@@ -24,8 +24,8 @@ from typing import Any
 
 from engine.api import Action, Event, HandPlan, HandResult, LegalAction, TablePosition
 from engine.fairness import seeded_deck
-from engine.holdem.hand import HandState
 from engine.holdem.rules import HOLDEM
+from engine.holdem.state import HandState
 from engine.holdem.table import STARTING_STACK, holdem_settings
 
 

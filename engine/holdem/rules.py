@@ -52,7 +52,8 @@ from engine.api import (
 )
 from engine.cards import card_text, deck_with
 from engine.holdem import hand as holdem_hand
-from engine.holdem.hand import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions, pots_of
+from engine.holdem.showdown import pots_of
+from engine.holdem.state import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions
 from engine.holdem.table import holdem_settings, plan_hand
 from engine.view_types import HoldemPlayer, HoldemResult, HoldemView, LegalEntry, PotView
 

@@ -98,7 +98,7 @@ def _swap_hidden_cards(game_name: str, state, viewer: str, rng: random.Random):
     shown = {entry["name"] for entry in view["players"] if entry["cards"] is not None}
     new = state.copy()
     if game_name == "holdem":
-        from engine.holdem.hand import board_positions, hole_card_positions
+        from engine.holdem.state import board_positions, hole_card_positions
 
         visible = set(state.board)
         for seat, name in enumerate(state.names):
