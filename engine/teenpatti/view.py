@@ -43,7 +43,8 @@ from __future__ import annotations
 
 from engine.api import legal_entry
 from engine.cards import RANK_CHARS, card_text
-from engine.teenpatti.hand import HandState, hand_label_of, legal_actions, must_see, sideshow_partner
+from engine.teenpatti.hand import legal_actions, must_see, sideshow_partner
+from engine.teenpatti.state import HandState, hand_label_of
 from engine.teenpatti.variants import cards_each, joker_ranks
 from engine.view_types import LegalEntry, TeenPattiPlayer, TeenPattiResult, TeenPattiView
 
