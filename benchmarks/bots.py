@@ -60,8 +60,8 @@ from engine.bots.history import History
 from engine.bots.holdem import read_table as read_holdem
 from engine.bots.holdem_odds import starting_strength
 from engine.bots.selfplay import Computer, Strategy, play_hand
-from engine.bots.teenpatti import read_table as read_teenpatti
 from engine.bots.teenpatti_odds import hand_place
+from engine.bots.teenpatti_table import read_table as read_teenpatti
 from engine.fairness import seeded_deck
 from engine.games import get_game
 
