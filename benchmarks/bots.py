@@ -250,7 +250,7 @@ def _won_without_showdown(game_name: str, events: list[Any], hero: str) -> bool:
         won = any(event.kind == "pot_awarded" and hero in event.data["winners"] for event in events)
         return won and not shown
     finished = events[-1]
-    return finished.data["reason"] == "last_player" and finished.data["winners"] == [hero]
+    return bool(finished.data["reason"] == "last_player" and finished.data["winners"] == [hero])
 
 
 def play_match(game_name: str, hero: str, field_name: str, deals: int, seed: str, timings: Timings) -> MatchResult:
