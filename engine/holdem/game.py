@@ -54,9 +54,6 @@ class GameProgress:
     position: TablePosition  # button, last big blind, hands played
     knocked_out: tuple[KnockedOut, ...] = ()  # in the order they went out
 
-    def stack_of(self, name: str) -> int:
-        return self.stacks[self.seats.index(name)]
-
 
 @dataclass(frozen=True, slots=True)
 class Placing:
