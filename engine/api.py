@@ -43,13 +43,17 @@ class RuleError(ValueError):
         return {"code": self.code, "message": self.message}
 
 
-class SettingsError(ValueError):
-    """A game setting outside what the rule books allow. ``field`` names the setting."""
+class FieldError(ValueError):
+    """Something given that is wrong in one place: ``field`` says where, ``message`` what."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class SettingsError(FieldError):
+    """A game setting outside what the rule books allow. ``field`` names the setting."""
 
 
 @dataclass(frozen=True, slots=True)
