@@ -36,7 +36,7 @@ holds any hand; one who bet again after seeing holds a better one.
   blind, heads-up, it never raises the stake but to make that short raise: a bigger stake
   only brings the raise it could not cover within the other's reach.
 
-Every strength counts the chips in a *chip race* (:func:`first_out`): with three or more
+Every strength counts the chips in a *chip race* (:func:`~engine.bots.teenpatti_table.first_out`): with three or more
 in, nobody may chaal all in, so if everyone stayed, the first who cannot cover the chaal
 would pack and lose all they bet. Easy packs when that would be itself. Normal and hard
 count a blind opponent as staying (they have nothing to pack for until they look): when

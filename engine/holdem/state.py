@@ -20,9 +20,9 @@ CARD_TEXT = tuple(card_text(card) for card in NEW_DECK)  # card -> "As", looked 
 
 
 class HandState:
-    """The whole of one hand. Treat it as read-only: :func:`apply` returns a new one.
+    """The whole of one hand. Treat it as read-only: :func:`engine.holdem.hand.apply` returns a new one.
 
-    Players are seat indices ``0 .. n-1`` in the order given to :func:`start_hand`.
+    Players are seat indices ``0 .. n-1`` in the order given to :func:`engine.holdem.hand.start_hand`.
     """
 
     __slots__ = (

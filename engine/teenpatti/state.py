@@ -29,7 +29,7 @@ class Outcome:
 class HandState:
     """A hand in play. Per-player lists are indexed by seat order (``names``).
 
-    Treat it as a value: every field is replaced, never changed, by :func:`apply`.
+    Treat it as a value: every field is replaced, never changed, by :func:`engine.teenpatti.hand.apply`.
     """
 
     __slots__ = (
