@@ -49,10 +49,15 @@ import pstats
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+if TYPE_CHECKING:
+    from tables.models import Table
 
 BLOCK = 50  # actions (and reference transactions) per interleaved block
 
@@ -85,7 +90,7 @@ def _ensure_database(url: str) -> None:
             conn.execute(f'create database "{name}"')
 
 
-def _open_table(game: str, players: int, rng: random.Random):
+def _open_table(game: str, players: int, rng: random.Random) -> Table:
     from django.contrib.auth import get_user_model
 
     from benchmarks.seated import seated_table
@@ -98,7 +103,7 @@ def _open_table(game: str, players: int, rng: random.Random):
     return table
 
 
-def _next_action(table, rng: random.Random):
+def _next_action(table: Table, rng: random.Random) -> tuple[int, str, int | None] | None:
     """(seat id, verb, amount) for whoever is to act at ``table``, or ``None`` when its game
     is over. Read from the state cache the actions keep warm (no query), else from the log."""
     from engine.games import get_game
@@ -128,7 +133,7 @@ def _next_action(table, rng: random.Random):
     return int(player), choice.verb, amount
 
 
-def _live_hand_number(table) -> int | None:
+def _live_hand_number(table: Table) -> int | None:
     """The number of the table's live hand as the state cache holds it (no query; 0: no live
     hand), ``None`` while the cache knows nothing of the table (before its first action): an
     action after which it differs ended a hand (and dealt the next, or ended the game)."""
@@ -146,7 +151,7 @@ class _Counter:
     def __init__(self) -> None:
         self.statements = 0
 
-    def __call__(self, execute, sql, params, many, context):
+    def __call__(self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
         self.statements += 1
         return execute(sql, params, many, context)
 

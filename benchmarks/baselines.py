@@ -88,16 +88,8 @@ def _first(player: str, legal: Mapping[str, Any], *verbs: str) -> Action:
 
 
 def tp_station(view: Mapping[str, Any], player: str, rng: random.Random) -> Action:
-    legal = _legal(view)
-    if "refuse" in legal:
-        return Action(player, "refuse")
-    if "chaal" in legal:
-        return Action(player, "chaal")
-    if "show" in legal:
-        return Action(player, "show")
-    if "see" in legal:
-        return Action(player, "see")  # forced: its blind turns are used up, or it is short
-    return Action(player, "pack")
+    # "see" only when forced: its blind turns are used up, or it is short.
+    return _first(player, _legal(view), "refuse", "chaal", "show", "see")
 
 
 def tp_maniac(view: Mapping[str, Any], player: str, rng: random.Random) -> Action:
@@ -106,13 +98,7 @@ def tp_maniac(view: Mapping[str, Any], player: str, rng: random.Random) -> Actio
         return Action(player, "accept")
     if "raise" in legal:
         return Action(player, "raise", _raise_to(legal["raise"], 2 * int(view["stake"])))
-    if "chaal" in legal:
-        return Action(player, "chaal")
-    if "show" in legal:
-        return Action(player, "show")
-    if "see" in legal:
-        return Action(player, "see")
-    return Action(player, "pack")
+    return _first(player, legal, "chaal", "show", "see")
 
 
 def tp_rock(view: Mapping[str, Any], player: str, rng: random.Random) -> Action:

@@ -60,8 +60,8 @@ from engine.bots.history import History
 from engine.bots.holdem import read_table as read_holdem
 from engine.bots.holdem_odds import starting_strength
 from engine.bots.selfplay import Computer, Strategy, play_hand
-from engine.bots.teenpatti import read_table as read_teenpatti
 from engine.bots.teenpatti_odds import hand_place
+from engine.bots.teenpatti_table import read_table as read_teenpatti
 from engine.fairness import seeded_deck
 from engine.games import get_game
 
@@ -250,7 +250,7 @@ def _won_without_showdown(game_name: str, events: list[Any], hero: str) -> bool:
         won = any(event.kind == "pot_awarded" and hero in event.data["winners"] for event in events)
         return won and not shown
     finished = events[-1]
-    return finished.data["reason"] == "last_player" and finished.data["winners"] == [hero]
+    return bool(finished.data["reason"] == "last_player" and finished.data["winners"] == [hero])
 
 
 def play_match(game_name: str, hero: str, field_name: str, deals: int, seed: str, timings: Timings) -> MatchResult:

@@ -37,6 +37,7 @@ from engine.api import Action
 from engine.fairness import seeded_deck
 from engine.teenpatti import hand as teenpatti_hand
 from engine.teenpatti import preset_game
+from engine.teenpatti import state as teenpatti_state
 from engine.teenpatti.ranking import compare_hands, evaluate_hand
 from engine.teenpatti.variants import _best_with_jokers
 
@@ -111,7 +112,7 @@ class _ScratchTable:
 def naive_engine() -> Iterator[None]:
     """The same rules with a deep copy per action and no ranking table."""
     with (
-        mock.patch.object(teenpatti_hand.HandState, "copy", copy.deepcopy),
+        mock.patch.object(teenpatti_state.HandState, "copy", copy.deepcopy),
         mock.patch.object(teenpatti_hand, "score_table", _ScratchTable),
     ):
         yield

@@ -22,13 +22,16 @@ import random
 import sys
 import time
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.api import Action
 from engine.holdem import HOLDEM
 from engine.holdem.evaluator import hand_value
+from engine.holdem.state import HandState
 from tests.engine.test_holdem_pokerkit import (
     HandScript,
     play_both,
@@ -55,7 +58,10 @@ def engine_replay(script: HandScript) -> tuple[list[int], dict[str, int]]:
     return list(HOLDEM.result(state).stacks.values()), paid
 
 
-def _timed(function, items, repeat: int) -> float:
+Item = TypeVar("Item")
+
+
+def _timed(function: Callable[[Item], object], items: Sequence[Item], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
         start = time.process_time()
@@ -92,7 +98,7 @@ def bench_hands(count: int) -> dict[str, float]:
     }
 
 
-def _final_state(script: HandScript):
+def _final_state(script: HandScript) -> HandState:
     settings = {"small_blind": script.small_blind, "big_blind": script.big_blind}
     state, _ = HOLDEM.start_hand(settings=settings, players=script.players, dealer=script.button, deck=script.deck)
     for action in script.actions:

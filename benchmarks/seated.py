@@ -3,10 +3,16 @@ on the database (``act_cpu``, ``news_fanout``, ``live_load``). Call after Django
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from tables.models import Seat, Table
 
 
-def seated_table(users: list[Any], game: str, choices: dict[str, Any], *, start: bool = True) -> tuple[Any, list[Any]]:
+def seated_table(
+    users: list[User], game: str, choices: dict[str, Any], *, start: bool = True
+) -> tuple[Table, list[Seat]]:
     """``users[0]`` opens a ``game`` table with ``choices``, the others join by the invite,
     everyone sits; started unless ``start`` is false. Returns the table and the seats."""
     from tables.models import Seat

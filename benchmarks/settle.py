@@ -14,6 +14,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -34,7 +35,9 @@ def small_balances(rng: random.Random, players: int) -> dict[str, int]:
     return {f"player{i:02}": amount for i, amount in enumerate(amounts)}
 
 
-def run(players: int, rounds: int, rng: random.Random, make) -> dict[str, float]:
+def run(
+    players: int, rounds: int, rng: random.Random, make: Callable[[random.Random, int], dict[str, int]]
+) -> dict[str, float]:
     exact_times, greedy_times = [], []
     exact_count = greedy_count = 0
     for _ in range(rounds):

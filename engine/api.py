@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard, TypeVar
 
-from engine.views import HandView, LegalEntry, PotResultView
+from engine.view_types import HandView, LegalEntry, PotResultView
 
 
 def is_whole_number(value: object) -> TypeGuard[int]:
@@ -43,13 +43,17 @@ class RuleError(ValueError):
         return {"code": self.code, "message": self.message}
 
 
-class SettingsError(ValueError):
-    """A game setting outside what the rule books allow. ``field`` names the setting."""
+class FieldError(ValueError):
+    """Something given that is wrong in one place: ``field`` says where, ``message`` what."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+
+
+class SettingsError(FieldError):
+    """A game setting outside what the rule books allow. ``field`` names the setting."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +269,7 @@ class Game(Protocol[State]):
     """What every game's rules provide (Teen Patti presets and hold'em alike).
 
     ``State`` is the type of the game's hand (``engine.teenpatti.HandState``,
-    ``engine.holdem.hand.HandState``): only the game that made a state reads it. Code that
+    ``engine.holdem.state.HandState``): only the game that made a state reads it. Code that
     finds the game by name at run time (:func:`engine.games.get_game`) holds a
     ``Game[Any]``, since which state comes back is decided by the name.
     """

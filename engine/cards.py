@@ -36,11 +36,6 @@ def rank_of(card: Card) -> int:
     return card // 4 + 2
 
 
-def suit_of(card: Card) -> int:
-    """0 to 3 for s, h, d, c."""
-    return card % 4
-
-
 def parse_card(text: object) -> Card:
     """Read ``As``, ``Td``, ``10d`` or ``2c`` (case of the rank is ignored).
 

@@ -41,20 +41,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from engine.api import is_whole_number
+from engine.api import FieldError, is_whole_number
 from engine.cards import DECK_SIZE, Card, CardError, cards_text, parse_cards
 
 GAME_FORMAT = "dashain-game-v1"
 SECRET_SEED_BYTES = 32
 
 
-class ExportError(ValueError):
+class ExportError(FieldError):
     """A file that is not in the export format. ``field`` names where it went wrong."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,18 +294,29 @@ def parse_game(data: object) -> GameRecord:
     )
 
 
-def _parse_table_events(data: Mapping[str, object]) -> tuple[Mapping[str, Any], ...] | None:
-    if data.get("table_events") is None:
+def _objects(data: Mapping[str, object], key: str) -> list[tuple[str, Mapping[str, Any]]] | None:
+    """The list of objects under ``key``, each with its place (``key[3].``) for the errors;
+    ``None`` when the file leaves it out."""
+    if data.get(key) is None:
         return None
-    events = _require(data, "table_events", list, "")
-    for index, event in enumerate(events):
-        where = f"table_events[{index}]."
-        if not isinstance(event, Mapping):
+    found = []
+    for index, item in enumerate(_require(data, key, list, "")):
+        where = f"{key}[{index}]."
+        if not isinstance(item, Mapping):
             raise ExportError(where.rstrip("."), "expected an object.")
+        found.append((where, item))
+    return found
+
+
+def _parse_table_events(data: Mapping[str, object]) -> tuple[Mapping[str, Any], ...] | None:
+    events = _objects(data, "table_events")
+    if events is None:
+        return None
+    for where, event in events:
         _require(event, "seq", int, where)
         _require(event, "kind", str, where)
         _require(event, "data", dict, where)
-    return tuple(events)
+    return tuple(event for _, event in events)
 
 
 #: A ``prize`` is money won at a hold'em table shared by places: it moves no chip (0 chips).
@@ -318,13 +324,10 @@ LEDGER_KINDS = ("buy_in", "buy_back", "cash_out", "reversal", "prize")
 
 
 def _parse_ledger(data: Mapping[str, object]) -> tuple[Mapping[str, Any], ...] | None:
-    if data.get("ledger") is None:
+    entries = _objects(data, "ledger")
+    if entries is None:
         return None
-    entries = _require(data, "ledger", list, "")
-    for index, entry in enumerate(entries):
-        where = f"ledger[{index}]."
-        if not isinstance(entry, Mapping):
-            raise ExportError(where.rstrip("."), "expected an object.")
+    for where, entry in entries:
         _require(entry, "player", str, where)
         if _require(entry, "kind", str, where) not in LEDGER_KINDS:
             raise ExportError(f"{where}kind", f"expected one of {', '.join(LEDGER_KINDS)}.")
@@ -333,4 +336,4 @@ def _parse_ledger(data: Mapping[str, object]) -> tuple[Mapping[str, Any], ...] |
         reverses = entry.get("reverses")
         if reverses is not None and (isinstance(reverses, bool) or not isinstance(reverses, int)):
             raise ExportError(f"{where}reverses", "expected the index of an earlier entry, or null.")
-    return tuple(entries)
+    return tuple(entry for _, entry in entries)

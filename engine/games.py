@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     # mypy checks each game against the protocol with its own state type, so a method
     # whose signature drifts from engine.api.Game fails the type check, not a table.
     from engine.holdem import HOLDEM
-    from engine.holdem.hand import HandState as HoldemHandState
+    from engine.holdem.state import HandState as HoldemHandState
     from engine.teenpatti import HandState as TeenPattiHandState
     from engine.teenpatti import TeenPattiGame
 

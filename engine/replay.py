@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.api import Action, Event, Game, RuleError, SettingsError, State, is_whole_number
+from engine.api import Action, Event, FieldError, Game, RuleError, SettingsError, State, is_whole_number
 from engine.cards import DECK_SIZE, CardError, parse_card
 from engine.games import GAME_NAMES, get_game
 
@@ -37,13 +37,8 @@ USAGE = "usage: python -m engine replay FILE   (FILE may be - for standard input
 EXIT_RAN, EXIT_REFUSED, EXIT_INVALID = 0, 1, 2
 
 
-class ScenarioError(ValueError):
+class ScenarioError(FieldError):
     """A scenario file that does not follow the format; ``field`` says where."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from engine.views import HandLabel
+from engine.view_types import HandLabel
 from tables.events import EventKind
 from tables.messages import TurnPublic
 

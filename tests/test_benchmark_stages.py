@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.live_load import _stages
+from benchmarks.live_report import stages
 
 
 def _trace(table: int, seq: int, start: float, cpu: float) -> list[list]:
@@ -26,7 +26,7 @@ def test_each_delivered_action_is_split_where_the_server_noted_it() -> None:
     sent = {(7, 31): 100.0}
     heard = {(7, 31): [100.018, 100.020]}
 
-    (row,) = _stages(trace, sent, heard, players=2)
+    (row,) = stages(trace, sent, heard, players=2)
 
     expected = {
         "total": 20,
@@ -48,6 +48,6 @@ def test_an_action_not_seen_by_every_player_or_not_traced_is_left_out() -> None:
     sent = {(7, 31): 100.0, (8, 5): 200.0, (9, 1): 300.0}
     heard = {(7, 31): [100.018], (8, 5): [200.017, 200.019], (9, 1): [300.01, 300.02]}
 
-    rows = _stages(trace, sent, heard, players=2)
+    rows = stages(trace, sent, heard, players=2)
 
     assert [round(row["total"], 6) for row in rows] == [19.0]

@@ -18,7 +18,8 @@ Strengths (issue 15; each game's module says how it plays them):
 - ``normal``: plays by the strength of its cards and the price;
 - ``hard``: normal plus a model of how loosely each opponent has played so far.
 
-The modules: :mod:`engine.bots.teenpatti` (Faras, Classic and 999),
+The modules: :mod:`engine.bots.teenpatti` (Faras, Classic and 999; what it reads of the table:
+:mod:`engine.bots.teenpatti_table`),
 :mod:`engine.bots.holdem` and :mod:`engine.bots.holdem_odds` (starting hands, ranges,
 equity by simulation with the engine's evaluator), :mod:`engine.bots.history`.
 """

@@ -173,9 +173,6 @@ class History:
         """The counts for ``name`` (an empty record for someone never seen)."""
         return self.players.get(name, _NOBODY)
 
-    def hands_watched(self) -> int:
-        return max((record.hands for record in self.players.values()), default=0)
-
     def _with(self, name: str, **changes: int) -> dict[str, PlayerRecord]:
         players = dict(self.players)
         record = players.get(name, _NOBODY)

@@ -80,11 +80,6 @@ def starting_strength(cards: Sequence[Card]) -> float:
     return _PLACE[(first, second)]
 
 
-def in_range(cards: Sequence[Card], share: float) -> bool:
-    """Whether a starting hand is in the top ``share`` of all starting hands."""
-    return starting_strength(cards) > 1.0 - share - 1e-9
-
-
 @dataclass(frozen=True, slots=True)
 class Opponent:
     """Someone still in the hand, as the simulation deals to them.

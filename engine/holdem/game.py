@@ -24,8 +24,8 @@ from typing import Any
 
 from engine.api import Action, Event, HandPlan, HandResult, LegalAction, TablePosition
 from engine.fairness import seeded_deck
-from engine.holdem.hand import HandState
 from engine.holdem.rules import HOLDEM
+from engine.holdem.state import HandState
 from engine.holdem.table import STARTING_STACK, holdem_settings
 
 
@@ -53,9 +53,6 @@ class GameProgress:
     stacks: tuple[int, ...]  # chips per seat (0: out)
     position: TablePosition  # button, last big blind, hands played
     knocked_out: tuple[KnockedOut, ...] = ()  # in the order they went out
-
-    def stack_of(self, name: str) -> int:
-        return self.stacks[self.seats.index(name)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,11 @@
 """One hand of no-limit Texas hold'em, as rule book 001 plays it: the state machine.
 
 This module owns the rules of a single hand: blinds, the deal, the four betting
-rounds, the minimum bet and raise, short all-ins, uncalled chips, side pots, the
-run-out when betting stops early, the showdown order and the payout. The table
-around the hands (button, blind levels) is :mod:`engine.holdem.table`; the whole
-game is :mod:`engine.holdem.game`.
+rounds, the minimum bet and raise, short all-ins, uncalled chips and the run-out when
+betting stops early. The hand's state and where its cards lie in the deck are
+:mod:`engine.holdem.state`; the side pots, the showdown order and the payout
+:mod:`engine.holdem.showdown`. The table around the hands (button, blind levels) is
+:mod:`engine.holdem.table`; the whole game is :mod:`engine.holdem.game`.
 
 The state is a value: :func:`apply` copies it and returns the copy with the events
 the action caused; the state given is never changed. A refused action raises
@@ -62,146 +63,20 @@ Events (``Event.kind`` and its data; all visible to everyone unless noted):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from engine.api import Action, Event, HandResult, LegalAction, PotResult, RuleError, SettingsError
-from engine.cards import DECK_SIZE, NEW_DECK, card_text
-from engine.holdem.evaluator import best_hand, hand_value
+from engine.api import Action, Event, LegalAction, RuleError, SettingsError
+from engine.cards import DECK_SIZE
+from engine.holdem.showdown import finish, left_of_button, show_event, showdown
+from engine.holdem.state import CARD_TEXT, FLOP, PREFLOP, RIVER, STREET_NAMES, HandState, blind_seats, board_positions
 
-PREFLOP, FLOP, TURN, RIVER, FINISHED = range(5)
-STREET_NAMES = ("preflop", "flop", "turn", "river", "finished")
 VERBS = ("fold", "check", "call", "bet", "raise", "allin")
 
 _NOT_ACTED = -1
 _WHOLE_DECK = frozenset(range(DECK_SIZE))
-_TEXT = tuple(card_text(card) for card in NEW_DECK)  # card -> "As", looked up rather than built
-# Verbs that take no amount are the same value every time; build them once.
+
 _FOLD = LegalAction("fold")
 _CHECK = LegalAction("check")
-
-
-class HandState:
-    """The whole of one hand. Treat it as read-only: :func:`apply` returns a new one.
-
-    Players are seat indices ``0 .. n-1`` in the order given to :func:`start_hand`.
-    """
-
-    __slots__ = (
-        "acted_at",
-        "awards",
-        "bets",
-        "big_blind",
-        "big_blind_seat",
-        "board",
-        "button",
-        "committed",
-        "current_bet",
-        "deck",
-        "folded",
-        "hole",
-        "last_aggressor",
-        "min_raise",
-        "names",
-        "result",
-        "revealed",
-        "seat_of",
-        "small_blind",
-        "small_blind_seat",
-        "stacks",
-        "starting_stacks",
-        "street",
-        "to_act",
-    )
-
-    names: tuple[str, ...]
-    seat_of: dict[str, int]
-    button: int
-    small_blind: int
-    big_blind: int
-    small_blind_seat: int
-    big_blind_seat: int
-    deck: tuple[int, ...]
-    hole: tuple[tuple[int, int], ...]
-    board: tuple[int, ...]
-    street: int
-    starting_stacks: tuple[int, ...]
-    stacks: list[int]  # chips behind, not yet in any bet
-    bets: list[int]  # chips put in during this betting round
-    committed: list[int]  # chips put in during the whole hand (bets included)
-    folded: list[bool]
-    acted_at: list[int]  # the current bet when the player last acted this round, -1 if not yet
-    current_bet: int  # the bet to call this round
-    min_raise: int  # the last full bet or raise of this round: a raise adds at least this
-    last_aggressor: int  # who last bet or raised in this round, -1 if nobody
-    to_act: int  # seat to act, -1 when nobody is (the hand is over)
-    revealed: tuple[int, ...]  # seats whose hands everyone has seen
-    result: HandResult | None
-    # Once the pots are paid: {"payouts": {name: chips won, odd chips included},
-    # "best": {winner: {"category", "cards": the five}}} (best is empty without a showdown).
-    awards: Mapping[str, Any] | None
-
-    def copy(self) -> HandState:
-        new = HandState.__new__(HandState)
-        new.names = self.names
-        new.seat_of = self.seat_of
-        new.button = self.button
-        new.small_blind = self.small_blind
-        new.big_blind = self.big_blind
-        new.small_blind_seat = self.small_blind_seat
-        new.big_blind_seat = self.big_blind_seat
-        new.deck = self.deck
-        new.hole = self.hole
-        new.board = self.board
-        new.street = self.street
-        new.starting_stacks = self.starting_stacks
-        new.stacks = self.stacks[:]
-        new.bets = self.bets[:]
-        new.committed = self.committed[:]
-        new.folded = self.folded[:]
-        new.acted_at = self.acted_at[:]
-        new.current_bet = self.current_bet
-        new.min_raise = self.min_raise
-        new.last_aggressor = self.last_aggressor
-        new.to_act = self.to_act
-        new.revealed = self.revealed
-        new.result = self.result
-        new.awards = self.awards
-        return new
-
-    def __repr__(self) -> str:
-        return (
-            f"HandState(street={STREET_NAMES[self.street]}, to_act={self.to_act}, stacks={self.stacks}, "
-            f"bets={self.bets}, committed={self.committed}, board={[_TEXT[c] for c in self.board]})"
-        )
-
-
-# --- dealing -----------------------------------------------------------------------------------
-
-
-def hole_card_positions(player_count: int, button: int) -> dict[int, tuple[int, int]]:
-    """Deck positions of each seat's two hole cards: one card at a time from the left of the button."""
-    positions: dict[int, tuple[int, int]] = {}
-    for k in range(player_count):
-        seat = (button + 1 + k) % player_count
-        positions[seat] = (k, player_count + k)
-    return positions
-
-
-def board_positions(player_count: int) -> tuple[int, int, int, int, int]:
-    """Deck positions of the five board cards (burns before the flop, turn and river are skipped)."""
-    base = 2 * player_count
-    return (base + 1, base + 2, base + 3, base + 5, base + 7)
-
-
-def blind_seats(player_count: int, button: int) -> tuple[int, int]:
-    """Small and big blind seats; heads-up the button posts the small blind."""
-    if player_count == 2:
-        return button, (button + 1) % 2
-    return (button + 1) % player_count, (button + 2) % player_count
-
-
-# --- starting a hand ---------------------------------------------------------------------------
 
 
 def start_hand(
@@ -286,7 +161,7 @@ def start_hand(
         events.append(
             Event(
                 "hole_cards",
-                {"player": names[seat], "cards": [_TEXT[c] for c in state.hole[seat]]},
+                {"player": names[seat], "cards": [CARD_TEXT[c] for c in state.hole[seat]]},
                 frozenset((names[seat],)),
             )
         )
@@ -569,22 +444,22 @@ def _end_round(state: HandState, events: list[Event]) -> None:
     state.to_act = -1
     live = [seat for seat in range(count) if not state.folded[seat]]
     if len(live) == 1:
-        _finish(state, events)
+        finish(state, events)
         return
     if state.street == RIVER:
-        _showdown(state, events)
+        showdown(state, events)
         return
     with_chips = sum(1 for seat in live if state.stacks[seat])
     if with_chips <= 1:
         # Nobody left to bet against: every hand still in is turned up and the board run out.
-        order = _left_of_button(state, live)
+        order = left_of_button(state, live)
         shown = [seat for seat in order if seat not in state.revealed]
         for seat in shown:
-            events.append(_show_event(state, seat, "all_in"))
+            events.append(show_event(state, seat, "all_in"))
         state.revealed = state.revealed + tuple(shown)
         while state.street < RIVER:
             _deal_street(state, events)
-        _showdown(state, events)
+        showdown(state, events)
         return
     _deal_street(state, events)
     state.last_aggressor = -1
@@ -604,135 +479,8 @@ def _deal_street(state: HandState, events: list[Event]) -> None:
             "board",
             {
                 "street": STREET_NAMES[state.street],
-                "cards": [_TEXT[c] for c in new],
-                "board": [_TEXT[c] for c in state.board],
+                "cards": [CARD_TEXT[c] for c in new],
+                "board": [CARD_TEXT[c] for c in state.board],
             },
         )
     )
-
-
-def _left_of_button(state: HandState, seats: Sequence[int]) -> list[int]:
-    """``seats`` in order round the table starting from the first player left of the button."""
-    count = len(state.names)
-    start = state.button + 1
-    return [seat % count for seat in range(start, start + count) if seat % count in seats]
-
-
-def _show_event(state: HandState, seat: int, reason: str) -> Event:
-    return Event("show", {"player": state.names[seat], "cards": [_TEXT[c] for c in state.hole[seat]], "reason": reason})
-
-
-# --- showdown and payout -----------------------------------------------------------------------
-
-
-def pots_of(committed: Sequence[int], folded: Sequence[bool]) -> list[tuple[int, tuple[int, ...]]]:
-    """Main pot first, then side pots: ``(amount, eligible seats)``.
-
-    Each level is what a player still in has put in; a pot holds every player's chips
-    between the level below and its own, and only players who reached it can win it.
-    Chips of folded players stay in the pots; any above the top level go to the last pot.
-    """
-    seats = range(len(committed))
-    live_levels = sorted({committed[seat] for seat in seats if not folded[seat]})
-    if len(live_levels) == 1:  # the usual case: one pot for everyone still in
-        return [(sum(committed), tuple(seat for seat in seats if not folded[seat]))]
-    pots: list[tuple[int, tuple[int, ...]]] = []
-    taken = 0  # chips already in the pots below this level
-    for level in live_levels:
-        if not level:
-            continue
-        up_to_level = 0
-        for put in committed:
-            up_to_level += put if put < level else level
-        eligible = tuple(seat for seat in seats if not folded[seat] and committed[seat] >= level)
-        pots.append((up_to_level - taken, eligible))
-        taken = up_to_level
-    extra = sum(committed) - taken
-    if extra:
-        if pots:
-            amount, eligible = pots[-1]
-            pots[-1] = (amount + extra, eligible)
-        else:
-            pots.append((extra, tuple(seat for seat in seats if not folded[seat])))
-    return pots
-
-
-def _showdown(state: HandState, events: list[Event]) -> None:
-    live = [seat for seat in range(len(state.names)) if not state.folded[seat]]
-    values = {seat: hand_value(state.hole[seat] + state.board) for seat in live}
-    if any(state.stacks[seat] == 0 for seat in live):
-        order = _left_of_button(state, live)
-        for seat in order:
-            if seat not in state.revealed:
-                events.append(_show_event(state, seat, "all_in"))
-        state.revealed = state.revealed + tuple(seat for seat in order if seat not in state.revealed)
-    else:
-        first = state.last_aggressor if state.last_aggressor >= 0 else _left_of_button(state, live)[0]
-        count = len(state.names)
-        order = sorted(live, key=lambda seat: (seat - first) % count)
-        best = -1
-        shown = []
-        for seat in order:
-            if values[seat] >= best:
-                best = values[seat]
-                shown.append(seat)
-                events.append(_show_event(state, seat, "showdown"))
-            else:
-                events.append(Event("muck", {"player": state.names[seat]}))
-        state.revealed = state.revealed + tuple(shown)
-    _finish(state, events, values)
-
-
-def _finish(state: HandState, events: list[Event], values: Mapping[int, int] | None = None) -> None:
-    """Pay the pots, last side pot first, and record the result."""
-    names = state.names
-    pots = pots_of(state.committed, state.folded)
-    results: list[PotResult] = [PotResult(0, (), ())] * len(pots)
-    named: dict[int, dict[str, Any]] = {}  # each winner's five cards, worked out once
-    payouts: dict[str, int] = {}  # what each winner takes from all the pots
-    for index in range(len(pots) - 1, -1, -1):
-        amount, eligible = pots[index]
-        if values is None or len(eligible) == 1:
-            winners = list(eligible)
-        else:
-            best = max([values[seat] for seat in eligible])
-            winners = [seat for seat in eligible if values[seat] == best]
-            if len(winners) > 1:
-                winners = _left_of_button(state, winners)
-        share, odd = divmod(amount, len(winners))
-        shares = {}
-        for place, seat in enumerate(winners):
-            won = share + (odd if place == 0 else 0)  # odd chips: the first winner left of the button
-            state.stacks[seat] += won
-            shares[names[seat]] = won
-            payouts[names[seat]] = payouts.get(names[seat], 0) + won
-        hands: dict[str, Any] = {}
-        if values is not None and len(eligible) > 1:
-            for seat in winners:
-                if seat not in named:
-                    best_five = best_hand(state.hole[seat] + state.board, values[seat])
-                    named[seat] = {"category": best_five.category, "cards": [_TEXT[c] for c in best_five.cards]}
-                hands[names[seat]] = named[seat]
-        eligible_names = [names[seat] for seat in eligible]
-        winner_names = [names[seat] for seat in winners]
-        events.append(
-            Event(
-                "pot_awarded",
-                {
-                    "pot": index,
-                    "amount": amount,
-                    "eligible": eligible_names,
-                    "winners": winner_names,
-                    "shares": shares,
-                    "hands": hands,
-                },
-            )
-        )
-        results[index] = PotResult(amount, tuple(eligible_names), tuple(winner_names))
-    state.awards = {"payouts": payouts, "best": {names[seat]: named[seat] for seat in named}}
-    state.committed = [0] * len(names)
-    state.street = FINISHED
-    state.to_act = -1
-    stacks = dict(zip(names, state.stacks, strict=True))
-    state.result = HandResult(stacks=stacks, pots=tuple(results))
-    events.append(Event("hand_finished", {"stacks": dict(stacks)}))

@@ -52,9 +52,10 @@ from engine.api import (
 )
 from engine.cards import card_text, deck_with
 from engine.holdem import hand as holdem_hand
-from engine.holdem.hand import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions, pots_of
+from engine.holdem.showdown import pots_of
+from engine.holdem.state import FINISHED, STREET_NAMES, HandState, board_positions, hole_card_positions
 from engine.holdem.table import holdem_settings, plan_hand
-from engine.views import HoldemPlayer, HoldemResult, HoldemView, LegalEntry, PotView
+from engine.view_types import HoldemPlayer, HoldemResult, HoldemView, LegalEntry, PotView
 
 # Rule book 001: everyone starts with 1,000 play chips; seats are taken before the game
 # starts; no rebuys; the settings are fixed from the first deal; the game ends when one

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.api import HandPlan, SettingsError, TablePosition
-from engine.holdem.hand import blind_seats
+from engine.holdem.state import blind_seats
 
 #: The book's blind levels, lowest first; the last one stays.
 BLIND_LEVELS: tuple[tuple[int, int], ...] = (

@@ -6,6 +6,7 @@ The game implements :class:`engine.api.Game`:
 
 - ranking of three-card hands: :mod:`engine.teenpatti.ranking`
 - one hand as a state machine, its verbs, refusals and event kinds: :mod:`engine.teenpatti.hand`
+  (its state: :mod:`engine.teenpatti.state`; its end, the show and the pot paid: :mod:`engine.teenpatti.showdown`)
 - the per-player view: :mod:`engine.teenpatti.view`
 - the table around the hands (dealer, who is dealt in) and scenario decks: :mod:`engine.teenpatti.table`
 - :func:`actions_from_events`: the actions behind a hand's event log, to rebuild its state
@@ -29,10 +30,11 @@ from typing import Any
 
 from engine.api import Action, Event, HandPlan, HandResult, LegalAction, TablePosition, TableRules
 from engine.teenpatti import hand, table
-from engine.teenpatti.hand import HandState, actions_from_events
+from engine.teenpatti.hand import actions_from_events
 from engine.teenpatti.settings import PLAYER_COUNTS, PRESETS, merge_settings, parse_settings
+from engine.teenpatti.state import HandState
 from engine.teenpatti.view import hand_view
-from engine.views import TeenPattiView
+from engine.view_types import TeenPattiView
 
 __all__ = ["PRESET_NAMES", "TEEN_PATTI_TABLE_RULES", "HandState", "TeenPattiGame", "actions_from_events", "preset_game"]
 

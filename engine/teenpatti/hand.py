@@ -57,15 +57,14 @@ hand_finished       everyone              reason ("last_player" / "show" / "pot_
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from engine.api import Action, Event, LegalAction, PotResult, RuleError, SettingsError
+from engine.api import Action, Event, LegalAction, RuleError, SettingsError
 from engine.cards import DECK_SIZE, RANK_CHARS, card_text, rank_of
-from engine.teenpatti.ranking import hand_label, score_table
+from engine.teenpatti.ranking import score_table
 from engine.teenpatti.settings import Settings
+from engine.teenpatti.showdown import finish, pot_limit_reached, reveal
+from engine.teenpatti.state import HandState, cards_text, deal_order, hand_label_of
 from engine.teenpatti.variants import cards_each, turns_a_card, variant_hand
-from engine.views import HandLabel
 
 VERBS = ("see", "chaal", "raise", "pack", "show", "sideshow", "accept", "refuse")
 
@@ -75,114 +74,7 @@ _ACCEPT = LegalAction("accept", cost=0)
 _REFUSE = LegalAction("refuse", cost=0)
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished hand ended and who was paid what."""
-
-    reason: str  # "last_player", "show" or "pot_limit"
-    winners: tuple[str, ...]
-    payouts: tuple[tuple[str, int], ...]
-    pots: tuple[PotResult, ...]
-
-
-class HandState:
-    """A hand in play. Per-player lists are indexed by seat order (``names``).
-
-    Treat it as a value: every field is replaced, never changed, by :func:`apply`.
-    """
-
-    __slots__ = (
-        "acted",
-        "bets",
-        "blind_used",
-        "cards",
-        "dealer",
-        "game",
-        "in_count",
-        "index",
-        "known_by",
-        "labels",
-        "names",
-        "outcome",
-        "packed",
-        "pending",
-        "pot",
-        "public",
-        "scores",
-        "seen",
-        "settings",
-        "stacks",
-        "stake",
-        "start_stacks",
-        "turn",
-        "turned",
-    )
-
-    game: str
-    settings: Settings
-    names: tuple[str, ...]
-    index: dict[str, int]
-    dealer: int
-    start_stacks: tuple[int, ...]
-    cards: tuple[tuple[int, ...], ...]  # three each (Four-card: four), in the order dealt
-    scores: tuple[int, ...]
-    labels: tuple[HandLabel, ...] | None  # each hand's label under a variant (None: no variant)
-    turned: int | None  # the Joker variant's face-up card
-    stacks: list[int]  # chips not in the pot
-    bets: list[int]  # chips each player has put in the pot this hand, boot included
-    seen: list[bool]
-    packed: list[bool]
-    blind_used: list[int]  # blind bets made (the boot does not count)
-    acted: list[bool]  # has made a bet after the boot
-    known_by: list[int]  # bit j set: player j has been shown this player's cards (sideshow)
-    public: list[bool]  # cards turned up for everyone (show, pot-limit show)
-    stake: int
-    pot: int
-    turn: int  # index of the player to act, -1 when the hand is over
-    pending: tuple[int, int] | None  # (asker, partner) of an unanswered sideshow
-    in_count: int  # players not packed
-    outcome: Outcome | None
-
-    def copy(self) -> HandState:
-        """A new state sharing every per-player list with this one. Whoever changes a list
-        of the copy replaces it first (``new.stacks = new.stacks.copy()``), so this state
-        is never changed: copy on write keeps ``apply`` cheap."""
-        new = object.__new__(HandState)
-        for name in _FIELDS:
-            setattr(new, name, getattr(self, name))
-        return new
-
-    def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__ if name != "index")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, HandState):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<HandState {self.game} to_act={self.to_act!r} pot={self.pot} stake={self.stake}>"
-
-    @property
-    def to_act(self) -> str | None:
-        return None if self.turn < 0 else self.names[self.turn]
-
-    @property
-    def finished(self) -> bool:
-        return self.turn < 0
-
-
-_FIELDS = HandState.__slots__
-
-
 # --- dealing ---------------------------------------------------------------------------------
-
-
-def deal_order(player_count: int, dealer: int) -> list[int]:
-    """Seats in the order they get cards and bet: the player after the dealer first."""
-    return [(dealer + 1 + k) % player_count for k in range(player_count)]
 
 
 def start_hand(
@@ -504,21 +396,6 @@ def validate(state: HandState, action: Action) -> tuple[int, int, int]:
 # --- what happens --------------------------------------------------------------------------------
 
 
-def _cards(state: HandState, seat: int) -> list[str]:
-    return [card_text(card) for card in state.cards[seat]]
-
-
-def hand_label_of(state: HandState, seat: int) -> HandLabel:
-    """What ``seat``'s hand is, for people (under a variant: with the three cards it plays)."""
-    if state.labels is not None:
-        label: HandLabel = {**state.labels[seat]}
-        return label
-    return hand_label(state.scores[seat], state.settings.ranking)
-
-
-_label = hand_label_of
-
-
 def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
     """Validate ``action``, then return the new state and its events; ``state`` is untouched."""
     seat, cost, new_stake = validate(state, action)
@@ -532,7 +409,11 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
         new.seen[seat] = True
         events.append(Event("see", {"player": name}))
         events.append(
-            Event("cards", {"player": name, "cards": _cards(new, seat), "hand": _label(new, seat)}, frozenset((name,)))
+            Event(
+                "cards",
+                {"player": name, "cards": cards_text(new, seat), "hand": hand_label_of(new, seat)},
+                frozenset((name,)),
+            )
         )
         return new, events
 
@@ -543,7 +424,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
         events.append(Event("pack", {"player": name, "reason": "pack"}))
         if new.in_count == 1:
             last = _other_in(new, seat)
-            _finish(new, events, "last_player", [last], [last])
+            finish(new, events, "last_player", [last], [last])
         else:
             new.turn = _next_in(new, seat)
         return new, events
@@ -568,8 +449,8 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
                     {
                         "asker": asker_name,
                         "partner": name,
-                        "cards": {asker_name: _cards(new, asker), name: _cards(new, partner)},
-                        "hands": {asker_name: _label(new, asker), name: _label(new, partner)},
+                        "cards": {asker_name: cards_text(new, asker), name: cards_text(new, partner)},
+                        "hands": {asker_name: hand_label_of(new, asker), name: hand_label_of(new, partner)},
                         "loser": new.names[loser],
                     },
                     frozenset((asker_name, name)),
@@ -615,8 +496,8 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
         # An exact tie goes to the player who did not ask.
         winner = seat if new.scores[seat] > new.scores[other] else other
         pair = sorted((seat, other))
-        _reveal(new, events, "show", pair, [winner])
-        _finish(new, events, "show", pair, [winner])
+        reveal(new, events, "show", pair, [winner])
+        finish(new, events, "show", pair, [winner])
         return new, events
 
     if verb == "sideshow":
@@ -634,7 +515,7 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
                 },
             )
         )
-        if not _pot_limit_reached(new, events):
+        if not pot_limit_reached(new, events):
             new.pending = (seat, partner)
             new.turn = partner
         return new, events
@@ -652,76 +533,9 @@ def apply(state: HandState, action: Action) -> tuple[HandState, list[Event]]:
             },
         )
     )
-    if not _pot_limit_reached(new, events):
+    if not pot_limit_reached(new, events):
         new.turn = _next_in(new, seat)
     return new, events
-
-
-def _pot_limit_reached(new: HandState, events: list[Event]) -> bool:
-    """At the pot limit everyone still in shows, blind players too; tied hands split."""
-    limit = new.settings.pot_limit
-    if limit is None or new.pot < limit:
-        return False
-    contenders = [seat for seat in range(len(new.names)) if not new.packed[seat]]
-    best = max(new.scores[seat] for seat in contenders)
-    winners = [seat for seat in contenders if new.scores[seat] == best]
-    _reveal(new, events, "pot_limit", contenders, winners)
-    _finish(new, events, "pot_limit", contenders, winners)
-    return True
-
-
-def _reveal(new: HandState, events: list[Event], reason: str, seats: list[int], winners: list[int]) -> None:
-    names = new.names
-    new.public = new.public.copy()
-    for seat in seats:
-        new.public[seat] = True
-    events.append(
-        Event(
-            "showdown",
-            {
-                "reason": reason,
-                "cards": {names[seat]: _cards(new, seat) for seat in seats},
-                "hands": {names[seat]: _label(new, seat) for seat in seats},
-                "winners": [names[seat] for seat in winners],
-            },
-        )
-    )
-
-
-def _finish(new: HandState, events: list[Event], reason: str, eligible: list[int], winners: list[int]) -> None:
-    """Pay the pot and end the hand. A split pot's odd chips go one each to the first
-    winners clockwise from the player after the dealer."""
-    names = new.names
-    count = len(names)
-    order = [seat for seat in deal_order(count, new.dealer) if seat in winners]
-    share, odd = divmod(new.pot, len(order))
-    payouts: dict[int, int] = {}
-    new.stacks = new.stacks.copy()
-    for place, seat in enumerate(order):
-        payouts[seat] = share + (1 if place < odd else 0)
-        new.stacks[seat] += payouts[seat]
-    pot = PotResult(new.pot, tuple(names[seat] for seat in eligible), tuple(names[seat] for seat in sorted(winners)))
-    new.pot = 0
-    new.turn = -1
-    new.pending = None
-    new.outcome = Outcome(
-        reason,
-        pot.winners,
-        tuple((names[seat], payouts[seat]) for seat in sorted(payouts)),
-        (pot,),
-    )
-    events.append(
-        Event(
-            "hand_finished",
-            {
-                "reason": reason,
-                "winners": list(pot.winners),
-                "payouts": {names[seat]: payouts[seat] for seat in sorted(payouts)},
-                "pots": [pot.to_json()],
-                "stacks": dict(zip(names, new.stacks, strict=True)),
-            },
-        )
-    )
 
 
 _ACTION_OF_EVENT = {

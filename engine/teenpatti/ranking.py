@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from engine.cards import ACE, Card, card_text
-from engine.views import HandLabel
+from engine.view_types import HandLabel
 
 HIGH_CARD, PAIR, COLOUR, SEQUENCE, PURE_SEQUENCE, TRAIL = range(6)
 CATEGORY_NAMES = ("high_card", "pair", "colour", "sequence", "pure_sequence", "trail")

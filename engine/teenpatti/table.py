@@ -14,8 +14,8 @@ from typing import Any
 
 from engine.api import HandPlan, SettingsError, TablePosition, is_whole_number
 from engine.cards import deck_with
-from engine.teenpatti.hand import deal_order
 from engine.teenpatti.settings import parse_settings
+from engine.teenpatti.state import deal_order
 
 
 def plan_hand(

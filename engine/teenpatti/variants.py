@@ -35,7 +35,7 @@ from random import Random
 
 from engine.cards import DECK_SIZE, Card, card_text, rank_of
 from engine.teenpatti.ranking import CATEGORY_NAMES, hand_score, score_table
-from engine.views import HandLabel
+from engine.view_types import HandLabel
 
 VARIANTS = ("none", "muflis", "ak47", "joker", "four_card")
 #: Variants whose jokers are the cards of some ranks.

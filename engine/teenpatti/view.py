@@ -43,9 +43,10 @@ from __future__ import annotations
 
 from engine.api import legal_entry
 from engine.cards import RANK_CHARS, card_text
-from engine.teenpatti.hand import HandState, hand_label_of, legal_actions, must_see, sideshow_partner
+from engine.teenpatti.hand import legal_actions, must_see, sideshow_partner
+from engine.teenpatti.state import HandState, hand_label_of
 from engine.teenpatti.variants import cards_each, joker_ranks
-from engine.views import LegalEntry, TeenPattiPlayer, TeenPattiResult, TeenPattiView
+from engine.view_types import LegalEntry, TeenPattiPlayer, TeenPattiResult, TeenPattiView
 
 
 def may_see_cards(state: HandState, viewer_seat: int, seat: int) -> bool:

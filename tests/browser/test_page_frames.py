@@ -20,7 +20,7 @@ from typing import Any
 import websockets
 from playwright.sync_api import expect
 
-from benchmarks.live_load import PushedPage
+from benchmarks.page_clients import PushedPage
 from tests.browser.driver import Player, act, join_table, open_table, settle, to_act
 
 SETUP = {"seat", "host", "seed", "ping"}

@@ -98,7 +98,7 @@ def _swap_hidden_cards(game_name: str, state, viewer: str, rng: random.Random):
     shown = {entry["name"] for entry in view["players"] if entry["cards"] is not None}
     new = state.copy()
     if game_name == "holdem":
-        from engine.holdem.hand import board_positions, hole_card_positions
+        from engine.holdem.state import board_positions, hole_card_positions
 
         visible = set(state.board)
         for seat, name in enumerate(state.names):
@@ -317,7 +317,7 @@ def _teen_patti_table(game_name, players, *, dealer=0, settings=None):
 
 
 def test_the_chip_race_names_who_would_run_dry_first():
-    from engine.bots.teenpatti import first_out, read_table
+    from engine.bots.teenpatti_table import first_out, read_table
 
     # Book 000: with three or more in, a player who can't cover the chaal must pack.
     game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1000), ("C", 1000)])
@@ -337,7 +337,7 @@ def test_the_chip_race_names_who_would_run_dry_first():
 
 
 def test_who_would_run_dry_first_does_not_pay_on_blind():
-    from engine.bots.teenpatti import first_out, read_table
+    from engine.bots.teenpatti_table import first_out, read_table
 
     game, state = _teen_patti_table("faras", [("A", 1000), ("B", 1000), ("C", 1000)])
     decided = {
@@ -926,7 +926,8 @@ def test_with_three_in_a_blind_normal_computer_looks_once_someone_looks_and_bets
 
 
 def test_normal_reads_a_seen_raise_and_two_seen_bettors_as_stronger_hands():
-    from engine.bots.teenpatti import MULTIWAY_SEEN_FACTOR, NORMAL, SEEN_RAISE_FACTOR, _share, read_table
+    from engine.bots.teenpatti import MULTIWAY_SEEN_FACTOR, NORMAL, SEEN_RAISE_FACTOR, _share
+    from engine.bots.teenpatti_table import read_table
 
     def share_of(name, actions):
         game, state, history = _faras_three(actions)

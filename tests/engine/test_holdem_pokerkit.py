@@ -42,7 +42,7 @@ from engine.api import Action
 from engine.cards import card_text
 from engine.fairness import seeded_deck
 from engine.holdem import HOLDEM
-from engine.holdem.hand import board_positions
+from engine.holdem.state import board_positions
 
 try:
     from pokerkit import Automation, Mode, NoLimitTexasHoldem
