@@ -317,7 +317,7 @@ def table_public(table: Table) -> TablePublic:
 
 
 def view_key(hand: HandScreen, viewer: str | None) -> str | None:
-    """Which of a hand screen's views (``tables.screens``) a viewer is sent: their own if
+    """Which of a hand screen's views (``tables.what_viewers_see``) a viewer is sent: their own if
     dealt in (its key), else the public one (``None``).
 
     With :func:`frame_for_viewer`, the one place where what a viewer receives is chosen

@@ -220,7 +220,9 @@ def test_the_foundations_import_only_what_is_below_them(module):
     assert project <= FOUNDATIONS[module] | {"tables"}, (module, sorted(project - FOUNDATIONS[module]))
 
 
-@pytest.mark.parametrize("reader", ["tables.screens", "tables.live.news_text", "tables.sql.read", "tables.news"])
+@pytest.mark.parametrize(
+    "reader", ["tables.what_viewers_see", "tables.live.news_text", "tables.sql.read", "tables.news"]
+)
 def test_the_screens_and_other_reads_never_reach_writes(reader):
     graph = import_graph(top_level_only=False)
     assert _reaches(graph, reader, "tables.services") == [], reader
@@ -356,7 +358,7 @@ ROOMS = {
         "tables.services",
         "tables.services.errors",
         "tables.selectors",
-        "tables.screens",
+        "tables.what_viewers_see",
         "tables.news",
         "tables.messages",
         "tables.events",

@@ -13,13 +13,13 @@ from django.utils import timezone
 from engine.games import get_game
 from tables.events import EventKind
 from tables.models import HOST_ACT_AFTER, Hand, Table
-from tables.screens import turn_public
 from tables.services.clock_due import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 from tables.services.seat_state import AWAY_KEY
 from tables.services.settings import DEFAULT_COMPUTER_PAUSE, table_seconds
 from tables.sql.write import row_save
+from tables.what_viewers_see import turn_public
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState

@@ -298,8 +298,8 @@ def test_the_host_cannot_act_for_a_computer_kept_waiting_by_a_pause():
     from django.utils import timezone
 
     from tables.models import Hand
-    from tables.screens import turn_public
     from tables.services import hand_act, hand_act_for_away, table_pause
+    from tables.what_viewers_see import turn_public
     from tests.tables.conftest import current_turn
 
     table, seats = open_table("holdem", players=1, start=False)

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from engine import verify
 from engine.replay import run_scenario
-from tables import history, screens
+from tables import history, what_viewers_see
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat
 from tables.pages.forms import OpenTableForm
@@ -133,7 +133,7 @@ def test_joker_variant_at_the_table_turned_card_in_log_history_and_views(client)
     live = Hand.objects.get(table=live_table, ended_at__isnull=True)
     card = Event.objects.get(hand=live, kind=EventKind.JOKER).payload["card"]
     for seat_id in (None, *[seat.pk for seat in live_seats]):
-        snapshot = screens.table_snapshot(table_id=live_table.pk, seat_id=seat_id)
+        snapshot = what_viewers_see.table_snapshot(table_id=live_table.pk, seat_id=seat_id)
         assert snapshot["hand"]["view"]["joker"] == card
         assert snapshot["hand"]["view"]["variant"] == "joker"
         assert snapshot["table"]["rules"]["turns_a_card"] is True
@@ -160,7 +160,7 @@ def test_four_card_a_player_who_looks_sees_four_cards_and_nobody_else_does():
     others = [other for other in seats if other.pk != seat.pk]
     for other in others:
         assert "data" not in frame_for_viewer(event_frame(cards), other.engine_name)
-    snapshot = screens.table_snapshot(table_id=table.pk, seat_id=others[0].pk)
+    snapshot = what_viewers_see.table_snapshot(table_id=table.pk, seat_id=others[0].pk)
     assert all(player["cards"] is None for player in snapshot["hand"]["view"]["players"])
     assert snapshot["table"]["rules"]["hole_cards"] == 4
 
