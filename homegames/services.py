@@ -575,7 +575,7 @@ def _skip_reason(notice: Notice) -> str:
 
 
 def notices_sweep(**_kwargs: Any) -> None:
-    """The table clock's sweep calls this too (``tables.worker.swept``): every web process
+    """The table clock's sweep calls this too (``tables.background_threads.swept``): every web process
     and worker, at its start and every ``DASHAIN_CLOCK_SWEEP_SECONDS``."""
     notices_send_due()
 

@@ -7,7 +7,7 @@ is early, late or a duplicate. Losing it costs only the sweep's interval: the du
 time is stored in the database, not in the queue.
 
 Without Redis they run on Celery's in-memory transport in a worker thread inside the
-web process (``tables.worker``); with ``REDIS_URL``, in ``celery -A config worker``.
+web process (``tables.background_threads``); with ``REDIS_URL``, in ``celery -A config worker``.
 """
 
 from __future__ import annotations
@@ -53,6 +53,6 @@ def start_next_hand(table_id: int, *_args: int) -> list[str]:
 @worker_ready.connect
 def _start_clock_sweeper(**_kwargs: object) -> None:
     """A worker process (and the in-process worker) also runs the clock's sweep loop."""
-    from tables.worker import clock_sweeper_start
+    from tables.background_threads import clock_sweeper_start
 
     clock_sweeper_start()

@@ -23,7 +23,7 @@ times and from wherever it is called, each thing is done once:
   (:func:`tables.services.clock_due.clock_due`).
   Failing to queue (the broker is down) is logged and changes nothing else;
 - the **sweep** (:func:`table_clock_sweep`): every ``DASHAIN_CLOCK_SWEEP_SECONDS`` in
-  each web process and each Celery worker (``tables.worker``), and once when each starts;
+  each web process and each Celery worker (``tables.background_threads``), and once when each starts;
 - a socket that **connects** to a table runs that table's clock if it is overdue.
 
 Adding a due thing (computer players' moves): store its time on the table or hand; add

@@ -159,7 +159,7 @@ def test_a_table_without_a_timer_has_no_deadline():
 async def test_the_in_process_worker_delivers_a_reminder_to_the_sockets(settings):
     """The default setup without Redis: Celery's memory transport, a worker thread in this
     process, the reminder reaching the players' sockets through the in-memory layer."""
-    from tables.worker import inprocess_worker_start
+    from tables.background_threads import inprocess_worker_start
 
     if settings.CELERY_BROKER_URL != "memory://":
         pytest.skip("covers the default setup's in-memory broker; test_reminders_redis covers the other")
