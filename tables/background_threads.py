@@ -41,7 +41,7 @@ def inprocess_worker_start() -> threading.Thread:
     with _lock:
         if _thread is not None and _thread.is_alive():
             return _thread
-        import tables.tasks  # noqa: F401  (registers the tasks with the app)
+        import tables.celery_tasks  # noqa: F401  (registers the tasks with the app)
         from config.celery import app
 
         _worker = app.WorkController(

@@ -318,7 +318,7 @@ def push_sweep(**_kwargs: Any) -> None:
 def push_send_soon() -> None:
     """After a commit that queued pushes: send them in the Celery worker (never raises;
     a lost task costs the sweep's interval)."""
-    from tables.tasks import push_send
+    from tables.celery_tasks import push_send
 
     try:
         push_send.delay()

@@ -54,7 +54,7 @@ def clock_queue(*, table_id: int, when: datetime | None) -> bool:
     """
     if when is None:
         return False
-    from tables.tasks import clock_run
+    from tables.celery_tasks import clock_run
 
     countdown = min(max((when - timezone.now()).total_seconds(), 0.0), MAX_COUNTDOWN)
     try:

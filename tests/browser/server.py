@@ -191,7 +191,7 @@ def work(workdir: Path) -> None:
     django.setup()
     _isolate_redis()
     _control_next_hand_delay(workdir, reset=False)
-    import tables.tasks  # noqa: F401  (registers the tasks)
+    import tables.celery_tasks  # noqa: F401  (registers the tasks)
     from config.celery import app
 
     app.worker_main(

@@ -103,7 +103,7 @@ def web(port: int, workdir: Path) -> None:
 
 def worker(workdir: Path) -> None:
     _django()
-    import tables.tasks  # noqa: F401  (registers the tasks)
+    import tables.celery_tasks  # noqa: F401  (registers the tasks)
     from config.celery import app
 
     app.worker_main(

@@ -16,10 +16,10 @@ from channels.db import database_sync_to_async
 
 from engine.games import get_game
 from tables import selectors
+from tables.celery_tasks import clock_run
 from tables.models import Event, Hand
 from tables.services import hand_act, table_clock_run
 from tables.state_cache import state_cache_clear, state_cache_get, state_cache_put
-from tables.tasks import clock_run
 from tests.tables.conftest import current_turn, open_table, random_action, repeatable_decks
 from tests.tables.ws import connect, play_random_hands, sync_all, users_of
 
