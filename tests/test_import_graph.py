@@ -234,7 +234,7 @@ SERVICE_RANKS = {
     "refusals": 1,
     "settings": 2,
     "log": 3,
-    "clock_due": 4,
+    "clock_schedule": 4,
     "push": 4,
     "write": 5,
     "seat_state": 6,

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tables import selectors
 from tables.models import Hand, Table
-from tables.services.clock_due import clock_due
+from tables.services.clock_schedule import clock_due
 from tables.services.dealing import deal_next_hand
 from tables.services.hand_end import game_end
 from tables.services.log import TableLog

@@ -13,7 +13,7 @@ from django.utils import timezone
 from engine.games import get_game
 from tables.events import EventKind
 from tables.models import HOST_ACT_AFTER, Hand, Table
-from tables.services.clock_due import clock_due
+from tables.services.clock_schedule import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 from tables.services.seat_state import AWAY_KEY

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from config.celery import app
-from tables.services.clock_due import MAX_COUNTDOWN
+from tables.services.clock_schedule import MAX_COUNTDOWN
 
 
 def test_the_settings_are_those_the_operations_page_explains():
