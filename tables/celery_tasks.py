@@ -1,7 +1,7 @@
 """Celery tasks of live play: the fast path of the table clock, and its sweep.
 
 Tasks are thin: each calls one service. ``clock_run`` is queued after commit by
-``tables.services.clock.clock_due`` with the countdown to the next due time; it does
+``tables.services.clock_schedule.clock_due`` with the countdown to the next due time; it does
 whatever is due at the table then, once, under the table's lock, and nothing when it
 is early, late or a duplicate. Losing it costs only the sweep's interval: the due
 time is stored in the database, not in the queue.

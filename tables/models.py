@@ -65,7 +65,7 @@ class Table(models.Model):
     invite_token = models.CharField(_("invite token"), max_length=43, default="", editable=False)
     last_seq = models.PositiveBigIntegerField(_("last event number"), default=0)
     hands_played = models.PositiveIntegerField(_("hands played"), default=0)
-    # The table clock (tables.services.clock). ``due_at`` is the earliest moment something
+    # The table clock (tables.services.clock_run). ``due_at`` is the earliest moment something
     # may be due here; the sweep finds overdue tables by it (indexed). It may be early
     # (the clock then finds nothing due and sets it again), never late.
     due_at = models.DateTimeField(_("clock due"), null=True, blank=True, db_index=True)

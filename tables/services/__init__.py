@@ -7,7 +7,7 @@ See ``docs/architecture.md`` for the module map and ``docs/live-play.md`` for th
 
 from tables.services.acting import hand_act, hand_see
 from tables.services.away import hand_act_for_away
-from tables.services.clock import table_clock_run, table_clock_run_if_due, table_clock_sweep
+from tables.services.clock_run import table_clock_run, table_clock_run_if_due, table_clock_sweep
 from tables.services.errors import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 from tables.services.pass_and_play import local_player_add, phone_hold_check, phone_seat_check
 from tables.services.push import push_public_key, push_subscribe, push_unsubscribe

@@ -2,7 +2,7 @@
 
 After a hand ends the next one is dealt at once when the pause is 0 (tests), or is put
 on the table clock: ``Table.next_deal_at`` is stored and the clock deals it when it is
-due (``tables.services.clock``), whatever becomes of the task queued for it.
+due (``tables.services.clock_run``), whatever becomes of the task queued for it.
 """
 
 from __future__ import annotations

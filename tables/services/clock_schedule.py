@@ -1,4 +1,4 @@
-"""Putting a due time on the table clock (see ``tables.services.clock`` for the clock itself).
+"""Putting a due time on the table clock (see ``tables.services.clock_run`` for the clock itself).
 
 Whoever stores a due time (the next deal, a turn's alarm, a computer's move) calls
 :func:`clock_due` in the same transaction. It keeps ``Table.due_at`` (the sweep's index)

@@ -116,7 +116,7 @@ def computer_turn_clock(table: Table, hand: Hand) -> None:
 
 def away_turn_clock(hand: Hand) -> None:
     """When the player to act is away for the hand (``Hand.plan["away"]``): no deadline, and
-    the clock's alarm, now, is the away rule's move (``tables.services.clock``). For a turn no
+    the clock's alarm, now, is the away rule's move (``tables.services.clock_run``). For a turn no
     move comes before: the first of a hand, where a player sitting out at a table shared by
     places is dealt in away (``seat_state.sitting_out_dealt_in``), or one the host resumes.
     An away turn that follows a move is played at once by that move (``acting.move_play``).

@@ -148,7 +148,7 @@ def _computer_turn(table) -> None:
 
     from django.utils import timezone
 
-    from tables.services.clock import table_clock_run
+    from tables.services.clock_run import table_clock_run
 
     before = Event.objects.filter(table=table).count()
     table_clock_run(table_id=table.pk, now=timezone.now() + timedelta(seconds=10))
@@ -254,7 +254,7 @@ def test_a_computers_move_is_a_due_time_on_the_table_clock_done_once():
     from django.utils import timezone
 
     from tables.services import hand_act, table_pause, table_resume, table_start
-    from tables.services.clock import table_clock_run
+    from tables.services.clock_run import table_clock_run
     from tests.tables.conftest import current_turn
 
     table, seats = open_table("holdem", players=1, start=False)
