@@ -72,7 +72,7 @@ class Table(models.Model):
     # Between hands: when the next hand is dealt (null while a hand is live or none is due).
     next_deal_at = models.DateTimeField(_("next deal"), null=True, blank=True)
     # The host ended the game during a hand: it ends when that hand ends (the hand is played
-    # out, by the away rules if need be; tables.services.tables.table_end). Never a voided pot.
+    # out, by the away rules if need be; tables.services.hosting.table_end). Never a voided pot.
     ending = models.BooleanField(_("ends after this hand"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)

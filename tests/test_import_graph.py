@@ -244,7 +244,7 @@ SERVICE_RANKS = {
     "between_hands": 10,
     "acting": 11,
     "seats": 11,
-    "tables": 11,
+    "hosting": 11,
     "away": 12,
     "requests": 12,
     "pass_and_play": 12,
@@ -424,7 +424,7 @@ KITCHEN_USES = {
     "tables.services.hand_end",
     "tables.services.seats",
     "tables.services.settings",
-    "tables.services.tables",
+    "tables.services.hosting",
     "tables.services.write",
 }
 

@@ -36,7 +36,7 @@ def next_hand_schedule(log: TableLog) -> None:
     if table.status != Table.Status.PLAYING:
         return
     if table.ending:
-        # The host ended the game during the hand that just ended (tables.services.tables.table_end).
+        # The host ended the game during the hand that just ended (tables.services.hosting.table_end).
         game_end(log, reason="host")
         return
     delay = next_hand_delay(table)

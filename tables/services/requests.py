@@ -50,6 +50,7 @@ from tables.events import EventKind, NewEvent
 from tables.messages import RequestPublic
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
+from tables.services.hosting import _clean_name, require_host
 from tables.services.log import TableLog
 from tables.services.push import push_queue
 from tables.services.seats import (
@@ -60,7 +61,6 @@ from tables.services.seats import (
     seat_take_check,
     seat_take_now,
 )
-from tables.services.tables import _clean_name, require_host
 from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:

@@ -45,7 +45,7 @@ from tables.services import (
     table_start,
 )
 from tables.services import log as log_module
-from tables.services.tables import SEAT_LINK_SALT
+from tables.services.hosting import SEAT_LINK_SALT
 from tests.tables.conftest import current_turn, open_table
 from tests.tables.leaks import PUBLIC_REVEALS, _cards_in, card_owners, cards_revealed
 from tests.tables.ws import TIMEOUT, connect
