@@ -232,7 +232,7 @@ def test_the_screens_and_other_reads_never_reach_writes(reader):
 SERVICE_RANKS = {
     "errors": 0,
     "refusals": 1,
-    "settings": 2,
+    "table_settings": 2,
     "log": 3,
     "clock_schedule": 4,
     "push": 4,
@@ -369,7 +369,7 @@ ROOMS = {
     "tables.pages": {
         "tables.services",
         "tables.services.errors",
-        "tables.services.settings",
+        "tables.services.table_settings",
         "tables.services.computers",
         "tables.selectors",
         "tables.history",
@@ -423,7 +423,7 @@ KITCHEN_USES = {
     "tables.services.errors",
     "tables.services.hand_end",
     "tables.services.seats",
-    "tables.services.settings",
+    "tables.services.table_settings",
     "tables.services.hosting",
     "tables.services.write",
 }

@@ -454,7 +454,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
                 "is_host": is_host,
                 "title": f"{table.get_game_display()} · {table.code}",
                 # The buy-in's currency (ISO code, or "" for plain amounts): fixed once anyone
-                # has bought in, so a buy-back's question may name it (tables.services.settings).
+                # has bought in, so a buy-back's question may name it (tables.services.table_settings).
                 "currency": table_currency(table),
                 # What is at stake (issue 25): the price of a buy-in; null at a play-chip table.
                 "stake": (

@@ -46,7 +46,7 @@ from tables.services.seats import (
     seat_sit_out,
     seat_take,
 )
-from tables.services.settings import table_settings_build
+from tables.services.table_settings import table_settings_build
 from tables.services.write import SeatHolder, writes_for
 
 __all__ = [

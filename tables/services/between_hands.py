@@ -17,7 +17,7 @@ from tables.services.clock_schedule import clock_due
 from tables.services.dealing import deal_next_hand
 from tables.services.hand_end import game_end
 from tables.services.log import TableLog
-from tables.services.settings import DEFAULT_HAND_PAUSE, table_seconds
+from tables.services.table_settings import DEFAULT_HAND_PAUSE, table_seconds
 
 # Hands dealt one after another in one transaction when the pause between hands is 0
 # (tests); a bound so that a run of hands that end at the deal cannot loop for ever.

@@ -30,7 +30,7 @@ from tables.services.dealing import next_dealer, variant_called_by
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat, seat_move
 from tables.services.seat_state import AWAY_KEY, in_live_hand
-from tables.services.settings import chip_value_kept, prizes_kept, table_settings_build
+from tables.services.table_settings import chip_value_kept, prizes_kept, table_settings_build
 from tables.services.turns import (
     TURN_CLOCK_FIELDS,
     away_turn_clock,

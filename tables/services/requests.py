@@ -1,6 +1,6 @@
 """Asking the host: seats and buy-backs at a table where the host approves them.
 
-With the table setting ``approve_seats`` on (``tables.services.settings``), a player (a
+With the table setting ``approve_seats`` on (``tables.services.table_settings``), a player (a
 user or a guest; never the host, never a computer) does not sit down or buy in again at
 once: they ask, and the host approves or denies in the host's panel of the table page.
 

@@ -17,7 +17,7 @@ from tables.services.clock_schedule import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 from tables.services.seat_state import AWAY_KEY
-from tables.services.settings import DEFAULT_COMPUTER_PAUSE, table_seconds
+from tables.services.table_settings import DEFAULT_COMPUTER_PAUSE, table_seconds
 from tables.sql.write import row_save
 from tables.what_viewers_see import turn_public
 

@@ -33,6 +33,6 @@ def test_the_celery_app_reads_them():
 
 
 def test_the_longest_countdown_covers_the_longest_turn_timer():
-    from tables.services.settings import TURN_TIMER_RANGE
+    from tables.services.table_settings import TURN_TIMER_RANGE
 
     assert MAX_COUNTDOWN >= TURN_TIMER_RANGE[1]

@@ -26,7 +26,7 @@ from tables.services import (
 )
 from tables.services.computers import computer_add
 from tables.services.dealing import next_dealer
-from tables.services.settings import table_settings_build
+from tables.services.table_settings import table_settings_build
 from tests.tables.conftest import end_game, make_user, open_table
 from tests.tables.test_history import client_for, play
 

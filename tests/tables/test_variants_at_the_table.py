@@ -19,7 +19,7 @@ from tables.models import Event, Hand, Seat
 from tables.pages.forms import OpenTableForm
 from tables.selectors import frame_for_viewer
 from tables.services import ServiceError, hand_act, table_update_settings
-from tables.services.settings import table_settings_build
+from tables.services.table_settings import table_settings_build
 from tests.tables.conftest import current_turn, end_game, open_table
 from tests.tables.test_history import client_for, play, replay_data
 
