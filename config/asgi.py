@@ -31,7 +31,7 @@ application = ProtocolTypeRouter(
 
 from django.conf import settings  # noqa: E402
 
-from config.collector import collector_settle  # noqa: E402
+from config.gc_tuning import collector_settle  # noqa: E402
 from tables.background_threads import clock_sweeper_start, inprocess_worker_start  # noqa: E402
 
 if settings.DASHAIN_INPROCESS_WORKER:
@@ -40,5 +40,5 @@ if settings.DASHAIN_INPROCESS_WORKER:
 # whatever is overdue (a deal or reminder whose queued task was lost with a process).
 clock_sweeper_start()
 
-# The collector kept off what start-up loaded, and run less often (config/collector.py).
+# The collector kept off what start-up loaded, and run less often (config/gc_tuning.py).
 collector_settle()
