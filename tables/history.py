@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from engine.api import Action, Game
+from engine.api import Game
 from engine.export import game_export, hand_export
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
-from tables.selectors import frame_for_viewer, hand_start_state
+from tables.selectors import frame_for_viewer, hand_replay, hand_start_state, is_recorded_action, recorded_action
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -252,18 +252,6 @@ def _hand_events(hand: Hand) -> list[Event]:
     return list(Event.objects.filter(hand=hand).order_by("seq"))
 
 
-def is_recorded_action(event: Event) -> bool:
-    """A player's request as live play recorded it (``hand_act``: kind ``action``, with the acting
-    seat). Hold'em's engine also reports what an action did as an ``action`` event, with no actor."""
-    return event.kind == EventKind.ACTION and event.actor_id is not None
-
-
-def _action_of(event: Event) -> Action:
-    payload = event.payload
-    amount = payload.get("amount")
-    return Action(str(payload["player"]), str(payload["verb"]), None if amount is None else int(amount))
-
-
 def _picture(game: Game[Any], state: AnyHandState, viewer: str | None) -> dict[str, Any]:
     """The engine's view for ``viewer``, and each hand the viewer could see named (``hand_name``)."""
     view: dict[str, Any] = dict(game.view(state, viewer))
@@ -291,13 +279,16 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
     player_names = {str(name) for name, _stack in hand.plan.get("players", [])}
     engine_viewer = viewer if viewer in player_names else None
     game, state = get_game(table.game), hand_start_state(table=table, hand=hand)
+    events = _hand_events(hand)
+    actions = [event for event in events if is_recorded_action(event)]
+    state_after = dict(hand_replay(table=table, hand=hand, actions=actions, state=state))
     steps: list[dict[str, Any]] = [{"seq": 0, "words": [], "view": None}]
     request_sentence: str = ""
     board: list[str] = []  # hold'em: the community cards so far, to name a shown hand
-    for event in _hand_events(hand):
+    for event in events:
         if is_recorded_action(event):
             _close_step(steps[-1], request_sentence, _picture(game, state, engine_viewer))
-            state, _events = game.apply(state, _action_of(event))
+            state = state_after[event.seq]
             steps.append({"seq": event.seq, "words": [], "view": None, "_engine_said": False})
             request = frame_for_viewer(event_frame(event), viewer)
             request_sentence = (
@@ -656,7 +647,7 @@ def _hand_actions(events: list[Event]) -> list[list[str | int]]:
     for event in events:
         if not is_recorded_action(event):
             continue
-        action = _action_of(event)
+        action = recorded_action(event)
         actions.append([action.player, action.verb] + ([action.amount] if action.amount is not None else []))
     return actions
 
