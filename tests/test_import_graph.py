@@ -281,6 +281,8 @@ def test_only_the_write_path_builds_a_table_log():
         "tables.live.consumers",
         "tables.live.viewer",
         "tables.pages.views",
+        "tables.pages.views_join",
+        "tables.pages.visitor",
         "tables.pages.views_history",
         "tables.pages.views_invite",
         "tables.pages.views_push",
