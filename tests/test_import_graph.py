@@ -149,7 +149,7 @@ def test_no_module_level_import_cycle():
 
 def test_reads_never_reach_writes():
     graph = import_graph(top_level_only=False)  # lazy imports inside functions count too
-    for reader in ("tables.selectors", "tables.state_cache", "tables.events", "tables.history"):
+    for reader in ("tables.selectors", "tables.state_cache", "tables.events", "tables.history", "tables.history_words"):
         assert _reaches(graph, reader, "tables.services") == [], reader
 
 

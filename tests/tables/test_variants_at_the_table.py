@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from engine import verify
 from engine.replay import run_scenario
-from tables import history, what_viewers_see
+from tables import history, history_words, what_viewers_see
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat
 from tables.pages.forms import OpenTableForm
@@ -99,7 +99,7 @@ def test_variant_hands_export_and_verify(client, variant):
         assert sum(output["stacks"].values()) == sum(stack for _name, stack in hand.plan["players"])
         # the history says the variant with the hand it was played in
         steps = history.hand_replay_steps(table=table, hand=hand, viewer=None)
-        assert history._VARIANT_NAMES[variant] in " ".join(steps[0]["words"])
+        assert history_words._VARIANT_NAMES[variant] in " ".join(steps[0]["words"])
         dealt = Event.objects.get(hand=hand, kind=EventKind.DEALT)
         assert dealt.payload["cards_each"] == (4 if variant == "four_card" else 3)
     whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
@@ -126,7 +126,7 @@ def test_joker_variant_at_the_table_turned_card_in_log_history_and_views(client)
             words = " ".join(" ".join(step["words"]) for step in steps)
             assert f"The card turned up is {card}" in words
             assert all(step["view"]["joker"] == card for step in steps)
-        sentence = history.describe_event(EventKind.JOKER, joker.payload, names, None, engine=True)
+        sentence = history_words.describe_event(EventKind.JOKER, joker.payload, names, None, engine=True)
         assert card in sentence and "joker" in sentence
     # the live table's snapshot (what each page draws, a watcher's too) shows the turned card
     live_table, live_seats = open_table("faras", players=3, choices={"variant": "joker"})
