@@ -7,8 +7,9 @@ Everything here reads the log (``tables.models.Event``), the truth of live play:
   row there, playing or watching, users and guests alike) and its host;
 - :func:`table_hand_list`: each hand's number, who was dealt in, who won and the pot;
 - :func:`hand_replay_steps`: the hand step by step. Each step is one recorded action with
-  the events it caused (said in words by ``tables.history_words``), filtered for the viewer by ``tables.selectors.frame_for_viewer``
-  (the one place live play applies visibility), and a picture of the table drawn from the
+  the events it caused (said in words by ``tables.history_words``), filtered for the
+  viewer by ``tables.selectors.frame_for_viewer`` (the one place live play applies
+  visibility), and a picture of the table drawn from the
   engine's own ``view`` of the state at that moment for that viewer. So a replay shows
   exactly what the viewer could see at the time, and what was shown at a show;
 - :func:`hand_export_build` / :func:`game_export_build`: the export format of
