@@ -334,7 +334,7 @@ class JoinByCodeForm(forms.Form):
     code = forms.CharField(label=_("Table code"), max_length=12)
 
     def clean_code(self) -> str:
-        return self.cleaned_data["code"].strip()
+        return str(self.cleaned_data["code"]).strip()
 
 
 class JoinAskForm(forms.Form):
@@ -350,7 +350,7 @@ class JoinAskForm(forms.Form):
             del self.fields["display_name"]
 
     def clean_code(self) -> str:
-        return self.cleaned_data["code"].strip().upper()
+        return str(self.cleaned_data["code"]).strip().upper()
 
     def clean_display_name(self) -> str:
         name = " ".join(self.cleaned_data.get("display_name", "").split())
