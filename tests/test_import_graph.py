@@ -205,6 +205,7 @@ FOUNDATIONS = {
     "tables.state_cache": {"tables.models"},
     "tables.guests": {"tables.models"},
     "tables.visibility": set(),
+    "tables.live.presence": {"tables.visibility"},
     "tables.sql": set(),
     "tables.sql.write": {"tables.models", "tables.events"},
     "tables.sql.read": {"tables.models", "tables.events", "tables.sql.write"},
