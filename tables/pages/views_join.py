@@ -221,17 +221,26 @@ def table_join_by_code(request: HttpRequest) -> HttpResponse:
     return _join_refused(request, code_form, code=asked)
 
 
-@require_http_methods(["GET", "POST"])
-def table_join(request: HttpRequest, code: str) -> HttpResponse:
-    """``/t/<code>/``, the short link: it only takes someone already at the table back to it;
-    anyone else is refused as at a code no table has, and asked for the invite link."""
-    limited = _rate_limited(request, code, None)
+def _join_link(request: HttpRequest, code: str, invite_token: str | None) -> Table | HttpResponse:
+    """Where both links begin: the rate limit, the table (refused when there is none), and
+    someone already at it sent back to it (:func:`_back_to_the_table`). The table, or the answer."""
+    limited = _rate_limited(request, code, invite_token)
     if limited is not None:
         return limited
     table = selectors.table_by_code(code=code)
     if table is None:
         return _join_refused(request, code=code)
-    return _back_to_the_table(request, table) or _join_refused(request, code=table.code)
+    return _back_to_the_table(request, table) or table
+
+
+@require_http_methods(["GET", "POST"])
+def table_join(request: HttpRequest, code: str) -> HttpResponse:
+    """``/t/<code>/``, the short link: it only takes someone already at the table back to it;
+    anyone else is refused as at a code no table has, and asked for the invite link."""
+    table = _join_link(request, code, None)
+    if not isinstance(table, Table):
+        return table
+    return _join_refused(request, code=table.code)
 
 
 @require_http_methods(["GET", "POST"])
@@ -239,15 +248,9 @@ def table_invite(request: HttpRequest, code: str, invite_token: str) -> HttpResp
     """``/t/<code>/<invite token>/``, the invite link: a newcomer joins (a guest gives a display
     name, an account holder just joins) and takes a seat or watches. A wrong token is refused
     as the short link refuses a stranger."""
-    limited = _rate_limited(request, code, invite_token)
-    if limited is not None:
-        return limited
-    table = selectors.table_by_code(code=code)
-    if table is None:
-        return _join_refused(request, code=code)
-    back = _back_to_the_table(request, table)
-    if back is not None:
-        return back
+    table = _join_link(request, code, invite_token)
+    if not isinstance(table, Table):
+        return table
     if not services.invite_token_matches(table, invite_token):
         return _join_refused(request, code=table.code)
     guest = not request.user.is_authenticated
