@@ -233,7 +233,7 @@ def _require_free_name(table: Table, name: str) -> None:
 
 
 def table_create(*, host: User | AnonymousUser | None, game: str, choices: dict[str, Any] | None = None) -> Table:
-    """Open a table for ``game`` with the host's ``choices`` (see ``services.settings``).
+    """Open a table for ``game`` with the host's ``choices`` (see ``services.table_settings``).
 
     The host joins as a watcher (they take a seat like anyone else). The seed
     commitment is the log's first event.
