@@ -8,7 +8,7 @@ if missing; SQLite when unset), it opens tables of 4 through the services and th
 ``--actions`` actions by calling ``tables.services.hand_act`` for whoever is to act, with
 a seeded random legal action, the tables taken in turn (so, as on a busy server, no
 table is acted at twice in a row). The after-commit work runs as on the server: the state
-cache's update and the screens (``tables.screens``) built for the broadcast; the broadcast
+cache's update and the screens (``tables.what_viewers_see``) built for the broadcast; the broadcast
 itself is handed to a stub that keeps nothing, as on the server a service thread hands it
 to the event loop (``tables.news.layer_send``) and that is not this thread's work.
 Hands that end deal the next at once (``DASHAIN_NEXT_HAND_DELAY=0``, as in

@@ -196,9 +196,9 @@ async def _drive(
     # This process holds 4 sockets a table in one event loop, where each real player has a
     # browser of their own: its own pauses would be counted as the server's. So it keeps the
     # collector off what it loaded and runs it as seldom as the server does
-    # (config/collector.py: at the default thresholds it made ~130 collections a run, up to
+    # (config/gc_tuning.py: at the default thresholds it made ~130 collections a run, up to
     # 37 ms each), and reports how late its loop ran and its collections, beside the server's.
-    from config.collector import collector_settle
+    from config.gc_tuning import collector_settle
 
     collector_settle()
     go.set()

@@ -2,9 +2,9 @@
 scheme, host and port, ``config.origin``).
 
 In the default setup (no Redis) the clock's worker runs in this process: a Celery
-worker thread on the in-memory transport (``tables.worker``), started here when
+worker thread on the in-memory transport (``tables.background_threads``), started here when
 ``DASHAIN_INPROCESS_WORKER`` is on. Every web process also runs the table clock's
-sweep (``tables.worker.clock_sweeper_start``).
+sweep (``tables.background_threads.clock_sweeper_start``).
 """
 
 import os
@@ -31,8 +31,8 @@ application = ProtocolTypeRouter(
 
 from django.conf import settings  # noqa: E402
 
-from config.collector import collector_settle  # noqa: E402
-from tables.worker import clock_sweeper_start, inprocess_worker_start  # noqa: E402
+from config.gc_tuning import collector_settle  # noqa: E402
+from tables.background_threads import clock_sweeper_start, inprocess_worker_start  # noqa: E402
 
 if settings.DASHAIN_INPROCESS_WORKER:
     inprocess_worker_start()
@@ -40,5 +40,5 @@ if settings.DASHAIN_INPROCESS_WORKER:
 # whatever is overdue (a deal or reminder whose queued task was lost with a process).
 clock_sweeper_start()
 
-# The collector kept off what start-up loaded, and run less often (config/collector.py).
+# The collector kept off what start-up loaded, and run less often (config/gc_tuning.py).
 collector_settle()

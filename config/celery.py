@@ -1,7 +1,7 @@
 """The Celery app: the table clock's fast path. Configured from Django settings (``CELERY_*``).
 
 A worker process also runs the clock's sweep, started when the worker is ready
-(``tables.tasks``), so whatever its queue lost is done within seconds.
+(``tables.celery_tasks``), so whatever its queue lost is done within seconds.
 
 A Celery worker forks its pool's processes from the main one, at start and whenever one
 has to be replaced, by which time the main process's sweep holds a pool of PostgreSQL
@@ -19,7 +19,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("dashain")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+# Each app's tasks are in its celery_tasks.py (tables/celery_tasks.py), not Celery's default tasks.py.
+app.autodiscover_tasks(related_name="celery_tasks")
 
 
 def database_pools_close() -> None:

@@ -3,7 +3,7 @@
 ``channels_redis.pubsub.RedisPubSubChannelLayer`` receives one copy of a group message
 per process (one Redis subscription per group) and puts those same bytes in the queue
 of every socket of the group that lives here; each socket's ``receive`` then decodes
-them again. A table's news carries every view of the hand (``tables.screens``), so at a
+them again. A table's news carries every view of the hand (``tables.what_viewers_see``), so at a
 table of 4 that was 4 decodings of the same few kilobytes per action: measured with
 ``benchmarks/live_load.py --py-spy``, about a tenth of the time the process held the GIL.
 

@@ -3,9 +3,9 @@
 Every join attempt that names no table, or a table without its invite token, counts
 against the address it came from; past ``MAX_FAILED_JOINS`` in ``WINDOW_SECONDS`` the join
 pages answer 429 (too many requests) to every further guess. The limit never refuses the
-table's real invite link, a guest's real seat link (``tables.pages.views.table_seat_link``),
+table's real invite link, a guest's real seat link (``tables.pages.views_join.table_seat_link``),
 nor someone already at the table coming back by its code
-(``tables.pages.views._admitted_anyway``): at a home game everyone is on one Wi-Fi, one address,
+(``tables.pages.views_join._admitted_anyway``): at a home game everyone is on one Wi-Fi, one address,
 and one person's typos must not lock the whole house out. A token has 128 random
 bits and cannot be guessed anyway; the limit stops a stranger from walking the 6-letter
 codes to learn which tables exist and who hosts them. The home games' calendar feed counts

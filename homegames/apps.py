@@ -14,7 +14,7 @@ class HomeGamesConfig(AppConfig):
 
         from homegames.services import calendar_feeds_of_removed, invitations_of_new_members, notices_sweep
         from ledger.models import HomeGame
-        from tables.worker import swept
+        from tables.background_threads import swept
 
         swept.connect(notices_sweep, dispatch_uid="homegames_notices_sweep")
         # A removed member's calendar feed is deleted, so joining again never revives its old address.

@@ -1,7 +1,7 @@
 """The nights ahead of a home game (``ledger.HomeGame``): what is played, when, where, who comes.
 
 - :class:`NightTemplate`: a game and every table setting, kept by the home game and
-  reused ("our Faras"); checked by ``tables.services.settings.table_settings_build``.
+  reused ("our Faras"); checked by ``tables.services.table_settings.table_settings_build``.
 - :class:`PlannedNight`: a night on the calendar, its start stored in UTC with the time
   zone it was scheduled in, a place in words, a template and a seat limit; once opened,
   the table it was played at.

@@ -29,7 +29,7 @@ from ledger.selectors import user_can_view_home_game, user_is_co_host
 from ledger.services import home_game_add_planned_table
 from tables import services as table_services
 from tables.services.errors import ServiceError
-from tables.services.settings import table_settings_build
+from tables.services.table_settings import table_settings_build
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -575,7 +575,7 @@ def _skip_reason(notice: Notice) -> str:
 
 
 def notices_sweep(**_kwargs: Any) -> None:
-    """The table clock's sweep calls this too (``tables.worker.swept``): every web process
+    """The table clock's sweep calls this too (``tables.background_threads.swept``): every web process
     and worker, at its start and every ``DASHAIN_CLOCK_SWEEP_SECONDS``."""
     notices_send_due()
 

@@ -27,9 +27,9 @@ from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.services import ServiceError, seat_ask, table_create
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
+from tables.services.hosting import require_host
 from tables.services.seats import seat_buy_back_now, seat_take_now
-from tables.services.settings import MAX_SEATS
-from tables.services.tables import require_host
+from tables.services.table_settings import MAX_SEATS
 from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.services import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
-from tables.services.tables import require_host
+from tables.services.hosting import require_host
 from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:

@@ -268,7 +268,7 @@ def ledger_report(*, table: Table) -> TableReport:
 
 def table_prize_sharing(*, table: Table) -> tuple[int, ...] | None:
     """The payout table (percent per place, first place first) of a table whose pool is
-    shared by places (hold'em, ``tables.services.settings``); ``None`` when chips are the
+    shared by places (hold'em, ``tables.services.table_settings``); ``None`` when chips are the
     result, as at every Teen Patti table. Read from the settings the table stores."""
     settings = table.settings or {}
     if settings.get("prizes") != "places":

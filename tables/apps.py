@@ -7,8 +7,8 @@ class TablesConfig(AppConfig):
     verbose_name = _("Tables")
 
     def ready(self) -> None:
+        from tables.background_threads import swept
         from tables.live import signals  # noqa: F401  (connects the receivers)
         from tables.push import push_sweep
-        from tables.worker import swept
 
         swept.connect(push_sweep, dispatch_uid="tables_push_sweep")

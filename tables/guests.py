@@ -1,6 +1,6 @@
 """How a guest is known: a random token kept in their session, under one key.
 
-The join page puts it there (``tables.pages.views``), the table's socket reads it to find the
+The join page puts it there (``tables.pages.views_join``), the table's socket reads it to find the
 guest's seat (``tables.live.consumers``), and the ledger's pages read it to let a guest see
 their table's report (``ledger.views``). No other module names the key.
 """

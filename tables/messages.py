@@ -24,7 +24,7 @@ class LegalPublic(TypedDict):
 
 
 class TurnPublic(TypedDict):
-    """Whose turn it is, what they may do and until when (``tables.screens.turn_public``)."""
+    """Whose turn it is, what they may do and until when (``tables.what_viewers_see.turn_public``)."""
 
     player: str
     legal: list[LegalPublic]
@@ -100,7 +100,7 @@ class ViewerFrame(TypedDict):
 
 
 class HandScreen(TypedDict):
-    """Every distinct view of one hand (``tables.screens.hand_screen``): each player's and
+    """Every distinct view of one hand (``tables.what_viewers_see.hand_screen``): each player's and
     the public one, as JSON text in the news (as data in a snapshot's ``only``)."""
 
     number: int
@@ -122,7 +122,7 @@ class HandForViewer(TypedDict):
 
 
 class NewsScreen(TypedDict):
-    """The screen that goes out with a write's events (``tables.screens.news_screen_parts``),
+    """The screen that goes out with a write's events (``tables.what_viewers_see.news_screen_parts``),
     exact at ``seq``; each part only when it changed (``hand`` ``None``: no hand to show)."""
 
     seq: int
@@ -141,7 +141,7 @@ class TableEventsMessage(TypedDict):
 
 
 class Snapshot(TypedDict):
-    """What one viewer may see of the table now (``tables.screens.table_snapshot``)."""
+    """What one viewer may see of the table now (``tables.what_viewers_see.table_snapshot``)."""
 
     type: Literal["snapshot"]
     seq: int
@@ -157,7 +157,7 @@ class Snapshot(TypedDict):
 
 
 class CatchUpScreen(TypedDict):
-    """The screen a catch-up ends with (``tables.screens.table_catch_up``): the snapshot's,
+    """The screen a catch-up ends with (``tables.what_viewers_see.table_catch_up``): the snapshot's,
     without its type and its viewer."""
 
     seq: int

@@ -65,14 +65,14 @@ class Table(models.Model):
     invite_token = models.CharField(_("invite token"), max_length=43, default="", editable=False)
     last_seq = models.PositiveBigIntegerField(_("last event number"), default=0)
     hands_played = models.PositiveIntegerField(_("hands played"), default=0)
-    # The table clock (tables.services.clock). ``due_at`` is the earliest moment something
+    # The table clock (tables.services.clock_run). ``due_at`` is the earliest moment something
     # may be due here; the sweep finds overdue tables by it (indexed). It may be early
     # (the clock then finds nothing due and sets it again), never late.
     due_at = models.DateTimeField(_("clock due"), null=True, blank=True, db_index=True)
     # Between hands: when the next hand is dealt (null while a hand is live or none is due).
     next_deal_at = models.DateTimeField(_("next deal"), null=True, blank=True)
     # The host ended the game during a hand: it ends when that hand ends (the hand is played
-    # out, by the away rules if need be; tables.services.tables.table_end). Never a voided pot.
+    # out, by the away rules if need be; tables.services.hosting.table_end). Never a voided pot.
     ending = models.BooleanField(_("ends after this hand"), default=False)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)

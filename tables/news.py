@@ -44,7 +44,7 @@ def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
 
 
 def broadcast(group: str, frames: list[EventFrame], screen: NewsScreen | None = None) -> None:
-    """Send ``frames`` (and the ``screen`` after them, see ``tables.screens``) to every socket
+    """Send ``frames`` (and the ``screen`` after them, see ``tables.what_viewers_see``) to every socket
     of the table; each keeps what its viewer may see."""
     if frames:
         message: TableEventsMessage = {"type": "table.events", "events": frames}

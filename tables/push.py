@@ -8,7 +8,7 @@ What is pushed is queued in the database (:class:`tables.models.PushMessage`, by
 ``tables.services.push.push_queue``) in the transaction that writes the event: the table
 clock's turn reminder, a request to the host. :func:`push_send_pending` sends the queue:
 after the commit (the Celery task ``tables.push_send``) and at every sweep of the table
-clock (``tables.worker.swept``), so a lost task or a restart costs a sweep's interval. Each
+clock (``tables.background_threads.swept``), so a lost task or a restart costs a sweep's interval. Each
 message is claimed (``result = "sending"``, committed) before anything is sent, so however
 many senders run, in however many processes, across restarts, none is sent twice; a
 process that dies between the claim and the send loses that one push.
@@ -89,7 +89,7 @@ def public_key() -> str:
     if key is None:
         return ""
     raw = key.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-    return b64urlencode(raw)
+    return str(b64urlencode(raw))
 
 
 #: IPv6 ranges that carry an IPv4 address in their last 32 bits: IPv4-compatible (::/96,
@@ -310,7 +310,7 @@ def push_send_pending(*, now: datetime | None = None) -> dict[str, int]:
 
 
 def push_sweep(**_kwargs: Any) -> None:
-    """The table clock's sweep calls this (``tables.worker.swept``): whatever the fast path missed."""
+    """The table clock's sweep calls this (``tables.background_threads.swept``): whatever the fast path missed."""
     if push_enabled():
         push_send_pending()
 
@@ -318,7 +318,7 @@ def push_sweep(**_kwargs: Any) -> None:
 def push_send_soon() -> None:
     """After a commit that queued pushes: send them in the Celery worker (never raises;
     a lost task costs the sweep's interval)."""
-    from tables.tasks import push_send
+    from tables.celery_tasks import push_send
 
     try:
         push_send.delay()

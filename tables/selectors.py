@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import copy
 import secrets
+from collections import deque
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from engine.api import Action, TablePosition
@@ -34,6 +36,7 @@ from tables.state_cache import state_cache_get
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
+    from django.db.models import QuerySet
 
     from accounts.models import User
     from engine.games import AnyHandState
@@ -54,6 +57,42 @@ def hand_start_state(*, table: Table, hand: Hand) -> AnyHandState:
     return started
 
 
+def recorded_action(event: Event) -> Action:
+    """The action a recorded ``action`` event asked for (see :func:`hand_recorded_actions`)."""
+    payload = event.payload
+    amount = payload.get("amount")
+    return Action(str(payload["player"]), str(payload["verb"]), None if amount is None else int(amount))
+
+
+def is_recorded_action(event: Event) -> bool:
+    """A player's request as live play recorded it (``hand_act``: kind ``action``, with the acting
+    seat). Hold'em's engine also reports what an action did as an ``action`` event, with no actor."""
+    return event.kind == EventKind.ACTION and event.actor_id is not None
+
+
+def hand_recorded_actions(*, hand: Hand, after: int = 0) -> QuerySet[Event]:
+    """The hand's recorded actions after the seq ``after``, in order (only their seq and payload read)."""
+    return (
+        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False, seq__gt=after)
+        .order_by("seq")
+        .only("seq", "payload")
+    )
+
+
+def hand_replay(
+    *, table: Table, hand: Hand, actions: Iterable[Event], state: AnyHandState | None = None
+) -> Iterator[tuple[int, AnyHandState]]:
+    """Rebuild a hand from its log: apply ``actions`` (recorded actions of the hand, in seq
+    order) one by one to ``state`` (the deal when ``None``), yielding each action's seq and
+    the state after it. The one place a hand's state is replayed."""
+    game = get_game(table.game)
+    if state is None:
+        state = hand_start_state(table=table, hand=hand)
+    for event in actions:
+        state, _events = game.apply(state, recorded_action(event))
+        yield event.seq, state
+
+
 def hand_state(*, table: Table, hand: Hand) -> tuple[AnyHandState, int]:
     """The hand's current state and the seq of the last action it includes (0: none).
 
@@ -70,15 +109,21 @@ def hand_state(*, table: Table, hand: Hand) -> tuple[AnyHandState, int]:
         seq, state = cached.action_seq, cached.state
     else:
         seq, state = 0, hand_start_state(table=table, hand=hand)
-    game = get_game(table.game)
-    for event in (
-        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False, seq__gt=seq)
-        .order_by("seq")
-        .only("seq", "payload")
-    ):
-        payload = event.payload
-        state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
-        seq = event.seq
+    return hand_state_from_log(table=table, hand=hand, state=state, after=seq)
+
+
+def hand_state_from_log(
+    *, table: Table, hand: Hand, state: AnyHandState | None = None, after: int = 0
+) -> tuple[AnyHandState, int]:
+    """``state`` (the deal when ``None``, exact at the action of seq ``after``) with every
+    recorded action of the hand after it applied, and the seq of the last (``after``: none)."""
+    if state is None:
+        state = hand_start_state(table=table, hand=hand)
+    actions = hand_recorded_actions(hand=hand, after=after)
+    last = deque(hand_replay(table=table, hand=hand, actions=actions, state=state), maxlen=1)
+    if not last:
+        return state, after
+    seq, state = last[0]
     return state, seq
 
 
@@ -317,7 +362,7 @@ def table_public(table: Table) -> TablePublic:
 
 
 def view_key(hand: HandScreen, viewer: str | None) -> str | None:
-    """Which of a hand screen's views (``tables.screens``) a viewer is sent: their own if
+    """Which of a hand screen's views (``tables.what_viewers_see``) a viewer is sent: their own if
     dealt in (its key), else the public one (``None``).
 
     With :func:`frame_for_viewer`, the one place where what a viewer receives is chosen

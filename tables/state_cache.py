@@ -76,9 +76,3 @@ def state_cache_put(
         _cache.move_to_end(key)
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
-
-
-def state_cache_size() -> int:
-    """How many tables have an entry (for tests)."""
-    with _cache_lock:
-        return len(_cache)

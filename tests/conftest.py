@@ -27,7 +27,7 @@ SERVICE_MARKERS = ("postgres", "redis", "browser", "nginx")
 # No clock sweep loop and no in-process Celery worker in the test process: tests run the
 # clock themselves, at the moments they choose (a thread would act on their tables behind
 # their backs, or lock a SQLite database while a test's teardown flushes it). A test of
-# the worker starts it (tables.worker.inprocess_worker_start); processes a test starts
+# the worker starts it (tables.background_threads.inprocess_worker_start); processes a test starts
 # (the browser tests' server, the fault tests, the daphne check) keep the real ones.
 settings.DASHAIN_CLOCK_SWEEP_SECONDS = 0
 settings.DASHAIN_INPROCESS_WORKER = False

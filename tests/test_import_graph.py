@@ -149,15 +149,15 @@ def test_no_module_level_import_cycle():
 
 def test_reads_never_reach_writes():
     graph = import_graph(top_level_only=False)  # lazy imports inside functions count too
-    for reader in ("tables.selectors", "tables.state_cache", "tables.events", "tables.history"):
+    for reader in ("tables.selectors", "tables.state_cache", "tables.events", "tables.history", "tables.history_words"):
         assert _reaches(graph, reader, "tables.services") == [], reader
 
 
 def test_the_only_cycles_through_lazy_imports_are_the_celery_tasks():
-    """Services queue the tasks (``tables.tasks``) after the commit, and each task calls its
+    """Services queue the tasks (``tables.celery_tasks``) after the commit, and each task calls its
     service: that loop is closed by an import at call time, and by nothing else."""
     graph = import_graph(top_level_only=False)
-    graph["tables.tasks"] = set()
+    graph["tables.celery_tasks"] = set()
     assert cycles(graph) == []
 
 
@@ -205,6 +205,7 @@ FOUNDATIONS = {
     "tables.state_cache": {"tables.models"},
     "tables.guests": {"tables.models"},
     "tables.visibility": set(),
+    "tables.live.presence": {"tables.visibility"},
     "tables.sql": set(),
     "tables.sql.write": {"tables.models", "tables.events"},
     "tables.sql.read": {"tables.models", "tables.events", "tables.sql.write"},
@@ -220,7 +221,9 @@ def test_the_foundations_import_only_what_is_below_them(module):
     assert project <= FOUNDATIONS[module] | {"tables"}, (module, sorted(project - FOUNDATIONS[module]))
 
 
-@pytest.mark.parametrize("reader", ["tables.screens", "tables.live.news_text", "tables.sql.read", "tables.news"])
+@pytest.mark.parametrize(
+    "reader", ["tables.what_viewers_see", "tables.live.news_text", "tables.sql.read", "tables.news"]
+)
 def test_the_screens_and_other_reads_never_reach_writes(reader):
     graph = import_graph(top_level_only=False)
     assert _reaches(graph, reader, "tables.services") == [], reader
@@ -230,9 +233,9 @@ def test_the_screens_and_other_reads_never_reach_writes(reader):
 SERVICE_RANKS = {
     "errors": 0,
     "refusals": 1,
-    "settings": 2,
+    "table_settings": 2,
     "log": 3,
-    "clock_due": 4,
+    "clock_schedule": 4,
     "push": 4,
     "write": 5,
     "seat_state": 6,
@@ -242,12 +245,12 @@ SERVICE_RANKS = {
     "between_hands": 10,
     "acting": 11,
     "seats": 11,
-    "tables": 11,
+    "hosting": 11,
     "away": 12,
     "requests": 12,
     "pass_and_play": 12,
     "computers": 13,
-    "clock": 14,
+    "clock_run": 14,
 }
 
 
@@ -279,6 +282,8 @@ def test_only_the_write_path_builds_a_table_log():
         "tables.live.consumers",
         "tables.live.viewer",
         "tables.pages.views",
+        "tables.pages.views_join",
+        "tables.pages.visitor",
         "tables.pages.views_history",
         "tables.pages.views_invite",
         "tables.pages.views_push",
@@ -356,7 +361,7 @@ ROOMS = {
         "tables.services",
         "tables.services.errors",
         "tables.selectors",
-        "tables.screens",
+        "tables.what_viewers_see",
         "tables.news",
         "tables.messages",
         "tables.events",
@@ -367,7 +372,7 @@ ROOMS = {
     "tables.pages": {
         "tables.services",
         "tables.services.errors",
-        "tables.services.settings",
+        "tables.services.table_settings",
         "tables.services.computers",
         "tables.selectors",
         "tables.history",
@@ -421,8 +426,8 @@ KITCHEN_USES = {
     "tables.services.errors",
     "tables.services.hand_end",
     "tables.services.seats",
-    "tables.services.settings",
-    "tables.services.tables",
+    "tables.services.table_settings",
+    "tables.services.hosting",
     "tables.services.write",
 }
 

@@ -48,7 +48,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.language import language_for_scope
-from tables import screens, selectors, services
+from tables import selectors, services, what_viewers_see
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.live.news_text import news_text, text_with
 from tables.live.presence import presence_close, presence_online, presence_open, visible_change
@@ -437,7 +437,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.session_ended(message)
 
     async def _send_snapshot(self) -> None:
-        read = database_sync_to_async(screens.table_snapshot)
+        read = database_sync_to_async(what_viewers_see.table_snapshot)
         snapshot = await read(table_id=self.table_id, seat_id=self.viewer.seat)
         # Pass and play: the holder let go (the turn moved on after the tap) or the phone
         # started or stopped passing: read again with the eyes it has now (it settles as
@@ -478,7 +478,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _send_missed(self) -> None:
         """The events after this socket's seq from the log, with its screen read at the same
         seq (news was lost on the way); a snapshot instead when too much was missed."""
-        read = database_sync_to_async(screens.table_catch_up)
+        read = database_sync_to_async(what_viewers_see.table_catch_up)
         caught = await read(table_id=self.table_id, seat_id=self.viewer.seat, after=self.last_seq, limit=RESYNC_LIMIT)
         if caught is None:
             await self._send_snapshot()
@@ -501,7 +501,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def table_events(self, message: TableEventsMessage) -> None:
         """News from the channel layer: the events in seq order, with this viewer's screen
-        after them (``tables.screens``). No query and no lock, unless news was lost on the
+        after them (``tables.what_viewers_see``). No query and no lock, unless news was lost on the
         way (a gap): then what was missed comes from the log."""
         watch = getattr(self, "watch", None)
         if watch is not None:

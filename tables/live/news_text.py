@@ -1,7 +1,7 @@
 """The text of each socket's ``events`` frame for pushed news: each distinct part encoded once.
 
 A piece of news (the layer message ``{"events": [...], "screen": {...}}`` that
-``tables.services.log`` broadcasts, with the views of ``tables.screens``) reaches every
+``tables.services.log`` broadcasts, with the views of ``tables.what_viewers_see``) reaches every
 socket of its table in this process as one decoded message (``config.channel_layer``).
 Each socket is sent
 
@@ -13,7 +13,7 @@ the same events, table, seats and turn once per socket, a few kilobytes each, on
 event loop that delivers every frame. Here the text is assembled from parts each encoded
 once per message: the events for each pattern of what a viewer may see of them (one
 pattern for news that hides nothing), the screen around the view, and each view, which
-``tables.screens`` already encoded in the writer's thread. Sockets whose viewers see the
+``tables.what_viewers_see`` already encoded in the writer's thread. Sockets whose viewers see the
 same (every watcher) share one text. The text is the JSON ``json.dumps`` made of the
 reply before, byte for byte (``tests/tables/test_news_text.py``).
 
@@ -73,7 +73,7 @@ def _hand_text(hand: HandScreen | None, which: str | None) -> str:
     if hand is None:
         return "null"
     view = hand["public"] if which is None else hand["views"][which]
-    if not isinstance(view, str):  # a view sent as data (not by tables.screens)
+    if not isinstance(view, str):  # a view sent as data (not by tables.what_viewers_see)
         view = json.dumps(view)
     head = json.dumps({"number": hand["number"], "dealer": hand["dealer"], "finished": hand["finished"]})
     return f'{head[:-1]}, "view": {view}, "turn": {json.dumps(hand["turn"])}}}'

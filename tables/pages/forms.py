@@ -3,7 +3,7 @@
 :class:`OpenTableForm` is built for one game (``game=...``): its fields are that game's
 host settings, each with the rule book's default filled in and its range enforced, so a
 bad value gets a message next to its field. The rules of what a host may set live in
-``tables.services.settings`` (``table_settings_build``); the form calls it rather than
+``tables.services.table_settings`` (``table_settings_build``); the form calls it rather than
 repeating them, and only adds the widgets, defaults and labels.
 """
 
@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.games import get_game
 from tables.services.errors import ServiceError
-from tables.services.settings import (
+from tables.services.table_settings import (
     DEFAULT_HAND_PAUSE,
     HAND_PAUSE_RANGE,
     TEEN_PATTI_GAMES,
@@ -83,7 +83,7 @@ def _optional_number_choice(**kwargs: Any) -> forms.TypedChoiceField:
 class OpenTableForm(forms.Form):
     """The host settings of one game, with the rule books' defaults filled in.
 
-    Field names are the keys of ``tables.services.settings.table_settings_build``, which
+    Field names are the keys of ``tables.services.table_settings.table_settings_build``, which
     owns the ranges: ``clean`` hands it the choices and puts its refusal next to the field
     it names. ``table_settings`` then holds the settings to store.
     """
@@ -334,7 +334,7 @@ class JoinByCodeForm(forms.Form):
     code = forms.CharField(label=_("Table code"), max_length=12)
 
     def clean_code(self) -> str:
-        return self.cleaned_data["code"].strip()
+        return str(self.cleaned_data["code"]).strip()
 
 
 class JoinAskForm(forms.Form):
@@ -350,7 +350,7 @@ class JoinAskForm(forms.Form):
             del self.fields["display_name"]
 
     def clean_code(self) -> str:
-        return self.cleaned_data["code"].strip().upper()
+        return str(self.cleaned_data["code"]).strip().upper()
 
     def clean_display_name(self) -> str:
         name = " ".join(self.cleaned_data.get("display_name", "").split())

@@ -26,7 +26,8 @@ from engine.holdem.pokerstars import game_text
 from shares.links import share_make, share_revoke, share_token, shared_hand_by_token, shared_hand_of
 from tables import history, selectors
 from tables.models import Hand, Seat, Table, table_currency
-from tables.pages.views import card_strings, table_page_url, viewer_seat
+from tables.pages.page_strings import card_strings
+from tables.pages.visitor import table_page_url, viewer_seat
 
 
 def _table_for_viewer(request: HttpRequest, code: str) -> tuple[Table, Seat | None]:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tables import services
 from tables.models import Seat, Table
-from tables.pages.views import _table_of_member
+from tables.pages.visitor import table_of_member
 from tables.services.errors import ServiceError
 
 
@@ -31,7 +31,7 @@ def invite_url(request: HttpRequest, table: Table) -> str:
 
 
 def _host_table(request: HttpRequest, code: str) -> tuple[Table, Seat]:
-    table, seat = _table_of_member(request, code)
+    table, seat = table_of_member(request, code)
     if table.host_id != request.user.pk:
         raise Http404(_("There is no table with that code."))
     return table, seat

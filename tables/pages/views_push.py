@@ -11,7 +11,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tables.pages.views import _table_of_member
+from tables.pages.visitor import table_of_member
 from tables.services import ServiceError, push_subscribe, push_unsubscribe
 
 #: The longest subscription JSON a browser sends (an endpoint of 1000 characters and two keys).
@@ -51,7 +51,7 @@ def table_push(request: HttpRequest, code: str) -> JsonResponse:
     """Turn this browser's push reminders on (``subscription``: the browser's subscription
     JSON) or off (``off``) for the visitor's own seat at the table: the seat comes from the
     session, never from the request. Anyone without a seat here gets the table's 404."""
-    _table, seat = _table_of_member(request, code)
+    _table, seat = table_of_member(request, code)
     try:
         if request.POST.get("off"):
             push_unsubscribe(seat=seat, endpoint=request.POST.get("endpoint") or None)

@@ -7,8 +7,25 @@ See ``docs/architecture.md`` for the module map and ``docs/live-play.md`` for th
 
 from tables.services.acting import hand_act, hand_see
 from tables.services.away import hand_act_for_away
-from tables.services.clock import table_clock_run, table_clock_run_if_due, table_clock_sweep
+from tables.services.clock_run import table_clock_run, table_clock_run_if_due, table_clock_sweep
 from tables.services.errors import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
+from tables.services.hosting import (
+    guest_token_new,
+    invite_rotate,
+    invite_token_matches,
+    seat_link_key,
+    seat_link_state,
+    seat_link_use,
+    seat_remove,
+    table_create,
+    table_end,
+    table_join,
+    table_pause,
+    table_resume,
+    table_start,
+    table_update_settings,
+    variant_call,
+)
 from tables.services.pass_and_play import local_player_add, phone_hold_check, phone_seat_check
 from tables.services.push import push_public_key, push_subscribe, push_unsubscribe
 from tables.services.requests import (
@@ -29,24 +46,7 @@ from tables.services.seats import (
     seat_sit_out,
     seat_take,
 )
-from tables.services.settings import table_settings_build
-from tables.services.tables import (
-    guest_token_new,
-    invite_rotate,
-    invite_token_matches,
-    seat_link_key,
-    seat_link_state,
-    seat_link_use,
-    seat_remove,
-    table_create,
-    table_end,
-    table_join,
-    table_pause,
-    table_resume,
-    table_start,
-    table_update_settings,
-    variant_call,
-)
+from tables.services.table_settings import table_settings_build
 from tables.services.write import SeatHolder, writes_for
 
 __all__ = [

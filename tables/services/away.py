@@ -26,8 +26,8 @@ from tables import selectors
 from tables.models import Hand, Table
 from tables.services.acting import least_move, move_play
 from tables.services.errors import ServiceError
+from tables.services.hosting import require_host
 from tables.services.log import TableLog
-from tables.services.tables import require_host
 from tables.services.turns import seat_is_computer
 from tables.services.write import table_write
 

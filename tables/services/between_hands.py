@@ -2,7 +2,7 @@
 
 After a hand ends the next one is dealt at once when the pause is 0 (tests), or is put
 on the table clock: ``Table.next_deal_at`` is stored and the clock deals it when it is
-due (``tables.services.clock``), whatever becomes of the task queued for it.
+due (``tables.services.clock_run``), whatever becomes of the task queued for it.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from django.utils import timezone
 
 from tables import selectors
 from tables.models import Hand, Table
-from tables.services.clock_due import clock_due
+from tables.services.clock_schedule import clock_due
 from tables.services.dealing import deal_next_hand
 from tables.services.hand_end import game_end
 from tables.services.log import TableLog
-from tables.services.settings import DEFAULT_HAND_PAUSE, table_seconds
+from tables.services.table_settings import DEFAULT_HAND_PAUSE, table_seconds
 
 # Hands dealt one after another in one transaction when the pause between hands is 0
 # (tests); a bound so that a run of hands that end at the deal cannot loop for ever.
@@ -36,7 +36,7 @@ def next_hand_schedule(log: TableLog) -> None:
     if table.status != Table.Status.PLAYING:
         return
     if table.ending:
-        # The host ended the game during the hand that just ended (tables.services.tables.table_end).
+        # The host ended the game during the hand that just ended (tables.services.hosting.table_end).
         game_end(log, reason="host")
         return
     delay = next_hand_delay(table)

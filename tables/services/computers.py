@@ -41,9 +41,9 @@ from tables.models import Event, Hand, Seat, Table
 from tables.services.acting import least_move, move_play
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
+from tables.services.hosting import require_host
 from tables.services.log import TableLog
 from tables.services.seats import seat_number_check, seat_number_choose, seat_numbers_free, seat_taken_record
-from tables.services.tables import require_host
 from tables.services.write import table_write
 
 logger = logging.getLogger(__name__)

@@ -151,7 +151,7 @@ def _with_called_variant(log: TableLog, plan: HandPlan, number: int, seats: list
 
 def variant_called_by(table: Table, *, number: int, seat_id: int) -> str | None:
     """The variant seat ``seat_id`` called for hand ``number``, if it called one (a dealer calls
-    once per hand: ``tables.services.tables.variant_call``)."""
+    once per hand: ``tables.services.hosting.variant_call``)."""
     called = Event.objects.filter(table=table, kind=EventKind.VARIANT_CALLED, payload__number=number)
     for payload in called.values_list("payload", flat=True):
         if str(payload.get("seat")) == str(seat_id):

@@ -125,7 +125,7 @@ def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: EventKind) -> i
 
 def game_end(log: TableLog, *, reason: str) -> None:
     """End the game: a live hand is called off (its chips go back; the host's "End the game"
-    never comes here with one, ``tables.services.tables.table_end``), every stack is cashed
+    never comes here with one, ``tables.services.hosting.table_end``), every stack is cashed
     out, and the secret seed is revealed so anyone can re-derive every deck. ``game_ended``
     is the log's last event (``TableLog`` refuses any after it)."""
     table = log.table

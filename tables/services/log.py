@@ -1,7 +1,7 @@
 """Appending to a table's event log, and telling the sockets after the commit.
 
 The news itself is sent by ``tables.news``; what it shows each viewer is built by
-``tables.screens``: this module is the log.
+``tables.what_viewers_see``: this module is the log.
 
 :class:`TableLog` is used inside a service's transaction, with the table row
 already locked (``select_for_update``), so sequence numbers are handed out one
@@ -28,9 +28,9 @@ from django.utils import timezone
 from tables.events import EventKind, NewEvent, event_frame
 from tables.models import Hand, Seat, Table
 from tables.news import broadcast
-from tables.screens import news_screen_add_hand, news_screen_parts
 from tables.sql.write import events_insert, events_insert_and_save
 from tables.state_cache import state_cache_put
+from tables.what_viewers_see import news_screen_add_hand, news_screen_parts
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState

@@ -34,8 +34,8 @@ from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
+from tables.services.hosting import _clean_name, _require_free_name, require_host
 from tables.services.seats import seat_number_check, seat_number_choose, seat_taken_record
-from tables.services.tables import _clean_name, _require_free_name, require_host
 from tables.services.write import require_open, table_write
 
 

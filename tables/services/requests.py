@@ -1,6 +1,6 @@
 """Asking the host: seats and buy-backs at a table where the host approves them.
 
-With the table setting ``approve_seats`` on (``tables.services.settings``), a player (a
+With the table setting ``approve_seats`` on (``tables.services.table_settings``), a player (a
 user or a guest; never the host, never a computer) does not sit down or buy in again at
 once: they ask, and the host approves or denies in the host's panel of the table page.
 
@@ -50,6 +50,7 @@ from tables.events import EventKind, NewEvent
 from tables.messages import RequestPublic
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
+from tables.services.hosting import _clean_name, require_host
 from tables.services.log import TableLog
 from tables.services.push import push_queue
 from tables.services.seats import (
@@ -60,7 +61,6 @@ from tables.services.seats import (
     seat_take_check,
     seat_take_now,
 )
-from tables.services.tables import _clean_name, require_host
 from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:

@@ -13,13 +13,13 @@ from django.utils import timezone
 from engine.games import get_game
 from tables.events import EventKind
 from tables.models import HOST_ACT_AFTER, Hand, Table
-from tables.screens import turn_public
-from tables.services.clock_due import clock_due
+from tables.services.clock_schedule import clock_due
 from tables.services.hand_end import hand_finish
 from tables.services.log import TableLog
 from tables.services.seat_state import AWAY_KEY
-from tables.services.settings import DEFAULT_COMPUTER_PAUSE, table_seconds
+from tables.services.table_settings import DEFAULT_COMPUTER_PAUSE, table_seconds
 from tables.sql.write import row_save
+from tables.what_viewers_see import turn_public
 
 if TYPE_CHECKING:
     from engine.games import AnyHandState
@@ -116,7 +116,7 @@ def computer_turn_clock(table: Table, hand: Hand) -> None:
 
 def away_turn_clock(hand: Hand) -> None:
     """When the player to act is away for the hand (``Hand.plan["away"]``): no deadline, and
-    the clock's alarm, now, is the away rule's move (``tables.services.clock``). For a turn no
+    the clock's alarm, now, is the away rule's move (``tables.services.clock_run``). For a turn no
     move comes before: the first of a hand, where a player sitting out at a table shared by
     places is dealt in away (``seat_state.sitting_out_dealt_in``), or one the host resumes.
     An away turn that follows a move is played at once by that move (``acting.move_play``).

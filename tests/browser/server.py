@@ -150,7 +150,7 @@ def _control_table_codes(workdir: Path) -> None:
     """
     import itertools
 
-    from tables.services import tables
+    from tables.services import hosting
 
     code_file = workdir / "next_table_code"
     numbers = itertools.count(1)
@@ -163,7 +163,7 @@ def _control_table_codes(workdir: Path) -> None:
                 return code
         return f"TEST{next(numbers):03d}"
 
-    tables._new_code = next_code
+    hosting._new_code = next_code
 
 
 def serve(port: int, workdir: Path) -> None:
@@ -191,7 +191,7 @@ def work(workdir: Path) -> None:
     django.setup()
     _isolate_redis()
     _control_next_hand_delay(workdir, reset=False)
-    import tables.tasks  # noqa: F401  (registers the tasks)
+    import tables.celery_tasks  # noqa: F401  (registers the tasks)
     from config.celery import app
 
     app.worker_main(

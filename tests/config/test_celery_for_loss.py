@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 
 from config.celery import app
-from tables.services.clock_due import MAX_COUNTDOWN
+from tables.services.clock_schedule import MAX_COUNTDOWN
 
 
 def test_the_settings_are_those_the_operations_page_explains():
@@ -33,6 +33,6 @@ def test_the_celery_app_reads_them():
 
 
 def test_the_longest_countdown_covers_the_longest_turn_timer():
-    from tables.services.settings import TURN_TIMER_RANGE
+    from tables.services.table_settings import TURN_TIMER_RANGE
 
     assert MAX_COUNTDOWN >= TURN_TIMER_RANGE[1]

@@ -15,8 +15,8 @@ from homegames.models import Notice, PlannedNight
 from homegames.services import night_cancel, night_update, notices_send_due
 from ledger.models import HomeGame
 from ledger.services import home_game_add_table, home_game_join, home_game_remove_member
+from tables.background_threads import swept
 from tables.services import table_create, table_join
-from tables.worker import swept
 from tests.homegames.test_notices import group, recipients, schedule  # noqa: F401 (fixture)
 from tests.ledger.conftest import make_user
 

@@ -36,7 +36,7 @@ from homegames.services import (
     notices_send_due,
 )
 from ledger.services import home_game_create, home_game_join, home_game_set_co_host
-from tables.worker import swept
+from tables.background_threads import swept
 from tests.homegames.test_nights import FARAS
 from tests.homegames.test_notices import group, schedule  # noqa: F401 (group: fixture)
 from tests.ledger.conftest import make_user

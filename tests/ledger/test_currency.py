@@ -19,7 +19,7 @@ from tables.services import (
     table_join,
     table_update_settings,
 )
-from tables.services.settings import CURRENCIES, table_currency, table_settings_build
+from tables.services.table_settings import CURRENCIES, table_currency, table_settings_build
 from tests.tables.conftest import end_game, make_user
 
 pytestmark = pytest.mark.django_db

@@ -25,7 +25,7 @@ from ledger.services import LedgerError, ledger_record_buy_in, ledger_record_pri
 from ledger.settlement import PlayerEntry, SettlementError, settle, split_prizes
 from tables.models import Event, Seat, Table
 from tables.services import hand_act, seat_leave
-from tables.services.clock import table_clock_run
+from tables.services.clock_run import table_clock_run
 from tables.state_cache import state_cache_clear
 from tests.tables.conftest import current_turn, end_game, open_table, repeatable_decks
 

@@ -31,7 +31,7 @@ def _cold_state_cache():
 def repeatable_decks(monkeypatch, rng: random.Random) -> None:
     """Every table opened from now on draws its secret seed and its code from ``rng``: a deck
     comes from both, so each run of a test deals the same cards."""
-    from tables.services import tables as table_services
+    from tables.services import hosting as table_services
 
     monkeypatch.setattr(table_services.secrets, "token_bytes", lambda n: rng.randbytes(n))
     monkeypatch.setattr(table_services.secrets, "choice", rng.choice)

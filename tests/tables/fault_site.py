@@ -79,9 +79,9 @@ def start(workdir: Path, code: str) -> None:
 
 
 def _arm_kill_before_queue(workdir: Path) -> None:
-    from tables.services import clock_due
+    from tables.services import clock_schedule
 
-    queue = clock_due.clock_queue
+    queue = clock_schedule.clock_queue
     trigger = workdir / "kill_before_queue"
 
     def queue_or_die(**kwargs):
@@ -90,7 +90,7 @@ def _arm_kill_before_queue(workdir: Path) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         return queue(**kwargs)
 
-    clock_due.clock_queue = queue_or_die
+    clock_schedule.clock_queue = queue_or_die
 
 
 def web(port: int, workdir: Path) -> None:
@@ -103,7 +103,7 @@ def web(port: int, workdir: Path) -> None:
 
 def worker(workdir: Path) -> None:
     _django()
-    import tables.tasks  # noqa: F401  (registers the tasks)
+    import tables.celery_tasks  # noqa: F401  (registers the tasks)
     from config.celery import app
 
     app.worker_main(

@@ -9,8 +9,8 @@ import pytest
 from tables.models import Event, Seat
 from tables.services import ServiceError, table_join
 from tables.services.computers import computer_add
+from tables.services.hosting import computer_name_taken, guest_token_new
 from tables.services.pass_and_play import local_player_add
-from tables.services.tables import computer_name_taken, guest_token_new
 from tests.tables.conftest import make_user, open_table
 
 pytestmark = pytest.mark.django_db

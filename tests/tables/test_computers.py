@@ -148,7 +148,7 @@ def _computer_turn(table) -> None:
 
     from django.utils import timezone
 
-    from tables.services.clock import table_clock_run
+    from tables.services.clock_run import table_clock_run
 
     before = Event.objects.filter(table=table).count()
     table_clock_run(table_id=table.pk, now=timezone.now() + timedelta(seconds=10))
@@ -254,7 +254,7 @@ def test_a_computers_move_is_a_due_time_on_the_table_clock_done_once():
     from django.utils import timezone
 
     from tables.services import hand_act, table_pause, table_resume, table_start
-    from tables.services.clock import table_clock_run
+    from tables.services.clock_run import table_clock_run
     from tests.tables.conftest import current_turn
 
     table, seats = open_table("holdem", players=1, start=False)
@@ -298,8 +298,8 @@ def test_the_host_cannot_act_for_a_computer_kept_waiting_by_a_pause():
     from django.utils import timezone
 
     from tables.models import Hand
-    from tables.screens import turn_public
     from tables.services import hand_act, hand_act_for_away, table_pause
+    from tables.what_viewers_see import turn_public
     from tests.tables.conftest import current_turn
 
     table, seats = open_table("holdem", players=1, start=False)

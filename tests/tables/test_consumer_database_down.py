@@ -21,7 +21,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import InterfaceError, OperationalError
 
 from config.asgi import application
-from tables import screens
+from tables import what_viewers_see
 from tables.live.consumers import CLOSE_UNAVAILABLE
 from tables.models import Event
 from tests.tables.conftest import current_turn, open_table
@@ -148,7 +148,7 @@ async def test_a_socket_whose_table_cannot_be_read_is_told_and_closed_4503(monke
         if where == "identify":
             patch.setattr(consumers, "_identify", _down)
         else:
-            patch.setattr(screens, "table_snapshot", _down)
+            patch.setattr(what_viewers_see, "table_snapshot", _down)
         _assert_told_and_closed(await _refused_at_connect(table.code, session_key))
 
 
@@ -158,7 +158,7 @@ async def test_news_that_needs_the_log_while_it_is_away_closes_the_socket_4503(m
     table, seats = await database_sync_to_async(open_table)("faras", 2)
     client, _ = await _player_to_act(table, seats)
     seq = client.last_seq
-    monkeypatch.setattr(screens, "table_catch_up", _down)
+    monkeypatch.setattr(what_viewers_see, "table_catch_up", _down)
     await get_channel_layer().group_send(
         table.group_name, {"type": "table.events", "events": [{"seq": seq + 2, "kind": "turn", "data": {}}]}
     )

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from engine import verify
-from tables import history
+from tables import history, history_words
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat, Table
 from tables.selectors import frame_for_viewer
@@ -26,7 +26,7 @@ from tables.services import (
 )
 from tables.services.computers import computer_add
 from tables.services.dealing import next_dealer
-from tables.services.settings import table_settings_build
+from tables.services.table_settings import table_settings_build
 from tests.tables.conftest import end_game, make_user, open_table
 from tests.tables.test_history import client_for, play
 
@@ -70,11 +70,11 @@ def test_each_hand_is_dealt_with_the_variant_its_dealer_called(client):
         started = hand_settings(hand)
         assert started["settings"]["variant"] == variant and started["variant_called"] is True
         words = " ".join(history.hand_replay_steps(table=table, hand=hand, viewer=None)[0]["words"])
-        assert "The dealer calls:" in words and history._VARIANT_NAMES[variant] in words
+        assert "The dealer calls:" in words and history_words._VARIANT_NAMES[variant] in words
         call = Event.objects.filter(table=table, kind=EventKind.VARIANT_CALLED, payload__number=number).get()
         assert call.visible_to is None and frame_for_viewer(event_frame(call), None)["data"]["variant"] == variant
         assert str(call.payload["seat"]) == started["dealer"]  # the dealer of that hand called it
-        sentence = history.describe_event(EventKind.VARIANT_CALLED, call.payload, names, None)
+        sentence = history_words.describe_event(EventKind.VARIANT_CALLED, call.payload, names, None)
         assert names[str(call.payload["seat"])] in sentence
     assert_ended_game_verifies(client, table, seats[0])
 
@@ -208,7 +208,7 @@ def test_a_computer_that_deals_calls_an_allowed_variant_before_its_hand(client):
         assert call.payload["variant"] in ALLOWED and call.visible_to is None
         assert call.seq < Event.objects.get(hand=hand, kind=EventKind.HAND_STARTED, payload__has_key="number").seq
         assert started["settings"]["variant"] == call.payload["variant"] and started["variant_called"] is True
-        sentence = history.describe_event(EventKind.VARIANT_CALLED, call.payload, names, None)
+        sentence = history_words.describe_event(EventKind.VARIANT_CALLED, call.payload, names, None)
         assert names[started["dealer"]] in sentence
     assert by_computers >= 2
     assert_ended_game_verifies(client, table, seats[0])

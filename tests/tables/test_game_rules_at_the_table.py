@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 
 from engine.games import get_game
-from tables import screens
+from tables import what_viewers_see
 from tests.tables.conftest import open_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_snapshot_and_the_page_carry_the_games_rules(game, client):
     table, seats = open_table(game, players=2, start=False)
     expected = get_game(game).table_rules.to_json(table.settings["engine"])
-    snapshot = screens.table_snapshot(table_id=table.pk, seat_id=seats[0].pk)
+    snapshot = what_viewers_see.table_snapshot(table_id=table.pk, seat_id=seats[0].pk)
     assert snapshot["table"]["rules"] == expected
     client.force_login(seats[0].user)
     page = client.get(reverse("table_detail", args=[table.code])).content.decode()

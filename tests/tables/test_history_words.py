@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables.history import _hand_label, hand_replay_steps, seat_names
+from tables.history import hand_replay_steps, seat_names
+from tables.history_words import hand_label
 from tables.models import Event, Hand
 from tables.services import hand_act
 from tests.tables.conftest import current_turn, open_table
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.django_db
     ],
 )
 def test_a_shown_hand_is_named_for_people(label, cards, expected):
-    assert _hand_label(label, cards) == expected
+    assert hand_label(label, cards) == expected
 
 
 def play_to_a_sideshow(game: str = "faras", players: int = 4):

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from ledger.models import LedgerEntry
-from tables import screens, selectors
+from tables import selectors, what_viewers_see
 from tables.models import Event, Seat, Table
 from tables.services import (
     ServiceError,
@@ -457,7 +457,7 @@ def test_the_snapshot_lists_the_requests_waiting():
     dipa = newcomer(table)
     request = seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
     for viewer in (seats[0].pk, dipa.pk):
-        snapshot = screens.table_snapshot(table_id=table.pk, seat_id=viewer)
+        snapshot = what_viewers_see.table_snapshot(table_id=table.pk, seat_id=viewer)
         assert [r["request"] for r in snapshot["requests"]] == [request]
         assert snapshot["table"]["settings"]["approve_seats"] is True
 
@@ -523,7 +523,7 @@ def test_a_game_with_requests_in_its_log_still_verifies():
 def _page_denied(viewer: Seat | None, table: Table):
     """The host's no as a page's snapshot hands it over (``denied``), for ``viewer`` (a seat,
     or ``None``: someone the snapshot does not know)."""
-    return screens.table_snapshot(table_id=table.pk, seat_id=None if viewer is None else viewer.pk)["denied"]
+    return what_viewers_see.table_snapshot(table_id=table.pk, seat_id=None if viewer is None else viewer.pk)["denied"]
 
 
 def test_a_reloaded_page_still_tells_the_player_the_hosts_no_and_no_one_else(monkeypatch):

@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.limits import MAX_FAILED_JOINS, join_attempts_forget
-from tables import screens, selectors
+from tables import selectors, what_viewers_see
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Event, Seat, Table
 from tables.services import (
@@ -209,7 +209,7 @@ def test_who_asked_is_never_sent_to_the_table():
     for viewer in (seats[0].pk, seats[1].pk):
         sent = json.dumps(
             [
-                screens.table_snapshot(table_id=table.pk, seat_id=viewer),
+                what_viewers_see.table_snapshot(table_id=table.pk, seat_id=viewer),
                 selectors.events_after(table_id=table.pk, after=0, viewer=str(viewer)),
             ]
         )

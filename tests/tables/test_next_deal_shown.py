@@ -14,7 +14,7 @@ from datetime import datetime
 
 import pytest
 
-from tables import screens as table_screens
+from tables import what_viewers_see
 from tables.models import Table
 from tables.services import hand_act, table_clock_run, table_start
 from tests.tables.conftest import current_turn, open_table
@@ -39,7 +39,7 @@ def screens(monkeypatch):
 
 
 def _snapshot_table(table: Table, seat_id: int) -> dict:
-    return table_screens.table_snapshot(table_id=table.pk, seat_id=seat_id)["table"]
+    return what_viewers_see.table_snapshot(table_id=table.pk, seat_id=seat_id)["table"]
 
 
 def test_between_hands_every_page_is_told_when_the_next_deal_is_due(

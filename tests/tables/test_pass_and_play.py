@@ -167,7 +167,7 @@ def _turn_to_a_phone_seat(table: Table, host: Seat, phone: list[int]) -> Seat:
 
     from django.utils import timezone
 
-    from tables.services.clock import table_clock_run
+    from tables.services.clock_run import table_clock_run
     from tests.tables.conftest import current_turn
 
     for _ in range(200):

@@ -28,7 +28,7 @@ from django.utils import timezone
 from ledger.models import LedgerEntry, TableLedger
 from tables.models import Event, Seat, Table
 from tables.services import local_player_add, seat_buy_back, table_start
-from tables.services.clock import table_clock_run
+from tables.services.clock_run import table_clock_run
 from tables.services.computers import computer_add
 from tests.tables.conftest import open_table, repeatable_decks
 from tests.tables.leaks import card_owners, cards_revealed, phone_leaks

@@ -44,6 +44,7 @@ from django.urls import reverse
 from django.utils import timezone
 from py_vapid import Vapid
 
+from tables.background_threads import swept
 from tables.models import Hand, PushMessage, PushSubscription, Seat, Table
 from tables.push import address_is_public, embedded_ipv4, endpoint_refusal, push_send_pending
 from tables.services import (
@@ -56,7 +57,6 @@ from tables.services import (
     table_update_settings,
 )
 from tables.state_cache import state_cache_clear
-from tables.worker import swept
 from tests.tables.conftest import make_user, open_table
 from tests.tables.ws import connect, users_of
 
@@ -679,12 +679,12 @@ def test_the_push_speaks_the_language_of_the_page_that_subscribed(vapid_key, pus
     assert push["title"] == "Du bist dran" and push["body"] == f"Tisch {table.code} wartet auf dich."
 
 
-#: A process that starts: it runs the table clock's sweep and its receivers once (tables.worker).
+#: A process that starts: it runs the table clock's sweep and its receivers once (tables.background_threads).
 FRESH_PROCESS = """
 import django
 django.setup()
 from tables.services import table_clock_sweep
-from tables.worker import swept
+from tables.background_threads import swept
 table_clock_sweep()
 for _receiver, error in swept.send_robust(sender=None):
     if isinstance(error, Exception):

@@ -123,10 +123,10 @@ def _between_hands(table_id: int) -> bool:
 @pytest.fixture(autouse=True)
 def _a_pause_between_hands(monkeypatch, settings):
     """A finished hand stays on screen until the next deal (dealt by the test, not a timer)."""
-    from tables import tasks
+    from tables import celery_tasks
 
     settings.DASHAIN_NEXT_HAND_DELAY = 60
-    monkeypatch.setattr(tasks.clock_run, "apply_async", lambda *args, **kwargs: None)
+    monkeypatch.setattr(celery_tasks.clock_run, "apply_async", lambda *args, **kwargs: None)
 
 
 @pytest.mark.parametrize("game, seed", [("faras", 1), ("classic", 2), ("999", 3), ("holdem", 4), ("holdem", 5)])

@@ -16,10 +16,10 @@ from channels.db import database_sync_to_async
 
 from engine.games import get_game
 from tables import selectors
+from tables.celery_tasks import clock_run
 from tables.models import Event, Hand
 from tables.services import hand_act, table_clock_run
 from tables.state_cache import state_cache_clear, state_cache_get, state_cache_put
-from tables.tasks import clock_run
 from tests.tables.conftest import current_turn, open_table, random_action, repeatable_decks
 from tests.tables.ws import connect, play_random_hands, sync_all, users_of
 
@@ -159,7 +159,7 @@ def test_a_table_without_a_timer_has_no_deadline():
 async def test_the_in_process_worker_delivers_a_reminder_to_the_sockets(settings):
     """The default setup without Redis: Celery's memory transport, a worker thread in this
     process, the reminder reaching the players' sockets through the in-memory layer."""
-    from tables.worker import inprocess_worker_start
+    from tables.background_threads import inprocess_worker_start
 
     if settings.CELERY_BROKER_URL != "memory://":
         pytest.skip("covers the default setup's in-memory broker; test_reminders_redis covers the other")

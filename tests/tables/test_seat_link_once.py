@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from config.limits import MAX_FAILED_JOINS, join_attempts_forget
-from tables import screens, selectors
+from tables import selectors, what_viewers_see
 from tables.live.consumers import TableConsumer
 from tables.models import Event, Seat, Table
 from tables.services import (
@@ -45,7 +45,7 @@ from tables.services import (
     table_start,
 )
 from tables.services import log as log_module
-from tables.services.tables import SEAT_LINK_SALT
+from tables.services.hosting import SEAT_LINK_SALT
 from tests.tables.conftest import current_turn, open_table
 from tests.tables.leaks import PUBLIC_REVEALS, _cards_in, card_owners, cards_revealed
 from tests.tables.ws import TIMEOUT, connect
@@ -368,7 +368,7 @@ async def test_a_read_past_the_move_closes_the_old_page_and_it_cannot_act(read, 
         return read
 
     if read == "snapshot":
-        monkeypatch.setattr(screens, "table_snapshot", move_then(screens.table_snapshot))
+        monkeypatch.setattr(what_viewers_see, "table_snapshot", move_then(what_viewers_see.table_snapshot))
         await old.send({"type": "snapshot"})
     else:
         monkeypatch.setattr(selectors, "events_after", move_then(selectors.events_after))

@@ -21,7 +21,6 @@ from engine.cards import card_text
 from ledger.selectors import ledger_report
 from tables import selectors
 from tables.models import Event, Hand, Seat, Table
-from tables.screens import table_snapshot
 from tables.services import (
     hand_act,
     seat_come_back,
@@ -31,6 +30,7 @@ from tables.services import (
     table_resume,
     table_start,
 )
+from tables.what_viewers_see import table_snapshot
 from tests.tables.conftest import current_turn, open_table, repeatable_decks
 from tests.tables.leaks import _cards_in, card_owners, leaks_in_events
 

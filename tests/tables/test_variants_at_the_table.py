@@ -13,13 +13,13 @@ from django.urls import reverse
 
 from engine import verify
 from engine.replay import run_scenario
-from tables import history, screens
+from tables import history, history_words, what_viewers_see
 from tables.events import EventKind, event_frame
 from tables.models import Event, Hand, Seat
 from tables.pages.forms import OpenTableForm
 from tables.selectors import frame_for_viewer
 from tables.services import ServiceError, hand_act, table_update_settings
-from tables.services.settings import table_settings_build
+from tables.services.table_settings import table_settings_build
 from tests.tables.conftest import current_turn, end_game, open_table
 from tests.tables.test_history import client_for, play, replay_data
 
@@ -99,7 +99,7 @@ def test_variant_hands_export_and_verify(client, variant):
         assert sum(output["stacks"].values()) == sum(stack for _name, stack in hand.plan["players"])
         # the history says the variant with the hand it was played in
         steps = history.hand_replay_steps(table=table, hand=hand, viewer=None)
-        assert history._VARIANT_NAMES[variant] in " ".join(steps[0]["words"])
+        assert history_words._VARIANT_NAMES[variant] in " ".join(steps[0]["words"])
         dealt = Event.objects.get(hand=hand, kind=EventKind.DEALT)
         assert dealt.payload["cards_each"] == (4 if variant == "four_card" else 3)
     whole = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
@@ -126,14 +126,14 @@ def test_joker_variant_at_the_table_turned_card_in_log_history_and_views(client)
             words = " ".join(" ".join(step["words"]) for step in steps)
             assert f"The card turned up is {card}" in words
             assert all(step["view"]["joker"] == card for step in steps)
-        sentence = history.describe_event(EventKind.JOKER, joker.payload, names, None, engine=True)
+        sentence = history_words.describe_event(EventKind.JOKER, joker.payload, names, None, engine=True)
         assert card in sentence and "joker" in sentence
     # the live table's snapshot (what each page draws, a watcher's too) shows the turned card
     live_table, live_seats = open_table("faras", players=3, choices={"variant": "joker"})
     live = Hand.objects.get(table=live_table, ended_at__isnull=True)
     card = Event.objects.get(hand=live, kind=EventKind.JOKER).payload["card"]
     for seat_id in (None, *[seat.pk for seat in live_seats]):
-        snapshot = screens.table_snapshot(table_id=live_table.pk, seat_id=seat_id)
+        snapshot = what_viewers_see.table_snapshot(table_id=live_table.pk, seat_id=seat_id)
         assert snapshot["hand"]["view"]["joker"] == card
         assert snapshot["hand"]["view"]["variant"] == "joker"
         assert snapshot["table"]["rules"]["turns_a_card"] is True
@@ -160,7 +160,7 @@ def test_four_card_a_player_who_looks_sees_four_cards_and_nobody_else_does():
     others = [other for other in seats if other.pk != seat.pk]
     for other in others:
         assert "data" not in frame_for_viewer(event_frame(cards), other.engine_name)
-    snapshot = screens.table_snapshot(table_id=table.pk, seat_id=others[0].pk)
+    snapshot = what_viewers_see.table_snapshot(table_id=table.pk, seat_id=others[0].pk)
     assert all(player["cards"] is None for player in snapshot["hand"]["view"]["players"])
     assert snapshot["table"]["rules"]["hole_cards"] == 4
 

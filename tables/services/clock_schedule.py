@@ -1,4 +1,4 @@
-"""Putting a due time on the table clock (see ``tables.services.clock`` for the clock itself).
+"""Putting a due time on the table clock (see ``tables.services.clock_run`` for the clock itself).
 
 Whoever stores a due time (the next deal, a turn's alarm, a computer's move) calls
 :func:`clock_due` in the same transaction. It keeps ``Table.due_at`` (the sweep's index)
@@ -54,7 +54,7 @@ def clock_queue(*, table_id: int, when: datetime | None) -> bool:
     """
     if when is None:
         return False
-    from tables.tasks import clock_run
+    from tables.celery_tasks import clock_run
 
     countdown = min(max((when - timezone.now()).total_seconds(), 0.0), MAX_COUNTDOWN)
     try:

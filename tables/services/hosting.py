@@ -30,7 +30,7 @@ from tables.services.dealing import next_dealer, variant_called_by
 from tables.services.errors import ServiceError
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat, seat_move
 from tables.services.seat_state import AWAY_KEY, in_live_hand
-from tables.services.settings import chip_value_kept, prizes_kept, table_settings_build
+from tables.services.table_settings import chip_value_kept, prizes_kept, table_settings_build
 from tables.services.turns import (
     TURN_CLOCK_FIELDS,
     away_turn_clock,
@@ -233,7 +233,7 @@ def _require_free_name(table: Table, name: str) -> None:
 
 
 def table_create(*, host: User | AnonymousUser | None, game: str, choices: dict[str, Any] | None = None) -> Table:
-    """Open a table for ``game`` with the host's ``choices`` (see ``services.settings``).
+    """Open a table for ``game`` with the host's ``choices`` (see ``services.table_settings``).
 
     The host joins as a watcher (they take a seat like anyone else). The seed
     commitment is the log's first event.

@@ -40,15 +40,14 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
-from engine.api import Action
 from engine.games import get_game
-from tables.events import REQUEST_KINDS, EventKind, NewEvent
+from tables.events import REQUEST_KINDS, NewEvent
 from tables.messages import CatchUpScreen, HandScreen, NewsScreen, Snapshot, TurnPublic, ViewerFrame
-from tables.models import Event, Hand, Seat, Table
+from tables.models import Hand, Seat, Table
 from tables.selectors import (
     events_after,
     hand_for_viewer,
-    hand_start_state,
+    hand_state_from_log,
     live_hand_and_state,
     request_denied_standing,
     requests_pending,
@@ -150,7 +149,7 @@ def table_snapshot(*, table_id: int, seat_id: int | None) -> Snapshot:
         hand, state, _seq = live_hand_and_state(table=table)
         if hand is None:
             hand = _hand_last_played(table)
-            state = None if hand is None else _hand_final_state(table=table, hand=hand)
+            state = None if hand is None else hand_state_from_log(table=table, hand=hand)[0]
         hand_out = None
         if hand is not None and state is not None:
             # A hand dealt before a guest's seat link moved the seat here was another
@@ -179,20 +178,6 @@ def _hand_last_played(table: Table) -> Hand | None:
     if hand is None or hand.ended_at is None or not hand.result or hand.result.get("void"):
         return None
     return hand
-
-
-def _hand_final_state(*, table: Table, hand: Hand) -> AnyHandState:
-    """The state a finished hand ended in, replayed from its log."""
-    game = get_game(table.game)
-    state = hand_start_state(table=table, hand=hand)
-    for event in (
-        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False)
-        .order_by("seq")
-        .only("seq", "payload")
-    ):
-        payload = event.payload
-        state, _events = game.apply(state, Action(str(payload["player"]), payload["verb"], payload.get("amount")))
-    return state
 
 
 def table_catch_up(

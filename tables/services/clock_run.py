@@ -20,10 +20,10 @@ times and from wherever it is called, each thing is done once:
 
 - the **fast path**: after the commit of any write that stores a due time, the Celery
   task ``tables.clock_run`` is queued with the countdown to it
-  (:func:`tables.services.clock_due.clock_due`).
+  (:func:`tables.services.clock_schedule.clock_due`).
   Failing to queue (the broker is down) is logged and changes nothing else;
 - the **sweep** (:func:`table_clock_sweep`): every ``DASHAIN_CLOCK_SWEEP_SECONDS`` in
-  each web process and each Celery worker (``tables.worker``), and once when each starts;
+  each web process and each Celery worker (``tables.background_threads``), and once when each starts;
 - a socket that **connects** to a table runs that table's clock if it is overdue.
 
 Adding a due thing (computer players' moves): store its time on the table or hand; add
@@ -46,7 +46,7 @@ from tables.events import EventKind
 from tables.models import Hand, Table
 from tables.services.away import away_act
 from tables.services.between_hands import hand_deal_now
-from tables.services.clock_due import clock_due
+from tables.services.clock_schedule import clock_due
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
 from tables.services.push import push_queue

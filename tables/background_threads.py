@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any
 
 from django.dispatch import Signal
@@ -31,20 +32,19 @@ logger = logging.getLogger(__name__)
 swept = Signal()
 
 _lock = threading.Lock()
-_worker: Any = None
 _thread: threading.Thread | None = None
 
 
 def inprocess_worker_start() -> threading.Thread:
     """Start the worker thread once per process; returns it."""
-    global _worker, _thread
+    global _thread
     with _lock:
         if _thread is not None and _thread.is_alive():
             return _thread
-        import tables.tasks  # noqa: F401  (registers the tasks with the app)
+        import tables.celery_tasks  # noqa: F401  (registers the tasks with the app)
         from config.celery import app
 
-        _worker = app.WorkController(
+        worker = app.WorkController(
             pool_cls="solo",
             concurrency=1,
             hostname="dashain-inprocess@localhost",
@@ -54,7 +54,7 @@ def inprocess_worker_start() -> threading.Thread:
             optimization="fair",
             loglevel="WARNING",
         )
-        _thread = threading.Thread(target=_run, args=(_worker,), name="dashain-worker", daemon=True)
+        _thread = threading.Thread(target=_run, args=(worker,), name="dashain-worker", daemon=True)
         _thread.start()
         return _thread
 
@@ -66,22 +66,10 @@ def _run(worker: Any) -> None:
         logger.exception("the in-process Celery worker stopped")
 
 
-def inprocess_worker_stop() -> None:
-    """Stop the worker (tests)."""
-    global _worker, _thread
-    with _lock:
-        if _worker is not None:
-            _worker.stop(in_sighandler=False)
-        if _thread is not None:
-            _thread.join(timeout=10)
-        _worker, _thread = None, None
-
-
 # --- the clock's sweep -----------------------------------------------------------
 
 _sweeper_lock = threading.Lock()
 _sweeper: threading.Thread | None = None
-_sweeper_stop = threading.Event()
 
 
 def clock_sweeper_start(interval: float | None = None) -> threading.Thread | None:
@@ -102,7 +90,6 @@ def clock_sweeper_start(interval: float | None = None) -> threading.Thread | Non
     with _sweeper_lock:
         if _sweeper is not None and _sweeper.is_alive():
             return _sweeper
-        _sweeper_stop.clear()
         _sweeper = threading.Thread(target=_sweep_loop, args=(interval,), name="dashain-clock", daemon=True)
         _sweeper.start()
         return _sweeper
@@ -122,15 +109,4 @@ def _sweep_loop(interval: float) -> None:
             if isinstance(error, Exception):
                 logger.warning("%s failed in the clock's sweep", receiver, exc_info=error)
         close_old_connections()
-        if _sweeper_stop.wait(interval):
-            return
-
-
-def clock_sweeper_stop() -> None:
-    """Stop the sweep loop (tests)."""
-    global _sweeper
-    with _sweeper_lock:
-        _sweeper_stop.set()
-        if _sweeper is not None:
-            _sweeper.join(timeout=10)
-        _sweeper = None
+        time.sleep(interval)
