@@ -18,10 +18,11 @@ from io import StringIO
 
 import pytest
 from asgiref.sync import async_to_sync
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 
-from ledger.models import HomeGame, Season
+from accounts.models import User
+from ledger.models import HomeGame, HomeGameNight, Season, TransferPaid
 from tables.models import Seat, Table
 from tests.ledger.test_found_replayed import (  # noqa: F401 (autouse fixtures)
     Expected,
@@ -246,6 +247,7 @@ def ledger_check_finds_nothing() -> None:
 
 def test_a_season_of_four_nights_tonight_added_before_anyone_sits_closed_carried_and_paid_night_by_night():
     asha = person("asha")
+    asha_user = User.objects.get(username="asha")
     bikash, chandra = person("bikash"), person("chandra")
     response = submit(asha, "/ledger/home-games/new/", name="Friday Faras")
     home = response["Location"]
@@ -349,3 +351,25 @@ def test_a_season_of_four_nights_tonight_added_before_anyone_sits_closed_carried
     check_standings(asha, home, [*season_1, tonight])
     ledger_check_finds_nothing()
     assert Table.objects.filter(status=Table.Status.ENDED).count() == 4
+
+    # A night of season 1 double-counted on purpose (a paid mark on its own table, written below
+    # the services, which refuse it): ledger_check names that night and exits with status 1.
+    seats = {seat.display_name.lower(): seat for seat in Seat.objects.filter(table=faras.table)}
+    TransferPaid.objects.create(
+        table=faras.table,
+        payer_seat=seats["chandra"],
+        payee_seat=seats["bikash"],
+        payer_name=seats["chandra"].display_name,
+        payee_name=seats["bikash"].display_name,
+        amount=Decimal("0.50"),
+        marked_by=asha_user,
+    )
+    out = StringIO()
+    with pytest.raises(CommandError) as found:
+        call_command("ledger_check", stdout=out)
+    assert found.value.returncode == 1
+    night = HomeGameNight.objects.get(table=faras.table)
+    assert out.getvalue().splitlines() == [
+        f"settled_twice: night {night.pk} (table {faras.table.code}) of home game {home_game.pk} (Friday Faras) "
+        "is paid with season 1 and has transfers marked paid on its own too."
+    ]
