@@ -26,13 +26,14 @@ import html
 import io
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from html.parser import HTMLParser
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client, override_settings
 
@@ -278,11 +279,18 @@ def hands_ended(socket: ws.Client) -> int:
 
 
 async def play(
-    table: Table, clients: list[Client], winners: list[int], *, hand_verbs: tuple[str, str], host_sits: bool
+    table: Table,
+    clients: list[Client],
+    winners: list[int],
+    *,
+    hand_verbs: tuple[str, str],
+    host_sits: bool,
+    midway: Callable[[], None] | None = None,
 ) -> dict:
     """Everyone opens the table page; the host takes a seat and starts; hand i is won by
     ``winners[i]`` (``hand_verbs``: what the winner and the others send); the host ends the game
-    during the last hand. Returns the ``game_ended`` event as the host's socket received it."""
+    during the last hand; ``midway`` (the pages read while the game goes on) runs once the first
+    hand has ended. Returns the ``game_ended`` event as the host's socket received it."""
     sockets = [await table_socket(client, table.code) for client in clients]
     host = sockets[0]
     by_seat = {int(socket.name): socket for socket in sockets}
@@ -296,6 +304,9 @@ async def play(
         done = hands_ended(host)
         if done == len(winners):
             break
+        if done == 1 and midway is not None:
+            await sync_to_async(midway)()
+            midway = None
         if done == len(winners) - 1 and not ended:
             assert (await host.request({"type": "host", "verb": "end"}))["type"] == "ack"
             ended = True
@@ -401,6 +412,10 @@ def check_night(
         assert {seat: p["net"] for seat, p in placings.items()} == {s: money(v) for s, v in expected.nets.items()}
 
     text = host.get(f"/ledger/tables/{table.code}/").content.decode()
+    if "placings" in game_ended:  # hold'em: the host's end placed the stacks
+        assert "The host ended this game: the placings are the stacks at that moment." in text
+    else:  # Faras places nobody
+        assert "The host ended this game." in text and "placings" not in text
     rows = report_rows(text)
     assert set(rows) == set(names)
     for seat, row in rows.items():
@@ -454,7 +469,15 @@ def check_night(
 # --- the cases --------------------------------------------------------------------------------
 
 
-def holdem_night(*, players: int, price: str, payouts: str | None, winners: list[int], first_id: int | None = None):
+def holdem_night(
+    *,
+    players: int,
+    price: str,
+    payouts: str | None,
+    winners: list[int],
+    first_id: int | None = None,
+    midway: Callable[[Client, Table], None] | None = None,
+):
     """A hold'em table opened, joined and played through the pages and sockets: the host and
     ``players - 1`` friends (the last a guest), whole orbits won by ``winners`` (indexes in the
     order they joined). Returns the host's client, the table, the expectation and the end."""
@@ -477,7 +500,14 @@ def holdem_night(*, players: int, price: str, payouts: str | None, winners: list
     seat_ids = [seat.pk for seat in seats]
     hands, stacks = orbits(seat_ids, [seat_ids[index] for index in winners])
     host_sits = Seat.objects.filter(table=table, user__isnull=False, number__isnull=True).exists()
-    game_ended = async_to_sync(play)(table, clients, hands, hand_verbs=("allin", "fold"), host_sits=host_sits)
+    game_ended = async_to_sync(play)(
+        table,
+        clients,
+        hands,
+        hand_verbs=("allin", "fold"),
+        host_sits=host_sits,
+        midway=(lambda: midway(host, table)) if midway else None,
+    )
     cents_price = int(Decimal(price) * 100)
     names = {seat.pk: seat.display_name for seat in seats}
     if payouts:
@@ -493,11 +523,27 @@ def holdem_night(*, players: int, price: str, payouts: str | None, winners: list
     return host, table, expected, game_ended
 
 
+def pool_not_paid_yet(host: Client, table: Table) -> None:
+    """Mid-game at a table shared by places: no money result yet. The page says the pool is
+    paid by places when the game ends and leaves every Net blank; so does its CSV (issue 36:
+    it read 0.00 for everyone)."""
+    text = host.get(f"/ledger/tables/{table.code}/").content.decode()
+    assert "The pool is paid by places when the game ends" in text
+    rows = report_rows(text)
+    assert len(rows) == 3 and {row["Net"] for row in rows.values()} == {""}
+    lines = csv_rows(host.get(f"/ledger/tables/{table.code}/settlement.csv"))
+    net = lines[0].index("Net")
+    assert [line[net] for line in lines[1:4]] == ["", "", ""]
+    assert ["From", "To", "Amount", "Currency", "Paid"] not in lines
+
+
 def test_hold_em_by_places_three_players_placed_apart():
     """Three players, 50/30/20 of 3 x 10.01: orbits won by the host, the host, then Bikash leave
     1,090 / 1,000 / 910: places 1, 2, 3; 15.015, 9.009 and 6.006 round to 15.01, 9.01, 6.01 (the two
     spare cents to the largest dropped fractions, 0.9 and 0.6 of a cent)."""
-    host, table, expected, ended = holdem_night(players=3, price="10.01", payouts="50/30/20", winners=[0, 0, 1])
+    host, table, expected, ended = holdem_night(
+        players=3, price="10.01", payouts="50/30/20", winners=[0, 0, 1], midway=pool_not_paid_yet
+    )
     assert sorted(expected.stacks.values()) == [910, 1000, 1090]
     assert sorted(expected.places.values()) == [1, 2, 3]
     assert sorted(expected.prizes.values()) == [601, 901, 1501]
