@@ -11,6 +11,7 @@ scripted hands leave (``test_found_replayed.py`` has the helpers and the hold'em
 
 from __future__ import annotations
 
+import html
 import re
 from collections import defaultdict
 from decimal import Decimal
@@ -216,6 +217,27 @@ def check_standings(host: Client, home: str, nights: list[Night]) -> None:
             "best": 0 if best == "\u2013" else cents(best),
         }
     assert shown == expected
+    # The chart's description and legend: each person's final running net, as the standings.
+    chart = re.search(r'<desc id="chart-desc">(.*?)</desc>', text, re.S).group(1)
+    finals = dict(part.rsplit(": ", 1) for part in html.unescape(chart).split("; "))
+    assert {name.lower(): cents(net) for name, net in finals.items()} == {n: p["net"] for n, p in expected.items()}
+    legend = re.findall(r'</span>([^<]*) <span class="chart-legend-net">([^<]*)</span>', text)
+    assert {html.unescape(name).lower(): cents(net) for name, net in legend} == {
+        n: p["net"] for n, p in expected.items()
+    }
+    # Each night's card: every player's net that night.
+    section = text.split('<h2 id="nights-heading">')[1]
+    for night in nights:
+        assert night.expected is not None
+        card = re.search(
+            rf'<article class="card night">\s*<h3><a href="/ledger/tables/{night.table.code}/">.*?</article>',
+            section,
+            re.S,
+        )
+        items = [text_of(item) for item in re.findall(r"<li>(.*?)</li>", card.group(0), re.S)]
+        assert {item.rsplit(":", 1)[0].lower(): cents(item.rsplit(":", 1)[1]) for item in items} == {
+            night.expected.names[seat].lower(): net for seat, net in night.expected.nets.items()
+        }
     rows = csv_rows(host.get(f"{home}standings.csv"))
     assert rows[0] == ["Player", "Nights", "Net", "Net chips", "Biggest win", "Biggest win in chips"]
     in_csv = {}
