@@ -23,7 +23,7 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from accounts.models import User
-from ledger.models import HomeGame, HomeGameNight, Season, TransferPaid
+from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, TransferPaid
 from tables.models import Seat, Table
 from tests.ledger.test_found_replayed import (  # noqa: F401 (autouse fixtures)
     Expected,
@@ -321,6 +321,13 @@ def test_a_season_of_four_nights_tonight_added_before_anyone_sits_closed_carried
     assert sorted(season.nights.values_list("table_id", flat=True)) == sorted(n.table.pk for n in season_1)
     frozen = check_season(asha, f"{home}seasons/1/", f"{home}seasons/1/season.csv", season_1, by_season=True)
     assert frozen == (open_people, open_transfers)  # closing froze what the open season showed
+    # A night of the closed season can no longer be corrected: the form is refused, nothing written.
+    entries = LedgerEntry.objects.count()
+    bikash_buy_in = LedgerEntry.objects.get(table=faras.table, kind="buy_in", player_name__iexact="bikash")
+    page = f"/ledger/tables/{faras.table.code}/correct/"
+    refused = submit(asha, page, where={"entry": str(bikash_buy_in.pk)}, reason="counted twice")
+    assert refused.status_code == 200 and "This night&#x27;s season is closed" in refused.content.decode()
+    assert LedgerEntry.objects.count() == entries
 
     # Now tonight is played: Bikash wins an orbit; Asha and Gita, level at 970, lose 22.47 cents
     # each exactly: the spare cent to the lower seat id, the host's.
