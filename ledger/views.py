@@ -202,7 +202,9 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
             # empty, as on the page, never a 0.00 nobody won.
             row += [line.paid, "" if report.error else line.net_money, currency]
         rows.append(row)
-    if money and report.transfers:
+    # A night paid with its season lists no transfers of its own, as its page does not: the
+    # season's settle-up pays it (listing them here would have a host collect twice).
+    if money and report.transfers and night_settled_by_season(table=table) is None:
         rows.append([])
         rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
         for transfer in report.transfers:
