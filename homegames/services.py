@@ -3,7 +3,7 @@ tonight's table opened from the plan. Keyword-only, one transaction each; every 
 raises :class:`NightError` (``code`` stable, ``message`` translated) and writes nothing.
 
 Who may: the host and co-hosts keep templates, schedule, move, cancel and open tables
-(``ledger.selectors.user_is_co_host``); members answer for themselves only.
+(``homegames.selectors.user_is_co_host``); members answer for themselves only.
 """
 
 from __future__ import annotations
@@ -22,11 +22,18 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from homegames.mail import ANSWER_DIGEST_DELAY, notice_message
-from homegames.models import Answer, CalendarFeed, MemberPrefs, NightTemplate, Notice, PlannedNight, new_feed_token
-from homegames.selectors import night_answers, zone_name_valid
-from ledger.models import HomeGame
-from ledger.selectors import user_can_view_home_game, user_is_co_host
-from ledger.services import home_game_add_planned_table
+from homegames.models import (
+    Answer,
+    CalendarFeed,
+    HomeGame,
+    MemberPrefs,
+    NightTemplate,
+    Notice,
+    PlannedNight,
+    new_feed_token,
+)
+from homegames.selectors import night_answers, user_can_view_home_game, user_is_co_host, zone_name_valid
+from homegames.services_members import home_game_add_planned_table
 from tables import services as table_services
 from tables.services.errors import ServiceError
 from tables.services.settings import table_settings_build

@@ -4,7 +4,7 @@ no list is filtered, searched or ordered through a secret (``accounts.admin_guar
 from django.contrib import admin
 
 from accounts.admin_guard import GuardedLookups, ReadOnlyAdmin
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
+from ledger.models import LedgerEntry, TableLedger, TransferPaid
 
 
 @admin.register(LedgerEntry)
@@ -19,20 +19,6 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
 @admin.register(TableLedger)
 class TableLedgerAdmin(ReadOnlyAdmin):
     list_display = ("table", "chips_bought", "chips_cashed_out", "money_paid")
-
-
-class HomeGameNightInline(admin.TabularInline):
-    model = HomeGameNight
-    extra = 0
-    raw_id_fields = ("table",)
-
-
-@admin.register(HomeGame)
-class HomeGameAdmin(GuardedLookups, admin.ModelAdmin):
-    list_display = ("name", "host", "created_at")
-    search_fields = ("name",)
-    filter_horizontal = ("members",)
-    inlines = (HomeGameNightInline,)
 
 
 @admin.register(TransferPaid)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
 
-from homegames.models import Answer, PlannedNight
+from homegames.models import Answer, HomeGameNight, PlannedNight
 from homegames.selectors import night_answers, tonights_tables_for
 from homegames.services import (
     NightError,
@@ -26,8 +26,7 @@ from homegames.services import (
     night_template_save,
     night_update,
 )
-from ledger.models import HomeGameNight
-from ledger.services import home_game_create, home_game_join, home_game_remove_member, home_game_set_co_host
+from homegames.services_members import home_game_create, home_game_join, home_game_remove_member, home_game_set_co_host
 from tables.models import Seat
 from tests.ledger.conftest import make_user
 

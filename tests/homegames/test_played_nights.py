@@ -25,7 +25,7 @@ from homegames.services import (
     night_take_seat,
     notices_send_due,
 )
-from ledger.services import home_game_join
+from homegames.services_members import home_game_join
 from tables.models import Table
 from tests.homegames.test_nights import url
 from tests.homegames.test_notices import group, schedule  # noqa: F401 (the fixture)

@@ -7,13 +7,13 @@ from decimal import Decimal
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from ledger.models import AppendOnlyError, HomeGameNight, LedgerEntry, TableLedger
+from homegames.models import HomeGameNight
+from homegames.services_members import home_game_add_table, home_game_create
+from ledger.models import AppendOnlyError, LedgerEntry, TableLedger
 from ledger.selectors import ledger_chip_totals, ledger_report
 from ledger.services import (
     InvariantError,
     LedgerError,
-    home_game_add_table,
-    home_game_create,
     ledger_check_invariant,
     ledger_record_buy_in,
     ledger_record_cash_out,

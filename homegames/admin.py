@@ -1,0 +1,21 @@
+"""Home games in Django's admin, with their nights; no list is filtered, searched or ordered
+through a secret (``accounts.admin_guard``: the invite link's token)."""
+
+from django.contrib import admin
+
+from accounts.admin_guard import GuardedLookups
+from homegames.models import HomeGame, HomeGameNight
+
+
+class HomeGameNightInline(admin.TabularInline):
+    model = HomeGameNight
+    extra = 0
+    raw_id_fields = ("table",)
+
+
+@admin.register(HomeGame)
+class HomeGameAdmin(GuardedLookups, admin.ModelAdmin):
+    list_display = ("name", "host", "created_at")
+    search_fields = ("name",)
+    filter_horizontal = ("members",)
+    inlines = (HomeGameNightInline,)
