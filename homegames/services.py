@@ -345,9 +345,11 @@ def night_open_table(*, night: PlannedNight, by: User) -> Table:
     return table
 
 
+@transaction.atomic
 def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
     """A member who is coming joins tonight's table and sits down, without its invite link
-    (the night vouches for them). Others are refused."""
+    (the night vouches for them). Others are refused. Joining and the seat (or asking the host
+    for it) are one transaction: a seat refused leaves no join behind."""
     night = PlannedNight.objects.select_related("home_game", "table").get(pk=night.pk)
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         raise NightError("not_member", _("Only the home game's members answer."))
