@@ -17,7 +17,8 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from ledger.models import LedgerEntry, TransferPaid
-from ledger.settlement import PlayerEntry, SettlementError, format_chip_value, settle
+from ledger.settlement import PlayerEntry, SettlementError, settle
+from tables.money import format_chip_value
 
 if TYPE_CHECKING:  # the ledger reads the rows it is given; it imports nothing of tables at run time
     from tables.models import Seat, Table

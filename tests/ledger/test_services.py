@@ -291,3 +291,15 @@ def test_home_game_nights_belong_to_one_home_game(host):
         home_game_add_table(home_game=first, table=make_table(other), by=host)
     with pytest.raises(LedgerError):
         home_game_create(name="  ", host=host)
+
+
+def test_every_table_records_with_the_ledger_and_moves_no_chip_without_a_bank(monkeypatch):
+    """``tables`` sits below the ledger and records chips through ``tables.money.bank()``: the
+    ledger is that bank from the site's start, and with none set a table's money call raises."""
+    from ledger.bank import LedgerBank
+    from tables import money
+
+    assert isinstance(money.bank(), LedgerBank)
+    monkeypatch.setattr(money, "_bank", [])
+    with pytest.raises(RuntimeError, match="No bank"):
+        money.bank()
