@@ -13,7 +13,8 @@ class HomeGamesConfig(AppConfig):
         from django.db.models.signals import m2m_changed
 
         from homegames.models import HomeGame
-        from homegames.services import calendar_feeds_of_removed, invitations_of_new_members, notices_sweep
+        from homegames.services import invitations_of_new_members, notices_sweep
+        from homegames.services_members import calendar_feeds_of_removed
         from tables.worker import swept
 
         swept.connect(notices_sweep, dispatch_uid="homegames_notices_sweep")

@@ -5,7 +5,7 @@ the settle-up, the e-mail address of someone joining."""
 from __future__ import annotations
 
 import zoneinfo
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.db.models import QuerySet
@@ -14,6 +14,11 @@ from django.utils.translation import gettext_lazy as _
 from accounts.names import name_clean
 from homegames.models import Answer, HomeGame, NightTemplate
 from tables.models import Table
+
+if TYPE_CHECKING:  # generic to the type checker only (django-stubs); a plain class at run time
+    _ModelChoiceField = forms.ModelChoiceField[Table]
+else:
+    _ModelChoiceField = forms.ModelChoiceField
 
 
 def zone_choices() -> list[tuple[str, str]]:
@@ -67,7 +72,7 @@ class HomeGameForm(forms.Form):
         return name_clean(self.cleaned_data["name"], max_length=80)
 
 
-class _TableChoiceField(forms.ModelChoiceField):
+class _TableChoiceField(_ModelChoiceField):
     """A table named with the day it was opened."""
 
     def label_from_instance(self, obj: Table) -> str:

@@ -1,5 +1,6 @@
 """Writing a home game's membership: the home game itself, its invite link, members and
-co-hosts, the tables counted as its nights, and guest seats claimed by members. Keyword-only,
+co-hosts, the tables counted as its nights, guest seats claimed by members, and each member's
+private calendar feed (deleted with the membership). Keyword-only,
 one transaction each; every refusal raises :class:`HomeGameError` (``code`` stable,
 ``message`` translated) and writes nothing.
 """
@@ -7,13 +8,14 @@ one transaction each; every refusal raises :class:`HomeGameError` (``code`` stab
 from __future__ import annotations
 
 import secrets
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from homegames.models import HomeGame, HomeGameNight, SeatClaim
+from homegames.models import CalendarFeed, HomeGame, HomeGameNight, SeatClaim, new_feed_token
+from homegames.selectors import user_can_view_home_game
 from ledger.services import LedgerError
 
 if TYPE_CHECKING:
@@ -174,3 +176,40 @@ def home_game_add_planned_table(*, home_game: HomeGame, table: Table) -> HomeGam
     if night.home_game_id != home_game.pk:
         raise HomeGameError("already_in_home_game", _("That table already belongs to another home game."))
     return night
+
+
+# --- The members' calendar feeds ------------------------------------------------------------
+
+
+@transaction.atomic
+def calendar_feed_for(*, home_game: HomeGame, user: User) -> CalendarFeed:
+    """The member's calendar feed of ``home_game`` (made on first use)."""
+    if not user_can_view_home_game(user=user, home_game=home_game):
+        raise HomeGameError("not_member", _("Only members of this home game have its calendar feed."))
+    feed, _created = CalendarFeed.objects.get_or_create(home_game=home_game, user=user)
+    return feed
+
+
+@transaction.atomic
+def calendar_feed_replace(*, home_game: HomeGame, user: User) -> CalendarFeed:
+    """A new token for the member's feed: the old URL stops working at once."""
+    feed = calendar_feed_for(home_game=home_game, user=user)
+    feed.token = new_feed_token()
+    feed.save(update_fields=["token"])
+    return feed
+
+
+def calendar_feeds_of_removed(
+    *, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **_kwargs: Any
+) -> None:
+    """``m2m_changed`` of ``HomeGame.members``: the feeds of members removed are deleted."""
+    if action not in ("post_remove", "post_clear"):
+        return
+    if reverse:  # user.home_games.remove(home_game)
+        mine = CalendarFeed.objects.filter(user=instance).exclude(home_game__host=instance)
+        (mine.filter(home_game_id__in=pk_set) if action == "post_remove" else mine).delete()
+        return
+    feeds = CalendarFeed.objects.filter(home_game=instance).exclude(user_id=instance.host_id)
+    if action == "post_remove":
+        feeds = feeds.filter(user_id__in=pk_set or ())
+    feeds.delete()

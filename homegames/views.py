@@ -40,8 +40,6 @@ from homegames.selectors import (
 )
 from homegames.services import (
     NightError,
-    calendar_feed_for,
-    calendar_feed_replace,
     member_prefs_save,
     night_answer,
     night_cancel,
@@ -52,6 +50,7 @@ from homegames.services import (
     night_template_save,
     night_update,
 )
+from homegames.services_members import calendar_feed_for, calendar_feed_replace
 from tables.pages.forms import GAME_CHOICES, OpenTableForm
 
 

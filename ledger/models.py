@@ -22,6 +22,7 @@ Money is ``Decimal`` with two places; chips are integers.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import models
@@ -37,11 +38,11 @@ NEVER_UPDATED = "Ledger entries are never updated; record a reversal instead."
 NEVER_DELETED = "Ledger entries are never deleted; record a reversal instead."
 
 
-class LedgerEntryQuerySet(models.QuerySet):
-    def update(self, **kwargs):
+class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
+    def update(self, **kwargs: Any) -> int:
         raise AppendOnlyError(NEVER_UPDATED)
 
-    def delete(self):
+    def delete(self) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError(NEVER_DELETED)
 
 
@@ -127,12 +128,12 @@ class LedgerEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.table_id}: {self.player_name} {self.kind} {self.chips}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise AppendOnlyError(NEVER_UPDATED)
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError(NEVER_DELETED)
 
 

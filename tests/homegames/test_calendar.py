@@ -12,8 +12,8 @@ from icalendar import Calendar
 
 from homegames.ics import night_uid
 from homegames.models import CalendarFeed, HomeGame
-from homegames.services import calendar_feed_for, night_cancel, night_schedule, night_template_save, night_update
-from homegames.services_members import home_game_create, home_game_join, home_game_remove_member
+from homegames.services import night_cancel, night_schedule, night_template_save, night_update
+from homegames.services_members import calendar_feed_for, home_game_create, home_game_join, home_game_remove_member
 from tests.homegames.test_nights import FARAS, schedule, tomorrow, url
 from tests.ledger.conftest import make_user
 
