@@ -12,6 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.contrib.contenttypes.models import ContentType
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -38,8 +39,10 @@ def test_the_move_to_homegames_keeps_every_row_and_relation():
     played, planned = make_table(host), make_table(host)
     guest_seat = make_seat(played, None, "Guest", 1)
     make_seat(played, friend, "Friend", 2)
+    content_type = ContentType.objects.get_for_model(HomeGame)  # the admin's permissions hang on it
 
     old = _migrate(BEFORE_THE_MOVE).loader.project_state(BEFORE_THE_MOVE).apps
+    assert old.get_model("contenttypes", "ContentType").objects.get(pk=content_type.pk).app_label == "ledger"
     old_home_game = old.get_model("ledger", "HomeGame")
     assert old_home_game._meta.db_table == "ledger_homegame"
     home_game = old_home_game.objects.create(
@@ -108,3 +111,6 @@ def test_the_move_to_homegames_keeps_every_row_and_relation():
     assert CalendarFeed.objects.get(pk=feed.pk).home_game == moved
     assert list(friend.home_games.order_by("pk")) == [moved]
     assert HomeGameNight.objects.count() == 2
+    ContentType.objects.clear_cache()
+    assert ContentType.objects.get(pk=content_type.pk).model_class() is HomeGame
+    assert not ContentType.objects.filter(app_label="ledger", model="homegame").exists()
