@@ -39,7 +39,7 @@ from django.http import HttpRequest
 SECRET_FIELDS: dict[str, frozenset[str]] = {
     "tables.table": frozenset({"secret_seed", "invite_token"}),
     "tables.seat": frozenset({"guest_token", "link_claim"}),
-    "ledger.homegame": frozenset({"invite_token"}),
+    "homegames.homegame": frozenset({"invite_token"}),
     "homegames.calendarfeed": frozenset({"token"}),
     "tables.event": frozenset({"payload"}),
     "accounts.user": frozenset({"password"}),

@@ -10,7 +10,7 @@ and one person's typos must not lock the whole house out. A token has 128 random
 bits and cannot be guessed anyway; the limit stops a stranger from walking the 6-letter
 codes to learn which tables exist and who hosts them. The home games' calendar feed counts
 an unknown feed token against the same guesses (``homegames.views.feed``), and so does a
-home game's wrong invite link (``ledger.views.home_game_join_view``). The counter lives with
+home game's wrong invite link (``homegames.views_home_game.home_game_join_view``). The counter lives with
 the site's configuration because pages of three apps share it.
 
 :class:`CacheLimit` is the counter: at most ``limit`` hits per key in a window of

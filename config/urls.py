@@ -19,7 +19,7 @@ urlpatterns = [
     # The page scripts' gettext/ngettext/interpolate (base.html loads it on every page).
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("accounts/", include("accounts.urls")),
-    path("ledger/", include("ledger.urls")),
+    path("ledger/", include("homegames.urls_ledger")),
     path("home-games/", include("homegames.urls")),
     path("kitchen/", include("kitchen.urls")),
     path("", include("tables.pages.urls")),

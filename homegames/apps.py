@@ -12,8 +12,9 @@ class HomeGamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import m2m_changed
 
-        from homegames.services import calendar_feeds_of_removed, invitations_of_new_members, notices_sweep
-        from ledger.models import HomeGame
+        from homegames.models import HomeGame
+        from homegames.services import invitations_of_new_members, notices_sweep
+        from homegames.services_members import calendar_feeds_of_removed
         from tables.background_threads import swept
 
         swept.connect(notices_sweep, dispatch_uid="homegames_notices_sweep")

@@ -1,4 +1,5 @@
-"""Reading the nights ahead: who is coming, who waits, a player's time zone, tonight's tables."""
+"""Reading a home game: who may see it (and a table's report), who is coming to a night, who
+waits, a player's time zone, tonight's tables. Standings and seasons: ``selectors_seasons``."""
 
 from __future__ import annotations
 
@@ -11,13 +12,71 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from homegames.models import Answer, CalendarFeed, MemberPrefs, PlannedNight
-from ledger.selectors import user_can_view_home_game
+from homegames.models import Answer, CalendarFeed, HomeGame, HomeGameNight, MemberPrefs, PlannedNight
+from ledger.models import LedgerEntry
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
 
-    from ledger.models import HomeGame
+    from tables.models import Seat, Table
+
+
+# --- Access: the home game's pages, and a table's report ------------------------------
+
+
+def user_can_view_table_report(*, user: User | AnonymousUser, table: Table, guest_token: str | None = None) -> bool:
+    """The host, anyone who had a seat at the table (a guest by their session's token),
+    and the members of its home game."""
+    if guest_token and table.seats.filter(guest_token=guest_token).exists():
+        return True
+    if not user.is_authenticated:
+        return False
+    if table.host_id == user.pk or table.seats.filter(user=user).exists():
+        return True
+    return HomeGameNight.objects.filter(table=table, home_game__members=user).exists()
+
+
+def home_games_for_user(*, user: User) -> QuerySet[HomeGame]:
+    return HomeGame.objects.filter(Q(host=user) | Q(members=user)).distinct()
+
+
+def user_can_view_home_game(*, user: User | AnonymousUser, home_game: HomeGame) -> bool:
+    if not user.is_authenticated:
+        return False
+    return home_game.host_id == user.pk or home_game.members.filter(pk=user.pk).exists()
+
+
+def user_is_co_host(*, user: User | AnonymousUser, home_game: HomeGame) -> bool:
+    """The host, or a member the host made a co-host (they schedule nights and open tables)."""
+    if not user.is_authenticated:
+        return False
+    return home_game.host_id == user.pk or home_game.co_hosts.filter(pk=user.pk).exists()
+
+
+def home_game_for_invite(*, token: str) -> HomeGame | None:
+    """The home game whose current invite link carries ``token`` (None for an old, guessed or empty one)."""
+    if not token or len(token) < 32:
+        return None
+    return HomeGame.objects.filter(invite_token=token).first()
+
+
+def claimable_seats(*, home_game: HomeGame) -> list[Seat]:
+    """Guest seats (no account, not a computer) that bought in at the home game's nights and
+    that nobody has claimed yet, oldest night first (read through the ledger's own entries)."""
+    entries = (
+        LedgerEntry.objects.filter(
+            table__home_game_night__home_game=home_game,
+            seat__user__isnull=True,
+            seat__computer="",
+            seat__claim__isnull=True,
+        )
+        .select_related("seat", "seat__table")
+        .order_by("seat__table__created_at", "seat_id")
+    )
+    seats: dict[int, Seat] = {}
+    for entry in entries:
+        seats.setdefault(entry.seat_id, entry.seat)
+    return list(seats.values())
 
 
 def zone_name_valid(name: str) -> bool:

@@ -3,7 +3,7 @@ tonight's table opened from the plan. Keyword-only, one transaction each; every 
 raises :class:`NightError` (``code`` stable, ``message`` translated) and writes nothing.
 
 Who may: the host and co-hosts keep templates, schedule, move, cancel and open tables
-(``ledger.selectors.user_is_co_host``); members answer for themselves only.
+(``homegames.selectors.user_is_co_host``); members answer for themselves only.
 """
 
 from __future__ import annotations
@@ -22,11 +22,16 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from homegames.mail import ANSWER_DIGEST_DELAY, notice_message
-from homegames.models import Answer, CalendarFeed, MemberPrefs, NightTemplate, Notice, PlannedNight, new_feed_token
-from homegames.selectors import night_answers, zone_name_valid
-from ledger.models import HomeGame
-from ledger.selectors import user_can_view_home_game, user_is_co_host
-from ledger.services import home_game_add_planned_table
+from homegames.models import (
+    Answer,
+    HomeGame,
+    MemberPrefs,
+    NightTemplate,
+    Notice,
+    PlannedNight,
+)
+from homegames.selectors import night_answers, user_can_view_home_game, user_is_co_host, zone_name_valid
+from homegames.services_members import home_game_add_planned_table
 from tables import services as table_services
 from tables.services.errors import ServiceError
 from tables.services.table_settings import table_settings_build
@@ -338,9 +343,11 @@ def night_open_table(*, night: PlannedNight, by: User) -> Table:
     return table
 
 
+@transaction.atomic
 def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
     """A member who is coming joins tonight's table and sits down, without its invite link
-    (the night vouches for them). Others are refused."""
+    (the night vouches for them). Others are refused. Joining and the seat (or asking the host
+    for it) are one transaction: a seat refused leaves no join behind."""
     night = PlannedNight.objects.select_related("home_game", "table").get(pk=night.pk)
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         raise NightError("not_member", _("Only the home game's members answer."))
@@ -528,7 +535,7 @@ def _member_mail_wait(notice: Notice, now: datetime) -> datetime | None:
     )
     if window.count() < mails_per_member_hour():
         return None
-    oldest = window.aggregate(oldest=Min("sent_at"))["oldest"]
+    oldest: datetime = window.aggregate(oldest=Min("sent_at"))["oldest"]
     return oldest + MAIL_WINDOW
 
 
@@ -578,37 +585,3 @@ def notices_sweep(**_kwargs: Any) -> None:
     """The table clock's sweep calls this too (``tables.background_threads.swept``): every web process
     and worker, at its start and every ``DASHAIN_CLOCK_SWEEP_SECONDS``."""
     notices_send_due()
-
-
-@transaction.atomic
-def calendar_feed_for(*, home_game: HomeGame, user: User) -> CalendarFeed:
-    """The member's calendar feed of ``home_game`` (made on first use)."""
-    if not user_can_view_home_game(user=user, home_game=home_game):
-        raise NightError("not_member", _("Only members of this home game have its calendar feed."))
-    feed, _created = CalendarFeed.objects.get_or_create(home_game=home_game, user=user)
-    return feed
-
-
-@transaction.atomic
-def calendar_feed_replace(*, home_game: HomeGame, user: User) -> CalendarFeed:
-    """A new token for the member's feed: the old URL stops working at once."""
-    feed = calendar_feed_for(home_game=home_game, user=user)
-    feed.token = new_feed_token()
-    feed.save(update_fields=["token"])
-    return feed
-
-
-def calendar_feeds_of_removed(
-    *, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **_kwargs: Any
-) -> None:
-    """``m2m_changed`` of ``HomeGame.members``: the feeds of members removed are deleted."""
-    if action not in ("post_remove", "post_clear"):
-        return
-    if reverse:  # user.home_games.remove(home_game)
-        mine = CalendarFeed.objects.filter(user=instance).exclude(home_game__host=instance)
-        (mine.filter(home_game_id__in=pk_set) if action == "post_remove" else mine).delete()
-        return
-    feeds = CalendarFeed.objects.filter(home_game=instance).exclude(user_id=instance.host_id)
-    if action == "post_remove":
-        feeds = feeds.filter(user_id__in=pk_set or ())
-    feeds.delete()

@@ -1,6 +1,6 @@
 """Pages of the nights ahead. Thin: check access, call a service, render.
 
-Access as for the home game's pages (``ledger``): its host and members; anyone else
+Access as for the home game's pages (``views_home_game``): its host and members; anyone else
 gets a 404. Planning (templates, scheduling, moving, cancelling, opening the table)
 is for the host and co-hosts: another member gets a 403.
 """
@@ -25,7 +25,7 @@ from config.confirm import confirm_page, confirmed
 from config.limits import GUESSES, CacheLimit, client_address, secret_digest
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
-from homegames.models import MemberPrefs, NightTemplate, PlannedNight
+from homegames.models import HomeGame, MemberPrefs, NightTemplate, PlannedNight
 from homegames.selectors import (
     TONIGHT,
     calendar_feed_nights,
@@ -34,12 +34,12 @@ from homegames.selectors import (
     nights_ahead,
     nights_past,
     shown_zone,
+    user_can_view_home_game,
+    user_is_co_host,
     user_zone,
 )
 from homegames.services import (
     NightError,
-    calendar_feed_for,
-    calendar_feed_replace,
     member_prefs_save,
     night_answer,
     night_cancel,
@@ -50,8 +50,7 @@ from homegames.services import (
     night_template_save,
     night_update,
 )
-from ledger.models import HomeGame
-from ledger.selectors import user_can_view_home_game, user_is_co_host
+from homegames.services_members import calendar_feed_for, calendar_feed_replace
 from tables.pages.forms import GAME_CHOICES, OpenTableForm
 
 

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from homegames.services_members import home_game_add_table
 from kitchen.models import KitchenNight, SharedCost
 from kitchen.rules import tournament_buy_in_check, tournament_of
 from ledger.models import LedgerEntry
 from ledger.selectors import ledger_chip_totals, seat_key
-from ledger.services import LedgerError, home_game_add_table, ledger_record_cash_out, ledger_reverse
+from ledger.services import LedgerError, ledger_record_cash_out, ledger_reverse
 from ledger.settlement import round_largest_remainder
 from tables.events import EventKind
 from tables.models import Seat, Table
@@ -34,7 +35,7 @@ from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:
     from accounts.models import User
-    from ledger.models import HomeGame
+    from homegames.models import HomeGame
 
 #: The game the night's table is kept as (it is never dealt): the one with the most seats
 #: (16), and, as every Teen Patti table, buy-ins after the start and re-buys.

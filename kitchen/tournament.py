@@ -28,7 +28,7 @@ from tables.services.write import seat_at, table_write
 
 if TYPE_CHECKING:
     from accounts.models import User
-    from ledger.models import HomeGame
+    from homegames.models import HomeGame
 
 #: Going back within this much of a level's start goes to the level before (as a clock's
 #: "back" button does), else to the start of the level being played.

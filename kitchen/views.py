@@ -15,11 +15,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from homegames.models import HomeGame
 from kitchen import selectors as kitchen_selectors
 from kitchen import services as kitchen_services
 from kitchen.rules import players_in, tournament_of
 from kitchen.tv import tv_state
-from ledger.models import HomeGame
 from tables import selectors
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import CURRENCIES, Seat, Table, table_currency

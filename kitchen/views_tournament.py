@@ -20,8 +20,8 @@ from kitchen.models import TournamentClock
 from kitchen.rules import tournament_of
 from kitchen.tv import tv_state
 from kitchen.views import _night_or_404, _seat, chosen_home_game, hosted_home_games
-from ledger.settlement import PAYOUT_PRESETS
 from tables.models import CURRENCIES, Table
+from tables.money import PAYOUT_PRESETS
 from tables.services import ServiceError, invite_token_matches
 
 _LINE = re.compile(r"^\s*(?:(break)|(\d+)\s+(\d+)(?:\s+(\d+))?)\s+(\d+)(s?)\s*$", re.IGNORECASE)

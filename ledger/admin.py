@@ -1,10 +1,18 @@
 """The ledger in Django's admin: entries can be read, never changed or deleted there;
 no list is filtered, searched or ordered through a secret (``accounts.admin_guard``)."""
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
+from django.db.models import Model
 
 from accounts.admin_guard import GuardedLookups, ReadOnlyAdmin
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, TransferPaid
+from ledger.models import LedgerEntry, TableLedger, TransferPaid
+
+if TYPE_CHECKING:  # generic to the type checker only (django-stubs); plain classes at run time
+    _ModelAdmin = admin.ModelAdmin[Model]  # GuardedLookups reads any model
+else:
+    _ModelAdmin = admin.ModelAdmin
 
 
 @admin.register(LedgerEntry)
@@ -21,20 +29,6 @@ class TableLedgerAdmin(ReadOnlyAdmin):
     list_display = ("table", "chips_bought", "chips_cashed_out", "money_paid")
 
 
-class HomeGameNightInline(admin.TabularInline):
-    model = HomeGameNight
-    extra = 0
-    raw_id_fields = ("table",)
-
-
-@admin.register(HomeGame)
-class HomeGameAdmin(GuardedLookups, admin.ModelAdmin):
-    list_display = ("name", "host", "created_at")
-    search_fields = ("name",)
-    filter_horizontal = ("members",)
-    inlines = (HomeGameNightInline,)
-
-
 @admin.register(TransferPaid)
-class TransferPaidAdmin(GuardedLookups, admin.ModelAdmin):
+class TransferPaidAdmin(GuardedLookups, _ModelAdmin):
     list_display = ("table", "payer_name", "payee_name", "amount", "marked_by", "at")

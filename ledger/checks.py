@@ -1,20 +1,8 @@
-"""The ledger's audit of a whole database (``python manage.py ledger_check``): read-only.
+"""The ledger's half of the audit of a whole database (``python manage.py ledger_check``,
+``homegames.checks``): read-only. Every table's chips balance. Each problem found is one
+:class:`Problem`, a stable ``code`` and a sentence naming the table, for an operator to act
+on; the nights' and seasons' codes are ``homegames.checks``':
 
-Every night's money is settled exactly once (issue 36) and every table's chips balance. Each
-problem found is one :class:`Problem`, a stable ``code`` and a sentence naming the home game,
-the season and the table, for an operator to act on:
-
-``settled_twice``
-    A night paid with a season (a closed season settled once a season, or the open season of a
-    home game that settles so) whose table also has a transfer marked paid on its own: the same
-    money collected in two settle-ups.
-``settled_nowhere``
-    A night in a closed season that is not settled (its game has not ended, its chips are not
-    all cashed out, or its report shows no balances): what it was or will be played for is in
-    no settle-up, since the season froze it before.
-``season_moved``
-    A closed season settled once a season whose frozen transfers no longer settle the nets of
-    its nights exactly (a night's result changed after the close).
 ``chips_unbalanced``
     A table whose running totals differ from its entries, whose seats hold (between hands) other
     than the chips bought less the chips cashed out, an ended table still holding chips, or a
@@ -27,19 +15,12 @@ their relations: the ledger imports nothing of ``tables``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import TYPE_CHECKING, cast
 
 from django.db.models import Sum
 
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, TableLedger, TransferPaid
-from ledger.selectors import (
-    NightResult,
-    ledger_chip_totals,
-    ledger_report,
-    ledger_settlement_input,
-    season_closed,
-)
+from ledger.models import LedgerEntry, TableLedger
+from ledger.selectors import ledger_chip_totals, ledger_settlement_input
 
 if TYPE_CHECKING:
     from tables.models import Table
@@ -49,64 +30,6 @@ if TYPE_CHECKING:
 class Problem:
     code: str
     message: str
-
-
-def _night_name(night: HomeGameNight) -> str:
-    return f"night {night.pk} (table {night.table.code}) of home game {night.home_game_id} ({night.home_game.name})"
-
-
-def _paid_with_season(night: HomeGameNight) -> bool:
-    settle_by = night.season.settle_by if night.season else night.home_game.settle_by
-    return settle_by == HomeGame.SettleBy.SEASON
-
-
-def nights_problems() -> list[Problem]:
-    """Nights settled twice, or frozen into a closed season before they were settled."""
-    problems = []
-    marked = set(TransferPaid.objects.values_list("table_id", flat=True))
-    nights = HomeGameNight.objects.select_related("table", "home_game", "season").order_by("pk")
-    for night in nights:
-        if _paid_with_season(night) and night.table_id in marked:
-            where = f"season {night.season.number}" if night.season else "the open season"
-            problems.append(
-                Problem(
-                    "settled_twice",
-                    f"{_night_name(night)} is paid with {where} and has transfers marked paid on its own too.",
-                )
-            )
-        if night.season is not None:
-            result = NightResult(night=night, report=ledger_report(table=night.table))
-            if not result.is_settled:
-                problems.append(
-                    Problem(
-                        "settled_nowhere",
-                        f"{_night_name(night)} is in closed season {night.season.number} but is not settled "
-                        "(its game has not ended or its chips are not all cashed out): its money is in no settle-up.",
-                    )
-                )
-    return problems
-
-
-def seasons_problems() -> list[Problem]:
-    """Closed seasons settled once a season whose frozen transfers no longer settle their nets."""
-    problems = []
-    seasons = Season.objects.filter(settle_by=HomeGame.SettleBy.SEASON).select_related("home_game")
-    for season in seasons.order_by("home_game_id", "number"):
-        view = season_closed(season=season)
-        left = {person.key: person.net_money for person in view.people}
-        for transfer in view.transfers:
-            left[transfer.payer_key] = left.get(transfer.payer_key, Decimal(0)) + transfer.amount
-            left[transfer.payee_key] = left.get(transfer.payee_key, Decimal(0)) - transfer.amount
-        moved = sorted(key for key, amount in left.items() if amount)
-        if moved:
-            problems.append(
-                Problem(
-                    "season_moved",
-                    f"season {season.number} of home game {season.home_game_id} ({season.home_game.name}): its nets "
-                    f"moved since it closed; its frozen transfers leave {', '.join(moved)} unsettled.",
-                )
-            )
-    return problems
 
 
 def tables_problems() -> list[Problem]:
@@ -141,8 +64,3 @@ def tables_problems() -> list[Problem]:
         if reasons:
             problems.append(Problem("chips_unbalanced", f"table {table.code} (id {table.pk}): {'; '.join(reasons)}."))
     return problems
-
-
-def ledger_problems() -> list[Problem]:
-    """Everything :mod:`ledger.checks` finds in the database, nights first."""
-    return [*nights_problems(), *seasons_problems(), *tables_problems()]

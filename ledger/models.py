@@ -1,4 +1,5 @@
-"""The ledger's records: chips bought and cashed out, home games, transfers marked paid.
+"""The ledger's records: chips bought and cashed out, transfers marked paid. Money only:
+home games, their nights and seasons are ``homegames``' (which reads the ledger).
 
 Design (see docs/ledger.md):
 
@@ -13,8 +14,7 @@ Design (see docs/ledger.md):
   a database can hold on its own: no more chips leave the table than were bought.
   The whole invariant (chips at the table == chips bought - chips cashed out) is
   checked by ``ledger.services.ledger_check_invariant`` at the end of every hand.
-- The ledger depends on ``tables``, never the other way round: a home game's nights
-  point at tables (:class:`HomeGameNight`), tables know nothing of home games.
+- Entries point at ``tables``' tables and seats; the ledger knows nothing of home games.
 
 Money is ``Decimal`` with two places; chips are integers.
 """
@@ -22,6 +22,7 @@ Money is ``Decimal`` with two places; chips are integers.
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings as django_settings
 from django.db import models
@@ -37,11 +38,11 @@ NEVER_UPDATED = "Ledger entries are never updated; record a reversal instead."
 NEVER_DELETED = "Ledger entries are never deleted; record a reversal instead."
 
 
-class LedgerEntryQuerySet(models.QuerySet):
-    def update(self, **kwargs):
+class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
+    def update(self, **kwargs: Any) -> int:
         raise AppendOnlyError(NEVER_UPDATED)
 
-    def delete(self):
+    def delete(self) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError(NEVER_DELETED)
 
 
@@ -127,12 +128,12 @@ class LedgerEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.table_id}: {self.player_name} {self.kind} {self.chips}"
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
             raise AppendOnlyError(NEVER_UPDATED)
         super().save(*args, **kwargs)
 
-    def delete(self, *args, **kwargs):
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError(NEVER_DELETED)
 
 
@@ -163,156 +164,6 @@ class TableLedger(models.Model):
     @property
     def chips_at_table(self) -> int:
         return self.chips_bought - self.chips_cashed_out
-
-
-class HomeGame(models.Model):
-    """A named group of players who meet again and again; each night is a table."""
-
-    class SettleBy(models.TextChoices):
-        NIGHT = "night", _("Night by night")
-        SEASON = "season", _("Once a season")
-
-    name = models.CharField(_("name"), max_length=80)
-    host = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="hosted_home_games",
-        verbose_name=_("host"),
-    )
-    members = models.ManyToManyField(
-        django_settings.AUTH_USER_MODEL, related_name="home_games", blank=True, verbose_name=_("members")
-    )
-    co_hosts = models.ManyToManyField(
-        django_settings.AUTH_USER_MODEL, related_name="co_hosted_home_games", blank=True, verbose_name=_("co-hosts")
-    )
-    # The secret of the home game's invite link (``secrets.token_urlsafe(32)``); the host
-    # replaces it, and removing a member replaces it too, so an old link joins no one.
-    invite_token = models.CharField(_("invite token"), max_length=43, default="", editable=False, db_index=True)
-    # How the nights' results are paid: each night's own transfers, or one netted set per season.
-    settle_by = models.CharField(_("settle up"), max_length=8, choices=SettleBy.choices, default=SettleBy.NIGHT)
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("home game")
-        verbose_name_plural = _("home games")
-        ordering = ["name", "id"]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class HomeGameNight(models.Model):
-    """One table played as a night of a home game (a table belongs to at most one)."""
-
-    home_game = models.ForeignKey(
-        HomeGame, on_delete=models.CASCADE, related_name="nights", verbose_name=_("home game")
-    )
-    table = models.OneToOneField(
-        "tables.Table", on_delete=models.CASCADE, related_name="home_game_night", verbose_name=_("table")
-    )
-    # The closed season this night was settled in; None while it belongs to the open season.
-    season = models.ForeignKey(
-        "Season", on_delete=models.PROTECT, null=True, blank=True, related_name="nights", verbose_name=_("season")
-    )
-    added_at = models.DateTimeField(_("added"), auto_now_add=True)
-
-    class Meta:
-        verbose_name = _("home game night")
-        verbose_name_plural = _("home game nights")
-        ordering = ["home_game", "table__created_at", "id"]
-
-    def __str__(self) -> str:
-        return f"{self.home_game} / {self.table_id}"
-
-
-class SeatClaim(models.Model):
-    """A member's claim that a guest seat of a past night was theirs; counted once the host confirms.
-
-    A seat is claimed at most once (the one-to-one): a second member's claim is refused.
-    """
-
-    seat = models.OneToOneField("tables.Seat", on_delete=models.CASCADE, related_name="claim", verbose_name=_("seat"))
-    home_game = models.ForeignKey(
-        HomeGame, on_delete=models.CASCADE, related_name="claims", verbose_name=_("home game")
-    )
-    user = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seat_claims", verbose_name=_("player")
-    )
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("seat claim")
-        verbose_name_plural = _("seat claims")
-        ordering = ["home_game", "created_at", "id"]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} claims seat {self.seat_id}"
-
-
-class Season(models.Model):
-    """A closed season of a home game: the settled nights since the previous close.
-
-    The open season is not a row: it is the home game's settled nights with no season.
-    Closing writes this row, points those nights at it and, when the home game settles
-    by season, freezes the season's transfers (:class:`SeasonTransfer`).
-    """
-
-    home_game = models.ForeignKey(
-        HomeGame, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("home game")
-    )
-    number = models.PositiveIntegerField(_("number"))
-    settle_by = models.CharField(_("settle up"), max_length=8, choices=HomeGame.SettleBy.choices)
-    currency = models.CharField(_("currency"), max_length=3, blank=True, default="")
-    closed_at = models.DateTimeField(_("closed"), auto_now_add=True)
-    closed_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("closed by")
-    )
-
-    class Meta:
-        verbose_name = _("season")
-        verbose_name_plural = _("seasons")
-        ordering = ["home_game", "number"]
-        constraints = [models.UniqueConstraint(fields=["home_game", "number"], name="season_number_once")]
-
-    def __str__(self) -> str:
-        return f"{self.home_game} #{self.number}"
-
-
-class SeasonTransfer(models.Model):
-    """One transfer of a closed season's settle-up, frozen when the season closed.
-
-    People are keyed as the season computed them (``user:<id>`` or ``guest:<name>``).
-    A transfer not marked paid stays on the home game's page, season after season.
-    """
-
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="transfers", verbose_name=_("season"))
-    payer_key = models.CharField(max_length=60)
-    payee_key = models.CharField(max_length=60)
-    payer_name = models.CharField(_("from"), max_length=40)
-    payee_name = models.CharField(_("to"), max_length=40)
-    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
-    paid_at = models.DateTimeField(_("marked at"), null=True, blank=True)
-    paid_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("marked by"),
-    )
-
-    class Meta:
-        verbose_name = _("season transfer")
-        verbose_name_plural = _("season transfers")
-        ordering = ["season", "payer_name", "payee_name", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["season", "payer_key", "payee_key"], name="season_transfer_once"),
-            models.CheckConstraint(condition=Q(amount__gt=0), name="season_transfer_amount_positive"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.payer_name} -> {self.payee_name} {self.amount}"
 
 
 class TransferPaid(models.Model):

@@ -1,4 +1,4 @@
-"""Writing to the ledger: buy-ins, buy-backs, cash-outs, reversals, the invariant, home games.
+"""Writing to the ledger: buy-ins, buy-backs, cash-outs, reversals, the invariant, transfers marked paid.
 
 The interface live play calls (``tables`` services), all keyword-only, each inside the
 caller's transaction with the table row already locked (``select_for_update``):
@@ -36,7 +36,6 @@ writes nothing. The ledger never changes ``tables`` rows; the dependency runs on
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -44,22 +43,12 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
 from ledger.invariant_sql import ledger_chips_held
-from ledger.models import (
-    HomeGame,
-    HomeGameNight,
-    LedgerEntry,
-    Season,
-    SeasonTransfer,
-    SeatClaim,
-    TableLedger,
-    TransferPaid,
-)
-from ledger.selectors import cents_to_decimal, ledger_report, night_settled_by_season, season_open, seat_key
+from ledger.models import LedgerEntry, TableLedger, TransferPaid
+from ledger.selectors import cents_to_decimal, ledger_report, seat_key
 from ledger.settlement import SettlementError, split_prizes
 
 if TYPE_CHECKING:  # the ledger writes only its own rows; it imports nothing of tables at run time
@@ -246,9 +235,9 @@ def ledger_correct_buy_in(*, table: Table, entry: LedgerEntry, reason: str, by: 
     already reversed (``already_reversed``), no reason (``no_reason``), a seat that cashed out
     fewer chips than the entry bought (``chips_played``: those chips went to others, and
     taking them back would leave the table's chips different from the chips bought), a table
-    whose prizes are recorded (``prizes_recorded``) or a night of a closed season
-    (``season_closed``). Returns the reversing entry (its note is the reason, its
-    ``recorded_by`` the host)."""
+    whose prizes are recorded (``prizes_recorded``). A night of a closed season is refused
+    above the ledger (``homegames.services_seasons.night_correct_buy_in``). Returns the
+    reversing entry (its note is the reason, its ``recorded_by`` the host)."""
     if table.host_id != by.pk:
         raise LedgerError("not_host", _("Only the table's host can correct its buy-ins."))
     reason = " ".join(str(reason or "").split())
@@ -268,8 +257,6 @@ def ledger_correct_buy_in(*, table: Table, entry: LedgerEntry, reason: str, by: 
         raise LedgerError("already_reversed", _("That entry has already been reversed."))
     if LedgerEntry.objects.filter(table=table, kind=LedgerEntry.Kind.PRIZE).exists():
         raise LedgerError("prizes_recorded", _("This game's prizes are recorded; its buy-ins can no longer change."))
-    if HomeGameNight.objects.filter(table=table, season__isnull=False).exists():
-        raise LedgerError("season_closed", _("This night's season is closed; its record can no longer change."))
     cash_outs = list(
         LedgerEntry.objects.select_for_update(of=("self",))
         .filter(table=table, seat_id=entry.seat_id, kind=LedgerEntry.Kind.CASH_OUT, reversed_by__isnull=True)
@@ -392,10 +379,10 @@ def _check_table_host(table: Table, by: User) -> None:
 
 @transaction.atomic
 def transfer_mark_paid(*, table: Table, payer_seat: Seat, payee_seat: Seat, amount: Decimal, by: User) -> TransferPaid:
-    """The host marks one transfer of the table's settlement as paid (only a transfer it lists)."""
+    """The host marks one transfer of the table's settlement as paid (only a transfer it lists).
+    A night paid with its season is refused above the ledger
+    (``homegames.services_seasons.night_transfer_mark_paid``)."""
     _check_table_host(table, by)
-    if night_settled_by_season(table=table) is not None:
-        raise LedgerError("settled_by_season", _("This night is settled with its home game's season, not on its own."))
     report = ledger_report(table=table)
     listed = {(t.payer_seat_id, t.payee_seat_id): t.amount for t in report.transfers}
     key = (payer_seat.pk, payee_seat.pk)
@@ -420,232 +407,3 @@ def transfer_unmark_paid(*, table: Table, payer_seat: Seat, payee_seat: Seat, by
     """The host takes back a paid mark (a mark is a note, not a ledger entry)."""
     _check_table_host(table, by)
     TransferPaid.objects.filter(table=table, payer_seat=payer_seat, payee_seat=payee_seat).delete()
-
-
-# --- Home games -------------------------------------------------------------------------
-
-
-@transaction.atomic
-def home_game_create(*, name: str, host: User, members: list[User] | None = None) -> HomeGame:
-    """A new home game; the host is always a member."""
-    name = (name or "").strip()
-    if not name:
-        raise LedgerError("bad_name", _("A home game needs a name."))
-    if len(name) > 80:
-        raise LedgerError("bad_name", _("A home game's name has at most 80 characters."))
-    home_game = HomeGame.objects.create(name=name, host=host, invite_token=secrets.token_urlsafe(32))
-    home_game.members.add(host, *(members or []))
-    return home_game
-
-
-@transaction.atomic
-def home_game_add_table(*, home_game: HomeGame, table: Table, by: User) -> HomeGameNight:
-    """Count ``table`` as a night of ``home_game``. Only the home game's host, for a table they host."""
-    if home_game.host_id != by.pk:
-        raise LedgerError("not_host", _("Only the home game's host can add a night."))
-    if table.host_id != by.pk:
-        raise LedgerError("not_table_host", _("You can only add a table you host."))
-    existing = HomeGameNight.objects.filter(table=table).select_related("home_game").first()
-    if existing:
-        if existing.home_game_id == home_game.pk:
-            return existing
-        raise LedgerError("already_in_home_game", _("That table already belongs to another home game."))
-    night = HomeGameNight.objects.create(home_game=home_game, table=table)
-    # Everyone with an account who sat at the table joins the group.
-    users = [seat.user for seat in table.seats.filter(user__isnull=False).select_related("user") if seat.user]
-    home_game.members.add(*users)
-    return night
-
-
-# --- Seasons ----------------------------------------------------------------------------
-
-
-def _locked_home_game(home_game: HomeGame) -> HomeGame:
-    """The home game's row, locked for this transaction (one close or switch at a time)."""
-    return HomeGame.objects.select_for_update().get(pk=home_game.pk)
-
-
-def _check_home_game_host(home_game: HomeGame, by: User, message: StrPromise) -> None:
-    if home_game.host_id != by.pk:
-        raise LedgerError("not_host", message)
-
-
-@transaction.atomic
-def home_game_set_settle_by(*, home_game: HomeGame, settle_by: str, by: User) -> HomeGame:
-    """The host chooses whether the nights are paid one by one or once a season.
-
-    Switching to the season is refused while a night of the open season has a transfer
-    marked paid (that night was already being paid on its own).
-    """
-    home_game = _locked_home_game(home_game)
-    _check_home_game_host(home_game, by, _("Only the home game's host chooses how it settles up."))
-    if settle_by not in HomeGame.SettleBy.values:
-        raise LedgerError("bad_settle_by", _("Choose night by night or once a season."))
-    if settle_by == home_game.settle_by:
-        return home_game
-    open_tables = home_game.nights.filter(season__isnull=True).values("table_id")
-    if settle_by == HomeGame.SettleBy.SEASON and TransferPaid.objects.filter(table_id__in=open_tables).exists():
-        raise LedgerError(
-            "nights_being_paid",
-            _("A night of this season already has a transfer marked paid; close the season first, then switch."),
-        )
-    home_game.settle_by = settle_by
-    home_game.save(update_fields=["settle_by"])
-    return home_game
-
-
-@transaction.atomic
-def season_close(*, home_game: HomeGame, by: User) -> Season:
-    """The host closes the open season: its settled nights are counted in it and, when the
-    home game settles by season, its fewest transfers are frozen to be marked paid.
-
-    Nights still being played stay for the next season. Refused with no settled night,
-    or when the season cannot be netted (nights in different currencies).
-    """
-    home_game = _locked_home_game(home_game)
-    _check_home_game_host(home_game, by, _("Only the home game's host can close a season."))
-    view = season_open(home_game=home_game)
-    if not view.nights:
-        raise LedgerError("empty_season", _("No night of this season has been settled yet."))
-    if view.error:
-        raise LedgerError("season_not_netted", view.error)
-    season = Season.objects.create(
-        home_game=home_game,
-        number=view.number,
-        settle_by=home_game.settle_by,
-        currency=view.currency,
-        closed_by=by,
-    )
-    HomeGameNight.objects.filter(pk__in=[result.night.pk for result in view.nights]).update(season=season)
-    if view.by_season:
-        SeasonTransfer.objects.bulk_create(
-            SeasonTransfer(
-                season=season,
-                payer_key=line.payer_key,
-                payee_key=line.payee_key,
-                payer_name=line.payer_name[:40],
-                payee_name=line.payee_name[:40],
-                amount=line.amount,
-            )
-            for line in view.transfers
-        )
-    return season
-
-
-@transaction.atomic
-def season_transfer_mark_paid(*, transfer: SeasonTransfer, paid: bool, by: User) -> SeasonTransfer:
-    """A closed season's transfer marked paid, or the mark taken back (a note; ``paid_by``
-    shows who made it). The host may mark any; the payer and the payee may mark their own
-    transfer, and take back a mark they made themselves (``not_party`` otherwise)."""
-    transfer = SeasonTransfer.objects.select_for_update().select_related("season__home_game").get(pk=transfer.pk)
-    if transfer.season.home_game.host_id != by.pk:
-        if f"user:{by.pk}" not in (transfer.payer_key, transfer.payee_key):
-            raise LedgerError("not_party", _("Only the payer, the payee or the host can mark a transfer paid."))
-        if not paid and transfer.paid_by_id not in (None, by.pk):
-            raise LedgerError("not_party", _("Only whoever marked it, or the host, can take the mark back."))
-    if paid and transfer.paid_at is None:
-        transfer.paid_at, transfer.paid_by = timezone.now(), by
-    elif not paid:
-        transfer.paid_at, transfer.paid_by = None, None
-    transfer.save(update_fields=["paid_at", "paid_by"])
-    return transfer
-
-
-# --- Members, co-hosts, the invite link, claimed seats -----------------------------------
-
-
-@transaction.atomic
-def home_game_invite_replace(*, home_game: HomeGame, by: User) -> HomeGame:
-    """The host replaces the invite link: the old one joins no one from now on."""
-    home_game = _locked_home_game(home_game)
-    _check_home_game_host(home_game, by, _("Only the home game's host can replace its invite link."))
-    home_game.invite_token = secrets.token_urlsafe(32)
-    home_game.save(update_fields=["invite_token"])
-    return home_game
-
-
-@transaction.atomic
-def home_game_join(*, home_game: HomeGame, token: str, user: User) -> HomeGame:
-    """``user`` joins with the home game's current invite link (an account is needed)."""
-    home_game = _locked_home_game(home_game)
-    if not token or not home_game.invite_token or not secrets.compare_digest(token, home_game.invite_token):
-        raise LedgerError("bad_invite", _("This invite link is not valid any more. Ask the host for a new one."))
-    home_game.members.add(user)
-    return home_game
-
-
-@transaction.atomic
-def home_game_remove_member(*, home_game: HomeGame, member: User, by: User) -> HomeGame:
-    """The host removes a member (never the host). The invite link is replaced too, so the
-    link the removed member knew joins no one; the host shares the new one."""
-    home_game = _locked_home_game(home_game)
-    _check_home_game_host(home_game, by, _("Only the home game's host can remove a member."))
-    if member.pk == home_game.host_id:
-        raise LedgerError("remove_host", _("The host cannot be removed from their own home game."))
-    if not home_game.members.filter(pk=member.pk).exists():
-        raise LedgerError("not_member", _("That person is not a member of this home game."))
-    home_game.members.remove(member)
-    home_game.co_hosts.remove(member)
-    home_game.invite_token = secrets.token_urlsafe(32)
-    home_game.save(update_fields=["invite_token"])
-    return home_game
-
-
-@transaction.atomic
-def home_game_set_co_host(*, home_game: HomeGame, member: User, is_co_host: bool, by: User) -> HomeGame:
-    """The host makes a member a co-host (who may schedule nights and open tables) or not."""
-    home_game = _locked_home_game(home_game)
-    _check_home_game_host(home_game, by, _("Only the home game's host chooses the co-hosts."))
-    if member.pk == home_game.host_id or not home_game.members.filter(pk=member.pk).exists():
-        raise LedgerError("not_member", _("Only a member other than the host can be a co-host."))
-    if is_co_host:
-        home_game.co_hosts.add(member)
-    else:
-        home_game.co_hosts.remove(member)
-    return home_game
-
-
-@transaction.atomic
-def seat_claim_make(*, home_game: HomeGame, seat: Seat, by: User) -> SeatClaim:
-    """A member says a guest seat of one of the home game's nights was theirs; the host confirms it."""
-    home_game = _locked_home_game(home_game)
-    if home_game.host_id != by.pk and not home_game.members.filter(pk=by.pk).exists():
-        raise LedgerError("not_member", _("Only a member of this home game can claim a seat."))
-    night = HomeGameNight.objects.filter(home_game=home_game, table_id=seat.table_id).first()
-    if night is None:
-        raise LedgerError("not_a_night", _("That seat was not at a night of this home game."))
-    if night.season_id is not None:
-        raise LedgerError("season_closed", _("That night's season is closed; its results stay as they were settled."))
-    if seat.user_id is not None or seat.computer:
-        raise LedgerError("not_a_guest", _("Only a guest's seat can be claimed."))
-    if SeatClaim.objects.filter(seat=seat).exists():
-        raise LedgerError("already_claimed", _("Someone has already claimed that seat."))
-    try:
-        with transaction.atomic():
-            return SeatClaim.objects.create(seat=seat, home_game=home_game, user=by)
-    except IntegrityError as error:  # a claim made at the same moment won the seat
-        raise LedgerError("already_claimed", _("Someone has already claimed that seat.")) from error
-
-
-@transaction.atomic
-def seat_claim_answer(*, claim: SeatClaim, confirm: bool, by: User) -> SeatClaim | None:
-    """The host confirms a claim (the seat's results then count as the member's) or refuses it (deleted)."""
-    claim = SeatClaim.objects.select_for_update().select_related("home_game").get(pk=claim.pk)
-    _check_home_game_host(claim.home_game, by, _("Only the home game's host confirms a claimed seat."))
-    if not confirm:
-        claim.delete()
-        return None
-    if claim.confirmed_at is None:
-        claim.confirmed_at = timezone.now()
-        claim.save(update_fields=["confirmed_at"])
-    return claim
-
-
-@transaction.atomic
-def home_game_add_planned_table(*, home_game: HomeGame, table: Table) -> HomeGameNight:
-    """Count a table opened from a planned night as a night of ``home_game``. The caller
-    (``homegames.services.night_open_table``) has checked that a host or co-host opened it."""
-    night, _created = HomeGameNight.objects.get_or_create(table=table, defaults={"home_game": home_game})
-    if night.home_game_id != home_game.pk:
-        raise LedgerError("already_in_home_game", _("That table already belongs to another home game."))
-    return night

@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
+from tables.money import format_chip_value, format_minor_units
+
 #: How many players with a non-zero balance the exact search accepts after equal and
 #: opposite balances are paired off. 2^(n-1) subsets: 16 take ~30 ms, 20 about half a second.
 MAX_EXACT_PLAYERS = 20
@@ -107,33 +109,6 @@ def to_minor_units(amount: Decimal, *, digits: int = 2) -> int:
     if not scaled.is_finite() or scaled != scaled.to_integral_value():
         raise SettlementError("bad_amount", f"{amount} is not a whole number of the currency's smallest unit.")
     return int(scaled)
-
-
-def format_minor_units(amount: int, *, digits: int = 2) -> str:
-    """``-1350`` -> ``"-13.50"``; with ``digits=0``, ``-1350`` -> ``"-1350"``."""
-    sign = "-" if amount < 0 else ""
-    whole, part = divmod(abs(amount), 10**digits)
-    if digits == 0:
-        return f"{sign}{whole}"
-    return f"{sign}{whole}.{part:0{digits}d}"
-
-
-def format_chip_value(value: Fraction, *, digits: int = 2, max_places: int = 12) -> str:
-    """A chip's value in currency units (``value`` is in minor units per chip).
-
-    Exact when its decimal expansion ends within ``max_places`` places, else rounded
-    half-even to ``max_places`` (for display only: settling uses the exact fraction).
-    At least ``digits`` places are shown: ``"0.01"``, ``"0.005"``, ``"0.00"``.
-    """
-    units = value / 10**digits
-    scaled = units * 10**max_places
-    rounded = round(scaled)  # Fraction rounds half to even
-    text = format_minor_units(rounded, digits=max_places)
-    if "." in text:
-        head, tail = text.split(".")
-        tail = tail.rstrip("0").ljust(digits, "0")
-        text = f"{head}.{tail}" if tail else head
-    return text
 
 
 # ---------------------------------------------------------------------------------
@@ -242,15 +217,6 @@ def round_largest_remainder(exact: dict[str, Fraction], *, total: int = 0) -> di
     for name in order[: int(leftover)]:
         floors[name] += 1
     return floors
-
-
-#: The payout tables a host may pick by name (book 001 has none: docs/rules.md). Percent of the
-#: pool for first place, second, ... ; a host may also give their own.
-PAYOUT_PRESETS: dict[str, tuple[int, ...]] = {
-    "100": (100,),
-    "65/35": (65, 35),
-    "50/30/20": (50, 30, 20),
-}
 
 
 def check_payouts(payouts: Sequence[int]) -> tuple[int, ...]:

@@ -2,7 +2,7 @@
 
 The join page puts it there (``tables.pages.views_join``), the table's socket reads it to find the
 guest's seat (``tables.live.consumers``), and the ledger's pages read it to let a guest see
-their table's report (``ledger.views``). No other module names the key.
+their table's report (``homegames.views_report``). No other module names the key.
 """
 
 from __future__ import annotations

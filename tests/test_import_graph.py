@@ -206,6 +206,7 @@ FOUNDATIONS = {
     "tables.guests": {"tables.models"},
     "tables.visibility": set(),
     "tables.live.presence": {"tables.visibility"},
+    "tables.money": {"tables.models"},
     "tables.sql": set(),
     "tables.sql.write": {"tables.models", "tables.events"},
     "tables.sql.read": {"tables.models", "tables.events", "tables.sql.write"},
@@ -303,28 +304,32 @@ def test_the_ledger_never_reaches_into_the_services_of_tables():
         assert not [t for t in graph[module] if t.startswith("tables.services")], module
 
 
-def test_the_ledger_uses_of_tables_only_its_models_and_guests():
-    """The ledger's pages, forms and admin read tables' models and the guest's session key,
-    nothing else of tables (its admin builds on ``accounts.admin_guard``, as tables' does)."""
+def test_the_ledger_uses_of_tables_only_its_models_and_the_money_port():
+    """The ledger's rows point at tables' models, and it is the bank ``tables.money`` declares
+    (``ledger.bank``); nothing else of tables: the table's money pages are ``homegames``'."""
     graph = import_graph(top_level_only=False)
     for module in (m for m in graph if m == "ledger" or m.startswith("ledger.")):
         used = {t for t in graph[module] if t == "tables" or t.startswith("tables.")}
-        assert used <= {"tables", "tables.models", "tables.guests"}, (module, sorted(used))
+        assert used <= {"tables", "tables.models", "tables.money"}, (module, sorted(used))
 
 
 @pytest.mark.parametrize("module", ["ledger.services", "ledger.selectors", "ledger.settlement", "ledger.models"])
-def test_the_ledgers_core_imports_nothing_of_tables_at_run_time(module):
+def test_the_ledgers_core_imports_of_tables_at_run_time_only_the_money_port(module):
     top_level = import_graph(top_level_only=True)
-    lazy = import_graph(top_level_only=False)
-    assert not [t for t in lazy[module] if t.startswith("tables")] or not [
-        t for t in top_level[module] if t.startswith("tables")
-    ], module
-    assert not [t for t in top_level[module] if t.startswith("tables")], module
+    assert {t for t in top_level[module] if t.startswith("tables")} <= {"tables", "tables.money"}, module
+
+
+def test_tables_record_their_chips_through_the_money_port_only():
+    """``tables.money`` is pure (the payout presets, an amount's text, the bank's protocol):
+    no Django, nothing of the project at run time."""
+    top_level = import_graph(top_level_only=True)
+    assert top_level["tables.money"] <= {"tables"}
+    assert not {name for name in _external_imports("tables.money") if name == "django"}
 
 
 def test_nothing_of_tables_or_the_ledger_imports_the_home_games_nights():
-    """``homegames`` sits above both: it opens tables and reads the ledger's home games;
-    neither of them knows it (the lobby and the home page reach it by a template tag)."""
+    """``homegames`` sits above both: it opens tables and reads the ledger's money; neither of
+    them knows it (the lobby and the home page reach it by a template tag)."""
     graph = import_graph(top_level_only=False)
     for module in (m for m in graph if m.split(".")[0] in ("tables", "ledger", "engine", "accounts")):
         assert not [t for t in graph[module] if t.startswith("homegames")], module
@@ -341,10 +346,12 @@ def test_the_shared_hands_use_of_tables_only_its_models():
         assert used <= {"tables", "tables.models"}, (module, sorted(used))  # "tables": the package itself
 
 
-@pytest.mark.parametrize("module", ["homegames.selectors", "homegames.models"])
-def test_the_nights_reads_never_reach_a_write(module):
+@pytest.mark.parametrize(
+    "module", ["homegames.selectors", "homegames.selectors_seasons", "homegames.models", "homegames.checks"]
+)
+def test_the_home_games_reads_never_reach_a_write(module):
     graph = import_graph(top_level_only=False)
-    assert not [t for t in graph[module] if t.endswith(".services") or ".services." in t], module
+    assert not [t for t in graph[module] if t.rpartition(".")[2].startswith("services") or ".services." in t], module
 
 
 def test_the_checker_sees_a_broken_rule():
@@ -414,6 +421,8 @@ def test_only_the_configuration_reaches_into_the_rooms():
 
 #: What the kitchen may use of the other apps (lazy imports included).
 KITCHEN_USES = {
+    "homegames.models",
+    "homegames.services_members",
     "ledger.models",
     "ledger.selectors",
     "ledger.services",
@@ -421,6 +430,7 @@ KITCHEN_USES = {
     "tables.events",
     "tables.guests",
     "tables.models",
+    "tables.money",
     "tables.selectors",
     "tables.services",
     "tables.services.errors",
@@ -436,7 +446,7 @@ def test_the_kitchen_uses_only_the_public_services_and_reads_of_tables_and_the_l
     graph = import_graph(top_level_only=False)
     for module in (m for m in graph if m == "kitchen" or m.startswith("kitchen.")):
         used = {t for t in graph[module] if t.split(".")[0] in ("tables", "ledger", "homegames")}
-        used = {t for t in used if t not in ("tables", "ledger")}
+        used = {t for t in used if t not in ("tables", "ledger", "homegames")}
         assert used <= KITCHEN_USES, (module, sorted(used - KITCHEN_USES))
 
 
@@ -446,3 +456,74 @@ def test_nothing_imports_the_kitchen_but_the_configuration():
         if module.split(".")[0] in ("kitchen", "config"):
             continue
         assert not [t for t in targets if t == "kitchen" or t.startswith("kitchen.")], module
+
+
+# --- the apps: one direction ----------------------------------------------------------------------
+
+#: What each app may use of the others (docs/architecture.md, "The parts"), by an import (inside a
+#: function or under ``TYPE_CHECKING`` too) or by a model's relation. ``config`` (the site's
+#: settings, URLs and ASGI application, which use everything, and the helpers every app uses:
+#: limits, confirmation pages) stands outside the order.
+APP_USES: dict[str, set[str]] = {
+    "engine": set(),
+    "accounts": set(),
+    "tables": {"engine", "accounts", "shares"},
+    "shares": {"tables", "accounts"},
+    "ledger": {"tables", "accounts"},
+    "homegames": {"ledger", "tables", "accounts", "engine"},
+    "kitchen": {"homegames", "ledger", "tables", "accounts", "engine"},
+}
+
+#: The one pair of apps that still use each other: the shared hand's page
+#: (``tables.pages.views_history``) makes and reads ``shares``' links, whose rows point at tables.
+APP_CYCLES_LEFT = [["shares", "tables"]]
+
+
+def _model_relations() -> dict[str, set[str]]:
+    """App -> the apps its models' relations point at (foreign keys, one-to-ones, many-to-manys)."""
+    from django.apps import apps
+
+    found: dict[str, set[str]] = {app: set() for app in APP_USES}
+    for model in apps.get_models(include_auto_created=True):
+        app = model._meta.app_label
+        if app not in found:
+            continue
+        for field in model._meta.get_fields():
+            if field.is_relation and field.concrete and field.related_model is not None:
+                target = field.related_model._meta.app_label
+                if target != app:
+                    found[app].add(target)
+    return found
+
+
+def app_graph() -> dict[str, set[str]]:
+    """App -> the project's apps it uses (``config`` left out, see :data:`APP_USES`)."""
+    graph: dict[str, set[str]] = {app: set() for app in APP_USES}
+    for module, targets in import_graph(top_level_only=False).items():
+        app = module.partition(".")[0]
+        if app in graph:
+            graph[app] |= {t.partition(".")[0] for t in targets} - {app, "config"}
+    for app, targets in _model_relations().items():
+        graph[app] |= targets & set(APP_USES)
+    return graph
+
+
+def test_each_app_uses_only_the_apps_below_it():
+    """Fails on a model's relation as on an import: the ledger's rows point at tables, so tables
+    never imports the ledger (it records chips through ``tables.money``)."""
+    graph = app_graph()
+    for app, used in graph.items():
+        assert used <= APP_USES[app], (app, sorted(used - APP_USES[app]))
+
+
+def test_the_apps_depend_one_way():
+    assert cycles(app_graph()) == APP_CYCLES_LEFT
+    assert cycles({app: set(uses) for app, uses in APP_USES.items()}) == APP_CYCLES_LEFT
+
+
+def test_the_app_checker_sees_a_relation_against_the_order():
+    """A table's import of the ledger's services, with the ledger's rows pointing at tables, is
+    the app-level cycle these rules were written against."""
+    graph = {app: set(uses) for app, uses in APP_USES.items()}
+    graph["tables"].add("ledger")
+    assert any({"ledger", "tables"} <= set(cycle) for cycle in cycles(graph))

@@ -62,7 +62,7 @@ PRIZE_CHOICES = [
     ("chips", _("By chips: each chip is worth the price / 1,000")),
     ("places", _("By places: the pool is paid by the payout table")),
 ]
-#: The payout tables offered by name (``ledger.settlement.PAYOUT_PRESETS``); any other is typed.
+#: The payout tables offered by name (``tables.money.PAYOUT_PRESETS``); any other is typed.
 PAYOUT_PRESETS = ["100", "65/35", "50/30/20"]
 GAME_LENGTH_CHOICES = [
     (NO_LIMIT, _("Until one player has every chip")),

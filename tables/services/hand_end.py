@@ -13,15 +13,10 @@ from typing import TYPE_CHECKING, Any
 from django.utils import timezone
 
 from engine.games import get_game
-from ledger.services import (
-    ledger_check_invariant,
-    ledger_net_results,
-    ledger_record_cash_out,
-    ledger_record_prizes,
-)
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Hand, Seat, Table
+from tables.money import bank
 from tables.services.log import TableLog
 from tables.services.seat_state import buy_backs_left
 from tables.sql.read import rows_where
@@ -50,7 +45,7 @@ def hand_finish(log: TableLog, *, hand: Hand, state: AnyHandState) -> None:
     }
     hand_close(log, hand=hand, result=summary)
     log.append(EventKind.HAND_ENDED, {"number": hand.number, **summary}, hand=hand)
-    ledger_check_invariant(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
+    bank().check_invariant(table=table, chips_at_table=sum(seat.stack for seat in seats.values()))
     _send_out_the_broke(log, seats=list(seats.values()))
     seat_link_claims_apply(log, seats=list(seats.values()))
 
@@ -114,7 +109,7 @@ def seat_cash_out_and_unseat(log: TableLog, *, seat: Seat, kind: EventKind) -> i
     ``kind`` (``seat_left``, ``seat_removed``, ``seat_out``) with what was cashed out."""
     chips = seat.stack
     if chips:
-        ledger_record_cash_out(table=log.table, seat=seat, chips=chips)
+        bank().record_cash_out(table=log.table, seat=seat, chips=chips)
     seat.stack = 0
     seat.number = None
     seat.status = Seat.Status.WATCHING
@@ -141,23 +136,23 @@ def game_end(log: TableLog, *, reason: str) -> None:
     for seat in Seat.objects.filter(table=table).order_by("pk"):
         final[str(seat.pk)] = seat.stack
         if seat.stack:
-            ledger_record_cash_out(table=table, seat=seat, chips=seat.stack)
+            bank().record_cash_out(table=table, seat=seat, chips=seat.stack)
         seat.stack = 0
         seat.save(update_fields=["stack"])
     if placings is not None and table.settings.get("prizes") == "places":
         # Issue 25: the pool shared by places; the ledger records every player's prize.
-        prizes = ledger_record_prizes(
+        prizes = bank().record_prizes(
             table=table,
             places={placing["seat"]: placing["place"] for placing in placings},
             payouts=table.settings.get("payouts") or [100],
         )
-        won = {entry.seat_id: str(entry.price) for entry in prizes}
+        won = {seat_id: str(prize) for seat_id, prize in prizes.items()}
         if Decimal(table.buy_in_price) != 0:  # at 0.00 every prize is 0.00: none is shown
             for placing in placings:
                 placing["prize"] = won.get(placing["seat"], "0.00")
     elif placings is not None and Decimal(table.buy_in_price) != 0:
         # By chips, for money: what each player won or lost, as the settle-up shows it.
-        nets = ledger_net_results(table=table) or {}
+        nets = bank().net_results(table=table) or {}
         for placing in placings:
             if placing["seat"] in nets:
                 placing["net"] = str(nets[placing["seat"]])

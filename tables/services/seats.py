@@ -15,10 +15,10 @@ from decimal import Decimal
 from django.utils.translation import gettext_lazy as _
 
 from engine.games import get_game
-from ledger.services import ledger_record_buy_in
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Event, Seat, Table
+from tables.money import bank
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
 from tables.services.hand_end import seat_cash_out_and_unseat
@@ -121,7 +121,7 @@ def seat_taken_record(log: TableLog, seat: Seat, *, chips: int, price: Decimal, 
     """Record the buy-in that put ``seat`` (saved, its stack counting ``chips``) in its seat:
     the ledger's entry, then ``seat_taken`` (with ``mark``: a computer's strength, a player
     on the host's phone). People, computers and players on the phone are seated this way."""
-    ledger_record_buy_in(table=log.table, seat=seat, chips=chips, price=price, is_buy_back=buy_back)
+    bank().record_buy_in(table=log.table, seat=seat, chips=chips, price=price, is_buy_back=buy_back)
     log.append(
         EventKind.SEAT_TAKEN,
         {
@@ -224,7 +224,7 @@ def seat_buy_back_now(log: TableLog, seat: Seat) -> None:
     if seat.status == Seat.Status.WATCHING:
         seat.status = Seat.Status.PLAYING
     seat.save(update_fields=["stack", "buy_ins", "buy_backs_used", "status"])
-    ledger_record_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
+    bank().record_buy_in(table=table, seat=seat, chips=chips, price=price, is_buy_back=True)
     log.append(EventKind.SEAT_BOUGHT_BACK, {"seat": seat.pk, "chips": chips, "price": str(price), "stack": seat.stack})
     deal_when_ready(log)
 

@@ -45,8 +45,8 @@ from django.utils.translation import gettext as _
 
 from engine.api import SettingsError
 from engine.games import get_game
-from ledger.settlement import PAYOUT_PRESETS, format_chip_value
 from tables.models import CURRENCIES, Seat, Table, table_currency
+from tables.money import PAYOUT_PRESETS, format_chip_value
 from tables.services.errors import ServiceError
 from tables.services.refusals import settings_refusal_message
 

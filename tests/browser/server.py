@@ -331,8 +331,9 @@ def _phone_between_hands(host) -> dict[str, str]:
 def _season(host, users) -> dict[str, object]:
     """``season``: hostuser, bikash, chandra and deepa play three Faras nights (a few hands
     each, fixed seeds) of a home game settled once a season; prints its id."""
-    from ledger.models import HomeGame
-    from ledger.services import home_game_add_table, home_game_create, home_game_join, home_game_set_settle_by
+    from homegames.models import HomeGame
+    from homegames.services_members import home_game_add_table, home_game_create, home_game_join
+    from homegames.services_seasons import home_game_set_settle_by
     from tables.services import seat_take, table_create, table_join, table_start
     from tests.tables.conftest import end_game
 
@@ -382,7 +383,7 @@ def scenario(workdir: Path, name: str) -> None:
     _isolate_redis()
     from django.contrib.auth import get_user_model
 
-    from ledger.services import home_game_add_table, home_game_create
+    from homegames.services_members import home_game_add_table, home_game_create
     from tables.services import between_hands as hand_services
     from tables.services import seat_take, table_create, table_join, table_start
     from tests.tables.conftest import end_game

@@ -12,7 +12,7 @@ import re
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from ledger.models import HomeGame, HomeGameNight
+from homegames.models import HomeGame, HomeGameNight
 from tables.models import Hand
 from tables.services import hand_act
 from tests.tables.conftest import current_turn, end_game, open_table, random_action

@@ -27,7 +27,7 @@ from django.urls import reverse
 
 from accounts.admin_guard import GuardedLookups, field_is_secret, path_allowed
 from accounts.models import User
-from ledger.models import HomeGame, HomeGameNight
+from homegames.models import HomeGame, HomeGameNight
 from tables.models import Event, Hand, Seat, Table
 from tables.services import table_join
 from tests.tables.conftest import open_table

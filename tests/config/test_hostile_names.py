@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.names import name_clean
-from ledger.models import HomeGame
+from homegames.models import HomeGame
 from tables.models import Seat
 from tables.services import ServiceError, table_create, table_join
 from tests.config.pages import ADMIN_PAGES, page_urls

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.names import name_clean, name_key
-from ledger.views import _safe_cell
+from homegames.views_report import safe_cell
 from tables.models import Seat
 from tables.services import ServiceError, table_create, table_join
 from tables.services.pass_and_play import local_player_add
@@ -125,7 +125,7 @@ FORMULA = '\u200b=HYPERLINK("http://evil.example","pay")'
 
 @pytest.mark.parametrize("value", [FORMULA, "\u2060+1", "\ufeff@SUM(A1)", " \u200b-2+3", "\uff1d1+1"])
 def test_the_csv_guard_sees_a_formula_behind_invisible_characters(value):
-    guarded = _safe_cell(value)
+    guarded = safe_cell(value)
     assert isinstance(guarded, str) and guarded.startswith("'")
 
 
@@ -208,7 +208,7 @@ def test_a_name_of_blanks_alone_is_refused_with_the_clear_error(blank):
 
 @pytest.mark.parametrize("blank", BLANKS.values(), ids=BLANKS.keys())
 def test_display_names_and_home_game_names_lose_the_blanks(client, blank):
-    from ledger.forms import HomeGameForm
+    from homegames.forms import HomeGameForm
 
     response = client.post(
         reverse("signup"),

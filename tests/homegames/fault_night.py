@@ -28,7 +28,7 @@ def night(workdir: Path, seconds: int) -> None:
 
     from homegames.models import Notice
     from homegames.services import night_answer, night_schedule, night_template_save
-    from ledger.services import home_game_create, home_game_join
+    from homegames.services_members import home_game_create, home_game_join
 
     users = {user.username: user for user in get_user_model().objects.all()}
     for user in users.values():

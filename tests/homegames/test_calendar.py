@@ -11,10 +11,9 @@ from django.urls import reverse
 from icalendar import Calendar
 
 from homegames.ics import night_uid
-from homegames.models import CalendarFeed
-from homegames.services import calendar_feed_for, night_cancel, night_schedule, night_template_save, night_update
-from ledger.models import HomeGame
-from ledger.services import home_game_create, home_game_join, home_game_remove_member
+from homegames.models import CalendarFeed, HomeGame
+from homegames.services import night_cancel, night_schedule, night_template_save, night_update
+from homegames.services_members import calendar_feed_for, home_game_create, home_game_join, home_game_remove_member
 from tests.homegames.test_nights import FARAS, schedule, tomorrow, url
 from tests.ledger.conftest import make_user
 

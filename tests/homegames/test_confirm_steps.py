@@ -9,7 +9,7 @@ import re
 
 from django.urls import reverse
 
-from ledger.models import Season
+from homegames.models import Season
 from tests.homegames.test_nights import group, schedule, url  # noqa: F401 (the fixture)
 from tests.ledger.conftest import make_user
 from tests.ledger.test_seasons import three_nights

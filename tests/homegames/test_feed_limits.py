@@ -15,9 +15,8 @@ from django.urls import reverse
 
 from config import limits
 from config.limits import GUESSES, MAX_FAILED_JOINS, secret_digest
-from homegames.services import calendar_feed_for, calendar_feed_replace
+from homegames.services_members import calendar_feed_for, calendar_feed_replace, home_game_remove_member
 from homegames.views import FEED_PER_ADDRESS, FEED_PER_TOKEN
-from ledger.services import home_game_remove_member
 from tests.homegames.test_calendar import group  # noqa: F401 (fixture)
 from tests.homegames.test_nights import schedule
 

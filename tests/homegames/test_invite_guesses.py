@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from config.limits import GUESSES, MAX_FAILED_JOINS, WINDOW_SECONDS
-from ledger.models import HomeGame
+from homegames.models import HomeGame
 from tests.homegames.test_feed_limits import address, clock, refused  # noqa: F401 (fixtures)
 from tests.homegames.test_late_invitations import newcomer
 from tests.homegames.test_notices import group  # noqa: F401 (fixture)

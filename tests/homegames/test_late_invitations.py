@@ -11,10 +11,9 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import Notice, PlannedNight
+from homegames.models import HomeGame, Notice, PlannedNight
 from homegames.services import night_cancel, night_update, notices_send_due
-from ledger.models import HomeGame
-from ledger.services import home_game_add_table, home_game_join, home_game_remove_member
+from homegames.services_members import home_game_add_table, home_game_join, home_game_remove_member
 from tables.background_threads import swept
 from tables.services import table_create, table_join
 from tests.homegames.test_notices import group, recipients, schedule  # noqa: F401 (fixture)

@@ -12,10 +12,9 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from homegames.models import Notice, PlannedNight
+from homegames.models import HomeGame, Notice, PlannedNight
 from homegames.services import night_schedule, night_template_save
-from ledger.models import HomeGame
-from ledger.services import home_game_add_table, home_game_create, home_game_join
+from homegames.services_members import home_game_add_table, home_game_create, home_game_join
 from tables.services import table_create, table_join
 from tests.homegames.test_nights import FARAS
 from tests.ledger.conftest import make_user

@@ -21,7 +21,7 @@ from homegames.services import (
     night_update,
     notices_send_due,
 )
-from ledger.services import home_game_set_co_host
+from homegames.services_members import home_game_set_co_host
 from tests.homegames.test_notices import group, schedule  # noqa: F401 (group: fixture)
 
 

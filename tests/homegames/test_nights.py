@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
 
-from homegames.models import Answer, PlannedNight
+from homegames.models import Answer, HomeGameNight, PlannedNight
 from homegames.selectors import night_answers, tonights_tables_for
 from homegames.services import (
     NightError,
@@ -26,8 +26,7 @@ from homegames.services import (
     night_template_save,
     night_update,
 )
-from ledger.models import HomeGameNight
-from ledger.services import home_game_create, home_game_join, home_game_remove_member, home_game_set_co_host
+from homegames.services_members import home_game_create, home_game_join, home_game_remove_member, home_game_set_co_host
 from tables.models import Seat
 from tests.ledger.conftest import make_user
 
@@ -349,3 +348,34 @@ def test_a_co_host_opens_tonights_table_and_hosts_it(group):
     with pytest.raises(NightError) as refused:
         night_open_table(night=schedule(group), by=members["chandra"])  # a plain member
     assert refused.value.code == "not_co_host"
+
+
+def test_a_seat_that_fails_leaves_no_join_behind(group):
+    """Joining tonight's table and taking the seat are one transaction: when the seat is
+    refused (every seat taken), the member has not joined the table either."""
+    from tables import services as table_services
+
+    home_game, host, members, _template = group
+    two_seats = night_template_save(
+        home_game=home_game, name="Heads up", game="faras", choices={**FARAS, "seats": 2}, by=host
+    )
+    night = night_schedule(
+        home_game=home_game,
+        template=two_seats,
+        starts_at=tomorrow(),
+        time_zone="UTC",
+        place="Asha's flat",
+        seat_limit=2,
+        by=host,
+    )
+    night_answer(night=night, user=members["bikash"], reply="yes")
+    table = night_open_table(night=night, by=host)
+    for name in ("chandra", "dipa"):  # two others fill both seats by the table's own link
+        seat = table_services.table_join(
+            code=table.code, invite_token=table.invite_token, user=members[name], guest_name=None, guest_token=None
+        )
+        table_services.seat_take(table_id=table.pk, seat_id=seat.pk)
+    with pytest.raises(NightError) as refused:
+        night_take_seat(night=night, user=members["bikash"])
+    assert refused.value.code == "table_full"
+    assert not Seat.objects.filter(table=table, user=members["bikash"]).exists()

@@ -27,7 +27,6 @@ from homegames.services import (
     NIGHT_AHEAD,
     NOTICE_ATTEMPTS,
     NightError,
-    calendar_feed_for,
     member_prefs_save,
     night_schedule,
     night_start_local,
@@ -35,7 +34,7 @@ from homegames.services import (
     night_update,
     notices_send_due,
 )
-from ledger.services import home_game_create, home_game_join, home_game_set_co_host
+from homegames.services_members import calendar_feed_for, home_game_create, home_game_join, home_game_set_co_host
 from tables.background_threads import swept
 from tests.homegames.test_nights import FARAS
 from tests.homegames.test_notices import group, schedule  # noqa: F401 (group: fixture)

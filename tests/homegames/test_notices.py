@@ -22,7 +22,7 @@ from homegames.services import (
     night_update,
     notices_send_due,
 )
-from ledger.services import home_game_create, home_game_join, home_game_remove_member
+from homegames.services_members import home_game_create, home_game_join, home_game_remove_member
 from tables.background_threads import swept
 from tests.homegames.test_nights import FARAS
 from tests.ledger.conftest import make_user

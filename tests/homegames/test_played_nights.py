@@ -17,15 +17,8 @@ from icalendar import Calendar
 
 from homegames.models import Notice
 from homegames.selectors import nights_ahead
-from homegames.services import (
-    NightError,
-    calendar_feed_for,
-    night_answer,
-    night_open_table,
-    night_take_seat,
-    notices_send_due,
-)
-from ledger.services import home_game_join
+from homegames.services import NightError, night_answer, night_open_table, night_take_seat, notices_send_due
+from homegames.services_members import calendar_feed_for, home_game_join
 from tables.models import Table
 from tests.homegames.test_nights import url
 from tests.homegames.test_notices import group, schedule  # noqa: F401 (the fixture)

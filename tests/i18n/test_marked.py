@@ -26,7 +26,7 @@ from django.template.base import Lexer, TokenType
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON_PACKAGES = ("accounts", "config", "ledger", "tables")
 # Contracts in English (shared/spec): the settle command's output and the engine's files.
-PYTHON_SKIPPED = ("ledger/settlement.py", "ledger/management/")
+PYTHON_SKIPPED = ("ledger/settlement.py", "ledger/management/", "homegames/management/")
 
 WORD = re.compile(r"[A-Za-z]{2,}")
 ENTITY = re.compile(r"&[#\w]+;")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from homegames.services_members import home_game_add_table, home_game_create
 from kitchen.models import KitchenNight
-from ledger.services import home_game_add_table, home_game_create
 from tests.kitchen.conftest import make_user
 
 

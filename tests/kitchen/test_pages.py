@@ -89,8 +89,8 @@ def test_the_lobby_lists_a_kitchen_night_as_one_and_links_to_its_page(client, op
 
 
 def test_a_night_opened_for_a_home_game_is_one_of_its_nights(client, host):
-    from ledger.models import HomeGameNight
-    from ledger.services import home_game_create
+    from homegames.models import HomeGameNight
+    from homegames.services_members import home_game_create
 
     mine = home_game_create(name="Fridays", host=host)
     theirs = home_game_create(name="Not mine", host=make_user("other"))

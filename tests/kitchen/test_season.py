@@ -9,19 +9,12 @@ from decimal import Decimal
 from django.urls import reverse
 from django.utils import timezone
 
+from homegames.selectors_seasons import season_open
+from homegames.services_members import home_game_add_table, home_game_create
+from homegames.services_seasons import home_game_set_settle_by, season_close, season_transfer_mark_paid
 from kitchen.services import kitchen_buy_in, kitchen_cash_out, kitchen_settle
 from ledger.models import LedgerEntry
-from ledger.selectors import season_open
-from ledger.services import (
-    home_game_add_table,
-    home_game_create,
-    home_game_set_settle_by,
-    ledger_correct_buy_in,
-    ledger_record_buy_in,
-    ledger_record_cash_out,
-    season_close,
-    season_transfer_mark_paid,
-)
+from ledger.services import ledger_correct_buy_in, ledger_record_buy_in, ledger_record_cash_out
 from tables.models import Table
 from tests.kitchen.conftest import host_seat, join_as, make_user, open_night
 from tests.ledger.conftest import make_seat, make_table

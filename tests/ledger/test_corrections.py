@@ -15,16 +15,17 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ledger.models import HomeGameNight, LedgerEntry, TableLedger
+from homegames.models import HomeGameNight
+from homegames.services_members import home_game_create
+from homegames.services_seasons import night_correct_buy_in, season_close
+from ledger.models import LedgerEntry, TableLedger
 from ledger.selectors import ledger_report
 from ledger.services import (
     LedgerError,
-    home_game_create,
     ledger_check_invariant,
     ledger_correct_buy_in,
     ledger_record_buy_in,
     ledger_record_cash_out,
-    season_close,
 )
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Table
@@ -199,5 +200,5 @@ def test_the_season_shows_its_corrections_and_a_closed_season_refuses_more(clien
     assert "=HYPERLINK(1)" in season.content.decode()
     other = LedgerEntry.objects.get(table=table, kind=LedgerEntry.Kind.BUY_IN, seat__display_name="Chandra")
     with pytest.raises(LedgerError) as error:
-        ledger_correct_buy_in(table=table, entry=other, reason="late", by=host)
+        night_correct_buy_in(table=table, entry=other, reason="late", by=host)
     assert error.value.code == "season_closed"

@@ -23,7 +23,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from accounts.models import User
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, TransferPaid
+from homegames.models import HomeGame, HomeGameNight, Season
+from ledger.models import LedgerEntry, TransferPaid
 from tables.models import Seat, Table
 from tests.ledger.test_found_replayed import (  # noqa: F401 (autouse fixtures)
     Expected,

@@ -384,8 +384,8 @@ def test_the_report_csv_and_home_game_show_places_and_prizes(monkeypatch):
     from django.test import Client
     from django.urls import reverse
 
-    from ledger.selectors import home_game_results
-    from ledger.services import home_game_add_table, home_game_create
+    from homegames.selectors_seasons import home_game_results
+    from homegames.services_members import home_game_add_table, home_game_create
 
     repeatable_decks(monkeypatch, random.Random(25))
     table, seats = _money_table("50/30/20")

@@ -44,15 +44,15 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
-from ledger.checks import ledger_problems
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, TransferPaid
-from ledger.selectors import ledger_report, season_closed, season_open
+from homegames.checks import ledger_problems
+from homegames.models import HomeGame, HomeGameNight, Season
+from homegames.selectors_seasons import season_closed, season_open
+from homegames.services_members import home_game_add_table, home_game_create, home_game_join
+from homegames.services_seasons import night_correct_buy_in
+from ledger.models import LedgerEntry, TransferPaid
+from ledger.selectors import ledger_report
 from ledger.services import (
     LedgerError,
-    home_game_add_table,
-    home_game_create,
-    home_game_join,
-    ledger_correct_buy_in,
     ledger_record_buy_in,
     ledger_record_cash_out,
     ledger_record_prizes,
@@ -333,7 +333,7 @@ class HomeGameLife(RuleBasedStateMachine):
         entry = data.draw(st.sampled_from(entries))
         before = LedgerEntry.objects.filter(table=night.table).count()
         try:
-            ledger_correct_buy_in(table=night.table, entry=entry, reason="counted twice", by=self.host)
+            night_correct_buy_in(table=night.table, entry=entry, reason="counted twice", by=self.host)
         except LedgerError as error:
             closed = HomeGameNight.objects.get(table=night.table).season_id is not None
             assert error.code in {"chips_played", "already_reversed"} | ({"season_closed"} if closed else set())

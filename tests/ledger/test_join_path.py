@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from config.limits import GUESSES, client_address
-from ledger.models import HomeGame
-from ledger.services import home_game_create, home_game_join
+from homegames.models import HomeGame
+from homegames.services_members import home_game_create, home_game_join
 from tests.ledger.conftest import make_user
 
 

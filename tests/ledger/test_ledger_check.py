@@ -16,15 +16,11 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, SeasonTransfer, TableLedger, TransferPaid
-from ledger.services import (
-    home_game_add_table,
-    home_game_create,
-    home_game_set_settle_by,
-    ledger_record_buy_in,
-    ledger_record_cash_out,
-    season_close,
-)
+from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer
+from homegames.services_members import home_game_add_table, home_game_create
+from homegames.services_seasons import home_game_set_settle_by, season_close
+from ledger.models import LedgerEntry, TableLedger, TransferPaid
+from ledger.services import ledger_record_buy_in, ledger_record_cash_out
 from tables.models import Seat
 from tests.ledger.conftest import make_user
 from tests.ledger.test_views import play_night

@@ -10,19 +10,19 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from ledger.models import HomeGame, SeatClaim
-from ledger.selectors import season_open
-from ledger.services import (
-    LedgerError,
+from homegames.models import HomeGame, SeatClaim
+from homegames.selectors_seasons import season_open
+from homegames.services_members import (
     home_game_add_table,
     home_game_create,
     home_game_join,
     home_game_remove_member,
     home_game_set_co_host,
-    season_close,
     seat_claim_answer,
     seat_claim_make,
 )
+from homegames.services_seasons import season_close
+from ledger.services import LedgerError
 from tests.ledger.conftest import make_user
 from tests.ledger.test_views import play_night
 

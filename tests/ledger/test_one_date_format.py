@@ -7,8 +7,9 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import formats, timezone
 
+from homegames.services_members import home_game_add_table, home_game_create
 from ledger.models import LedgerEntry
-from ledger.services import home_game_add_table, home_game_create, ledger_correct_buy_in
+from ledger.services import ledger_correct_buy_in
 from tests.ledger.conftest import make_user
 from tests.ledger.test_corrections import ended_night
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from ledger.models import SeasonTransfer
-from ledger.services import LedgerError, season_close, season_transfer_mark_paid
+from homegames.models import SeasonTransfer
+from homegames.services_seasons import season_close, season_transfer_mark_paid
+from ledger.services import LedgerError
 from tests.ledger.test_seasons import friends, three_nights  # noqa: F401 (the fixture)
 
 

@@ -10,18 +10,18 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from ledger.models import HomeGame, HomeGameNight, Season, SeasonTransfer, TransferPaid
-from ledger.selectors import ledger_report, season_closed, season_open, season_unpaid
-from ledger.services import (
-    LedgerError,
-    home_game_add_table,
-    home_game_create,
+from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer
+from homegames.selectors_seasons import season_closed, season_open, season_unpaid
+from homegames.services_members import home_game_add_table, home_game_create
+from homegames.services_seasons import (
     home_game_set_settle_by,
-    ledger_record_buy_in,
+    night_transfer_mark_paid,
     season_close,
     season_transfer_mark_paid,
-    transfer_mark_paid,
 )
+from ledger.models import TransferPaid
+from ledger.selectors import ledger_report
+from ledger.services import LedgerError, ledger_record_buy_in, transfer_mark_paid
 from tests.ledger.conftest import make_seat, make_table, make_user
 from tests.ledger.test_settlement import brute_force_minimum
 from tests.ledger.test_views import play_night
@@ -187,7 +187,7 @@ def test_by_season_a_nights_own_transfers_are_not_marked_paid(client, host, frie
     payer = tables[0].seats.get(pk=first.payer_seat_id)
     payee = tables[0].seats.get(pk=first.payee_seat_id)
     with pytest.raises(LedgerError) as refused:
-        transfer_mark_paid(table=tables[0], payer_seat=payer, payee_seat=payee, amount=first.amount, by=host)
+        night_transfer_mark_paid(table=tables[0], payer_seat=payer, payee_seat=payee, amount=first.amount, by=host)
     assert refused.value.code == "settled_by_season"
     assert not TransferPaid.objects.exists()
     client.force_login(host)

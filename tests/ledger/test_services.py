@@ -7,13 +7,13 @@ from decimal import Decimal
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from ledger.models import AppendOnlyError, HomeGameNight, LedgerEntry, TableLedger
+from homegames.models import HomeGameNight
+from homegames.services_members import home_game_add_table, home_game_create
+from ledger.models import AppendOnlyError, LedgerEntry, TableLedger
 from ledger.selectors import ledger_chip_totals, ledger_report
 from ledger.services import (
     InvariantError,
     LedgerError,
-    home_game_add_table,
-    home_game_create,
     ledger_check_invariant,
     ledger_record_buy_in,
     ledger_record_cash_out,
@@ -291,3 +291,15 @@ def test_home_game_nights_belong_to_one_home_game(host):
         home_game_add_table(home_game=first, table=make_table(other), by=host)
     with pytest.raises(LedgerError):
         home_game_create(name="  ", host=host)
+
+
+def test_every_table_records_with_the_ledger_and_moves_no_chip_without_a_bank(monkeypatch):
+    """``tables`` sits below the ledger and records chips through ``tables.money.bank()``: the
+    ledger is that bank from the site's start, and with none set a table's money call raises."""
+    from ledger.bank import LedgerBank
+    from tables import money
+
+    assert isinstance(money.bank(), LedgerBank)
+    monkeypatch.setattr(money, "_bank", [])
+    with pytest.raises(RuntimeError, match="No bank"):
+        money.bank()

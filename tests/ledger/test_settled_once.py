@@ -16,10 +16,12 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
+from homegames.models import HomeGame, HomeGameNight, Season
+from homegames.selectors_seasons import season_open
 from homegames.services import night_answer, night_schedule, night_template_save
-from ledger.models import HomeGame, HomeGameNight, Season
-from ledger.selectors import ledger_report, season_open
-from ledger.services import home_game_add_table, home_game_create, home_game_join, home_game_set_settle_by
+from homegames.services_members import home_game_add_table, home_game_create, home_game_join
+from homegames.services_seasons import home_game_set_settle_by
+from ledger.selectors import ledger_report
 from tables.models import Seat, Table
 from tables.services import hand_act, seat_take, table_start
 from tables.state_cache import state_cache_clear

@@ -14,13 +14,13 @@ from ledger.settlement import (
     SettlementError,
     Transfer,
     entries_from_buy_ins,
-    format_chip_value,
     greedy_transfers,
     minimum_transfers,
     round_largest_remainder,
     settle,
     zero_sum_groups,
 )
+from tables.money import format_chip_value
 
 
 def brute_force_minimum(amounts: list[int]) -> int:

@@ -12,9 +12,9 @@ from decimal import Decimal
 
 from django.urls import reverse
 
-from ledger.chart import chart_build
-from ledger.selectors import home_game_results, standings_running
-from ledger.services import season_close
+from homegames.chart import chart_build
+from homegames.selectors_seasons import home_game_results, standings_running
+from homegames.services_seasons import season_close
 from tests.ledger.conftest import make_user
 from tests.ledger.test_seasons import NIGHTS, friends, three_nights  # noqa: F401 (fixture)
 

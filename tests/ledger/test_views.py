@@ -10,8 +10,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from ledger.models import HomeGame, HomeGameNight, TransferPaid
-from ledger.services import home_game_add_table, home_game_create, ledger_record_buy_in, ledger_record_cash_out
+from homegames.models import HomeGame, HomeGameNight
+from homegames.services_members import home_game_add_table, home_game_create
+from ledger.models import TransferPaid
+from ledger.services import ledger_record_buy_in, ledger_record_cash_out
 from tables.models import Table
 from tests.ledger.conftest import make_seat, make_table, make_user
 

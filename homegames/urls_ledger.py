@@ -1,16 +1,18 @@
-"""URLs of the ledger, included at /ledger/: settlement reports and home games."""
+"""The pages at /ledger/ (namespace ``ledger``, as they were published): a table's money pages
+(``views_report``) and the home games' (``views_home_game``)."""
 
 from django.urls import path
 
-from ledger import views
+from homegames import views_home_game as views
+from homegames import views_report
 
 app_name = "ledger"
 
 urlpatterns = [
-    path("tables/<str:code>/", views.table_report, name="table_report"),
-    path("tables/<str:code>/settlement.csv", views.table_report_csv, name="table_report_csv"),
-    path("tables/<str:code>/paid/", views.transfer_paid, name="transfer_paid"),
-    path("tables/<str:code>/correct/", views.table_correct, name="table_correct"),
+    path("tables/<str:code>/", views_report.table_report, name="table_report"),
+    path("tables/<str:code>/settlement.csv", views_report.table_report_csv, name="table_report_csv"),
+    path("tables/<str:code>/paid/", views_report.transfer_paid, name="transfer_paid"),
+    path("tables/<str:code>/correct/", views_report.table_correct, name="table_correct"),
     path("home-games/", views.home_game_list, name="home_game_list"),
     path("home-games/new/", views.home_game_new, name="home_game_new"),
     path("home-games/<int:home_game_id>/", views.home_game_detail, name="home_game_detail"),

@@ -14,8 +14,8 @@ from django import template
 from django.urls import Resolver404, resolve
 
 from config.limits import join_attempt_failed, join_retry_after
-from ledger.models import HomeGame
-from ledger.selectors import home_game_for_invite
+from homegames.models import HomeGame
+from homegames.selectors import home_game_for_invite
 
 register = template.Library()
 

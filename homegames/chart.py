@@ -2,7 +2,7 @@
 drawn as server-side SVG (the site's Content-Security-Policy allows no inline script or
 style, so the page carries plain SVG elements whose colours come from the site's CSS).
 
-Pure: numbers in, coordinates out; the template ``ledger/_standings_chart.html`` draws them.
+Pure: numbers in, coordinates out; the template ``homegames/_standings_chart.html`` draws them.
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
-"""Pages of the ledger: a table's settlement report (and CSV, and marking transfers paid),
-home games (list, create, a night added, standings and CSV). Thin: they check access,
-call a selector or service, and render.
-
-Access: a table's report is for its host, anyone who had a seat there (a guest too, by
-the token in their session), and the members of its home game; a home game's pages
-are for its host and members. Anyone else gets a 404, so a table's code or a group's
-number reveals nothing.
+"""A home game's pages, at /ledger/home-games/ and /ledger/join/: the list, a new home game,
+its page (standings, the open season, members, claimed seats), its CSV, a table added as a
+night, the seasons, the invite link and the members. Thin: they check access, call a selector
+or service, and render. A home game's pages are for its host and members; anyone else gets
+a 404, so a group's number reveals nothing. The URL names keep the ``ledger`` namespace they
+were published with (``config/urls.py``).
 """
 
 from __future__ import annotations
-
-import csv
-from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -27,82 +20,39 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from accounts.names import name_visible
 from config.confirm import confirm_page, confirmed
 from config.limits import join_attempt_failed, join_retry_after
-from ledger.chart import chart_build
-from ledger.forms import (
-    AddTableForm,
-    CorrectionForm,
-    HomeGameForm,
-    JoinEmailForm,
-    SeasonTransferPaidForm,
-    SettleByForm,
-    TransferPaidForm,
-)
-from ledger.models import HomeGame, HomeGameNight, LedgerEntry, Season, SeasonTransfer, SeatClaim
-from ledger.selectors import (
+from homegames.chart import chart_build
+from homegames.forms import AddTableForm, HomeGameForm, JoinEmailForm, SeasonTransferPaidForm, SettleByForm
+from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer, SeatClaim
+from homegames.selectors import (
     claimable_seats,
     home_game_for_invite,
-    home_game_results,
     home_games_for_user,
-    ledger_corrections,
-    ledger_entries,
-    ledger_report,
-    night_settled_by_season,
+    user_can_view_home_game,
+)
+from homegames.selectors_seasons import (
+    home_game_results,
     season_closed,
     season_open,
     season_unpaid,
     standings_running,
-    user_can_view_home_game,
-    user_can_view_table_report,
 )
-from ledger.services import (
-    LedgerError,
+from homegames.services_members import (
     home_game_add_table,
     home_game_create,
     home_game_invite_replace,
     home_game_join,
     home_game_remove_member,
     home_game_set_co_host,
-    home_game_set_settle_by,
-    ledger_correct_buy_in,
-    season_close,
-    season_transfer_mark_paid,
     seat_claim_answer,
     seat_claim_make,
-    transfer_mark_paid,
-    transfer_unmark_paid,
 )
-from tables.guests import GUEST_TOKEN_SESSION_KEY
-from tables.models import Event, Seat, Table, table_currency
-
-
-def _table_for(request: HttpRequest, code: str) -> Table:
-    table = get_object_or_404(Table, code=code)
-    guest_token = request.session.get(GUEST_TOKEN_SESSION_KEY)
-    if not user_can_view_table_report(user=request.user, table=table, guest_token=guest_token):
-        raise Http404
-    return table
-
-
-def _guest_or_login(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Signed-in users, and guests whose session holds a seat's token; others log in first."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated or request.session.get(GUEST_TOKEN_SESSION_KEY):
-            return view(request, *args, **kwargs)
-        return redirect_to_login(request.get_full_path())
-
-    return wrapped
-
-
-def _signed_in(request: HttpRequest) -> User:
-    """The player of a ``@login_required`` view."""
-    user = request.user
-    assert isinstance(user, User)  # @login_required sent anyone else to log in
-    return user
+from homegames.services_seasons import home_game_set_settle_by, season_close, season_transfer_mark_paid
+from homegames.views_report import csv_corrections, csv_response, signed_in
+from ledger.selectors import ledger_corrections
+from ledger.services import LedgerError
+from tables.models import Seat, Table, table_currency
 
 
 def _home_game_for(request: HttpRequest, home_game_id: int) -> HomeGame:
@@ -112,211 +62,10 @@ def _home_game_for(request: HttpRequest, home_game_id: int) -> HomeGame:
     return home_game
 
 
-def _safe_cell(value: object) -> object:
-    """Keep a spreadsheet from running a name as a formula (CSV injection): judged by its
-    first character as a spreadsheet sees it, after NFKC and without invisible characters
-    or leading spaces (a zero-width space before "=" hides nothing)."""
-    if not isinstance(value, str):
-        return value
-    formula_start = ("=", "+", "-", "@", "\t", "\r")
-    if value[:1] in formula_start or name_visible(value).lstrip(" \u00a0")[:1] in formula_start:
-        return "'" + value
-    return value
-
-
-def _csv_response(filename: str, rows: list[list[object]]) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    for row in rows:
-        writer.writerow([_safe_cell(cell) for cell in row])
-    return response
-
-
-def table_ended_by_host(table: Table) -> str:
-    """Whether the host ended the game (the log's ``game_ended`` says so): the report tells
-    everyone, as the history does, since a host may end a game to lock in a lead (issue 25).
-    ``"placed"`` when the game placed its players then (hold'em: the placings are the stacks at
-    that moment), ``"ended"`` for a game without placings (Faras, Teen Patti), else ``""``."""
-    if table.status != Table.Status.ENDED:
-        return ""
-    ended = Event.objects.filter(table=table, kind="game_ended", payload__reason="host").only("payload").first()
-    if ended is None:
-        return ""
-    return "placed" if "placings" in ended.payload else "ended"
-
-
-@_guest_or_login
-def table_report(request: HttpRequest, code: str) -> HttpResponse:
-    table = _table_for(request, code)
-    report = ledger_report(table=table)
-    night = HomeGameNight.objects.filter(table=table).select_related("home_game", "season").first()
-    # The season whose settle-up holds this night: the closed one it was settled in, else the
-    # open one (a night counts in the season open when its game ends: docs/ledger.md).
-    season_number = None
-    if night is not None:
-        season_number = night.season.number if night.season else night.home_game.seasons.count() + 1
-    return render(
-        request,
-        "ledger/table_report.html",
-        {
-            "table": table,
-            "currency": table_currency(table),
-            "report": report,
-            "entries": ledger_entries(table=table),
-            "corrections": ledger_corrections(tables=[table]),
-            "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
-            "night": night,
-            "season_number": season_number,
-            "by_season": night_settled_by_season(table=table) is not None,
-            "has_computers": table.seats.exclude(computer="").exists(),
-            "has_prizes": report.by_places and any(line.prize is not None for line in report.players),
-            "ended_by_host": table_ended_by_host(table),
-        },
-    )
-
-
-@_guest_or_login
-def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
-    table = _table_for(request, code)
-    report = ledger_report(table=table)
-    money = not report.is_zero_value
-    # The currency the host chose ("" when none): a column of its own, so a spreadsheet
-    # that adds up several nights never mixes rupees and dollars unseen.
-    currency = table_currency(table)
-    header: list[object] = [_("Player"), _("Buy-ins"), _("Chips bought"), _("Chips at the end"), _("Net chips")]
-    # A hold'em pool shared by places (issue 25): each place and prize beside the chips. Every
-    # other table's columns stay as they were.
-    places = report.by_places and any(line.prize is not None for line in report.players)
-    if places:
-        header += [_("Place"), _("Prize")]
-    if money:
-        header += [_("Bought for"), _("Net"), _("Currency")]
-    rows: list[list[object]] = [header]
-    for line in report.players:
-        row: list[object] = [line.name, line.buy_ins, line.chips_bought, line.chips_end, line.net_chips]
-        if places:
-            row += [line.place or "", line.prize if line.prize is not None else ""]
-        if money:
-            # No result yet (chips in a hand, a pool not yet paid by places): the Net cell is
-            # empty, as on the page, never a 0.00 nobody won.
-            row += [line.paid, "" if report.error else line.net_money, currency]
-        rows.append(row)
-    # A night paid with its season lists no transfers of its own, as its page does not: the
-    # season's settle-up pays it (listing them here would have a host collect twice).
-    if money and report.transfers and night_settled_by_season(table=table) is None:
-        rows.append([])
-        rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
-        for transfer in report.transfers:
-            rows.append(
-                [
-                    transfer.payer_name,
-                    transfer.payee_name,
-                    transfer.amount,
-                    currency,
-                    _("yes") if transfer.paid else _("no"),
-                ]
-            )
-    _csv_corrections(rows, ledger_corrections(tables=[table]), money=money, currency=currency)
-    return _csv_response(f"dashain-{slugify(table.code)}-settlement.csv", rows)
-
-
-def _csv_corrections(rows: list[list[object]], corrections: list[LedgerEntry], *, money: bool, currency: str) -> None:
-    """The corrections below a CSV: whose entry, what it was, the reason and who made it."""
-    if not corrections:
-        return
-    rows.append([])
-    header: list[object] = [_("Correction"), _("Table"), _("Player"), _("Entry"), _("Chips")]
-    if money:
-        header += [_("Price"), _("Currency")]
-    rows.append([*header, _("Reason"), _("Corrected by"), _("Time")])
-    for correction in corrections:
-        assert correction.reverses is not None  # a correction is a reversal
-        row: list[object] = [
-            _("Reversed"),
-            correction.table.code,
-            correction.player_name,
-            correction.reverses.get_kind_display(),
-            correction.chips,
-        ]
-        if money:
-            row += [correction.price, currency]
-        by = correction.recorded_by.table_name if correction.recorded_by else ""
-        rows.append([*row, correction.note, by, correction.created_at.isoformat(timespec="seconds")])
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def table_correct(request: HttpRequest, code: str) -> HttpResponse:
-    """The host reverses a mistaken buy-in or buy-back, with a reason (``ledger_correct_buy_in``).
-    Someone who may read the report but is not the host gets a 403; anyone else a 404."""
-    table = _table_for(request, code)
-    user = _signed_in(request)
-    if table.host_id != user.pk:
-        raise PermissionDenied(_("Only the table's host can correct its buy-ins."))
-    form = CorrectionForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        entry = get_object_or_404(LedgerEntry, pk=form.cleaned_data["entry"], table=table)
-        try:
-            ledger_correct_buy_in(table=table, entry=entry, reason=form.cleaned_data["reason"], by=user)
-        except LedgerError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, _("The entry is reversed; everyone at the table sees why and by whom."))
-            return redirect("ledger:table_report", code=table.code)
-    elif request.method == "POST":
-        messages.error(request, _("Say why the entry was a mistake."))
-    buys = (
-        LedgerEntry.objects.filter(table=table, kind__in=(LedgerEntry.Kind.BUY_IN, LedgerEntry.Kind.BUY_BACK))
-        .select_related("reversed_by")
-        .order_by("id")
-    )
-    return render(
-        request,
-        "ledger/table_correct.html",
-        {
-            "table": table,
-            "currency": table_currency(table),
-            "buys": buys,
-            "corrections": ledger_corrections(tables=[table]),
-            "form": CorrectionForm(),
-            "is_zero_value": ledger_report(table=table).is_zero_value,
-        },
-    )
-
-
-@login_required
-@require_POST
-def transfer_paid(request: HttpRequest, code: str) -> HttpResponse:
-    table = _table_for(request, code)
-    if table.host_id != request.user.pk:
-        raise PermissionDenied(_("Only the host can mark a transfer paid."))
-    form = TransferPaidForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("That transfer could not be found."))
-        return redirect("ledger:table_report", code=table.code)
-    payer = get_object_or_404(Seat, pk=form.cleaned_data["payer"], table=table)
-    payee = get_object_or_404(Seat, pk=form.cleaned_data["payee"], table=table)
-    try:
-        if form.cleaned_data["paid"]:
-            transfer_mark_paid(
-                table=table,
-                payer_seat=payer,
-                payee_seat=payee,
-                amount=form.cleaned_data["amount"],
-                by=_signed_in(request),
-            )
-        else:
-            transfer_unmark_paid(table=table, payer_seat=payer, payee_seat=payee, by=_signed_in(request))
-    except LedgerError as error:
-        messages.error(request, error.message)
-    return redirect("ledger:table_report", code=table.code)
-
-
 @login_required
 def home_game_list(request: HttpRequest) -> HttpResponse:
-    home_games = home_games_for_user(user=_signed_in(request)).select_related("host")
-    return render(request, "ledger/home_game_list.html", {"home_games": home_games})
+    home_games = home_games_for_user(user=signed_in(request)).select_related("host")
+    return render(request, "homegames/home_game_list.html", {"home_games": home_games})
 
 
 @login_required
@@ -325,7 +74,7 @@ def home_game_new(request: HttpRequest) -> HttpResponse:
     form = HomeGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            home_game = home_game_create(name=form.cleaned_data["name"], host=_signed_in(request))
+            home_game = home_game_create(name=form.cleaned_data["name"], host=signed_in(request))
         except LedgerError as error:
             form.add_error("name", error.message)
         else:
@@ -337,7 +86,7 @@ def home_game_new(request: HttpRequest) -> HttpResponse:
                 ),
             )
             return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
-    return render(request, "ledger/home_game_form.html", {"form": form})
+    return render(request, "homegames/home_game_form.html", {"form": form})
 
 
 @login_required
@@ -348,7 +97,7 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
     labels, series, _in_chips = standings_running(home_game=home_game, nights=nights)
     return render(
         request,
-        "ledger/home_game_detail.html",
+        "homegames/home_game_detail.html",
         {
             "home_game": home_game,
             "nights": nights,
@@ -427,7 +176,7 @@ def home_game_csv(request: HttpRequest, home_game_id: int) -> HttpResponse:
         for line in night.report.players:
             net = "" if night.report.error else line.net_money  # as the page: no result yet
             rows.append([day, table.code, line.name, line.buy_ins, line.chips_end, line.net_chips, net, currency])
-    return _csv_response(f"dashain-{slugify(home_game.name) or 'home-game'}-standings.csv", rows)
+    return csv_response(f"dashain-{slugify(home_game.name) or 'home-game'}-standings.csv", rows)
 
 
 @login_required
@@ -436,17 +185,17 @@ def home_game_add(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     if home_game.host_id != request.user.pk:
         raise PermissionDenied(_("Only the home game's host can add a night."))
-    tables = Table.objects.filter(host=_signed_in(request), home_game_night__isnull=True).order_by("-created_at")
+    tables = Table.objects.filter(host=signed_in(request), home_game_night__isnull=True).order_by("-created_at")
     form = AddTableForm(request.POST or None, tables=tables)
     if request.method == "POST" and form.is_valid():
         try:
-            home_game_add_table(home_game=home_game, table=form.cleaned_data["table"], by=_signed_in(request))
+            home_game_add_table(home_game=home_game, table=form.cleaned_data["table"], by=signed_in(request))
         except LedgerError as error:
             form.add_error("table", error.message)
         else:
             messages.success(request, _("The table now counts as a night of this home game."))
             return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
-    return render(request, "ledger/home_game_add_table.html", {"home_game": home_game, "form": form})
+    return render(request, "homegames/home_game_add_table.html", {"home_game": home_game, "form": form})
 
 
 # --- Seasons ----------------------------------------------------------------------------
@@ -454,7 +203,7 @@ def home_game_add(request: HttpRequest, home_game_id: int) -> HttpResponse:
 
 def _host_only(request: HttpRequest, home_game: HomeGame, message: str) -> User:
     """The host of ``home_game`` (members get a 403, others already had a 404)."""
-    user = _signed_in(request)
+    user = signed_in(request)
     if home_game.host_id != user.pk:
         raise PermissionDenied(message)
     return user
@@ -466,7 +215,7 @@ def season_detail(request: HttpRequest, home_game_id: int, number: int) -> HttpR
     season = get_object_or_404(Season, home_game=home_game, number=number)
     return render(
         request,
-        "ledger/season_detail.html",
+        "homegames/season_detail.html",
         {
             "home_game": home_game,
             "season": season_closed(season=season),
@@ -509,9 +258,9 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
         for transfer in view.transfers:
             paid = _("yes") if transfer.paid else _("no")
             rows.append([transfer.payer_name, transfer.payee_name, transfer.amount, view.currency, paid])
-    _csv_corrections(rows, ledger_corrections(tables=tables), money=True, currency=view.currency)
+    csv_corrections(rows, ledger_corrections(tables=tables), money=True, currency=view.currency)
     name = slugify(home_game.name) or "home-game"
-    return _csv_response(f"dashain-{name}-season-{view.number}.csv", rows)
+    return csv_response(f"dashain-{name}-season-{view.number}.csv", rows)
 
 
 @login_required
@@ -564,7 +313,7 @@ def _paid_marks(home_game: HomeGame) -> dict[int, str]:
 @require_POST
 def season_transfer_paid(request: HttpRequest, home_game_id: int, transfer_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
-    user = _signed_in(request)
+    user = signed_in(request)
     transfer = get_object_or_404(SeasonTransfer, pk=transfer_id, season__home_game=home_game)
     form = SeasonTransferPaidForm(request.POST)
     form.is_valid()  # a boolean: anything but a true value means "not paid"
@@ -596,7 +345,7 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
     if home_game is None:
         wait = join_retry_after(request)
         if wait:
-            response = render(request, "ledger/home_game_join.html", {"too_many": True}, status=429)
+            response = render(request, "homegames/home_game_join.html", {"too_many": True}, status=429)
             response["Retry-After"] = str(wait)
             return response
         join_attempt_failed(request)
@@ -604,8 +353,8 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         if request.method == "POST":
             return redirect_to_login(request.get_full_path())
-        return render(request, "ledger/home_game_join.html", {"home_game": home_game, "next": request.path})
-    user = _signed_in(request)
+        return render(request, "homegames/home_game_join.html", {"home_game": home_game, "next": request.path})
+    user = signed_in(request)
     if user_can_view_home_game(user=user, home_game=home_game):
         return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
     form = JoinEmailForm(request.POST if request.method == "POST" else None) if not user.email else None
@@ -619,7 +368,7 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
             user.save(update_fields=["email"])
         messages.success(request, _("You are a member of %(name)s.") % {"name": home_game.name})
         return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
-    return render(request, "ledger/home_game_join.html", {"home_game": home_game, "form": form})
+    return render(request, "homegames/home_game_join.html", {"home_game": home_game, "form": form})
 
 
 @login_required
@@ -699,7 +448,7 @@ def seat_claim_view(request: HttpRequest, home_game_id: int, seat_id: int) -> Ht
     home_game = _home_game_for(request, home_game_id)
     seat = get_object_or_404(Seat, pk=seat_id, table__home_game_night__home_game=home_game)
     try:
-        seat_claim_make(home_game=home_game, seat=seat, by=_signed_in(request))
+        seat_claim_make(home_game=home_game, seat=seat, by=signed_in(request))
     except LedgerError as error:
         messages.error(request, error.message)
     else:

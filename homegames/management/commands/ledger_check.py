@@ -1,7 +1,7 @@
 """``python manage.py ledger_check``: audit the ledger of the whole database, writing nothing.
 
 Reports every night settled twice or nowhere, every closed season whose nets moved since it
-froze its transfers, and every table whose chips do not balance (:mod:`ledger.checks`), one
+froze its transfers, and every table whose chips do not balance (:mod:`homegames.checks`), one
 line each (``code: sentence``), then a count. Exits with status 0 when it finds nothing and 1
 when it finds something, so a deployment or CI step can stop on it.
 """
@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
 
-from ledger.checks import ledger_problems
+from homegames.checks import ledger_problems
 
 
 class Command(BaseCommand):

@@ -1,0 +1,92 @@
+"""The audit of a whole database (``python manage.py ledger_check``): read-only. Every
+night's money is settled exactly once (issue 36), here, and every table's chips balance
+(``ledger.checks``). Each problem found is one ``ledger.checks.Problem``, a stable ``code`` and
+a sentence naming the home game, the season and the table, for an operator to act on:
+
+``settled_twice``
+    A night paid with a season (a closed season settled once a season, or the open season of a
+    home game that settles so) whose table also has a transfer marked paid on its own: the same
+    money collected in two settle-ups.
+``settled_nowhere``
+    A night in a closed season that is not settled (its game has not ended, its chips are not
+    all cashed out, or its report shows no balances): what it was or will be played for is in
+    no settle-up, since the season froze it before.
+``season_moved``
+    A closed season settled once a season whose frozen transfers no longer settle the nets of
+    its nights exactly (a night's result changed after the close).
+``chips_unbalanced``
+    A table whose chips do not balance (``ledger.checks.tables_problems``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from homegames.models import HomeGame, HomeGameNight, Season
+from homegames.selectors_seasons import NightResult, season_closed
+from ledger.checks import Problem, tables_problems
+from ledger.models import TransferPaid
+from ledger.selectors import ledger_report
+
+
+def _night_name(night: HomeGameNight) -> str:
+    return f"night {night.pk} (table {night.table.code}) of home game {night.home_game_id} ({night.home_game.name})"
+
+
+def _paid_with_season(night: HomeGameNight) -> bool:
+    settle_by = night.season.settle_by if night.season else night.home_game.settle_by
+    return settle_by == HomeGame.SettleBy.SEASON
+
+
+def nights_problems() -> list[Problem]:
+    """Nights settled twice, or frozen into a closed season before they were settled."""
+    problems = []
+    marked = set(TransferPaid.objects.values_list("table_id", flat=True))
+    nights = HomeGameNight.objects.select_related("table", "home_game", "season").order_by("pk")
+    for night in nights:
+        if _paid_with_season(night) and night.table_id in marked:
+            where = f"season {night.season.number}" if night.season else "the open season"
+            problems.append(
+                Problem(
+                    "settled_twice",
+                    f"{_night_name(night)} is paid with {where} and has transfers marked paid on its own too.",
+                )
+            )
+        if night.season is not None:
+            result = NightResult(night=night, report=ledger_report(table=night.table))
+            if not result.is_settled:
+                problems.append(
+                    Problem(
+                        "settled_nowhere",
+                        f"{_night_name(night)} is in closed season {night.season.number} but is not settled "
+                        "(its game has not ended or its chips are not all cashed out): its money is in no settle-up.",
+                    )
+                )
+    return problems
+
+
+def seasons_problems() -> list[Problem]:
+    """Closed seasons settled once a season whose frozen transfers no longer settle their nets."""
+    problems = []
+    seasons = Season.objects.filter(settle_by=HomeGame.SettleBy.SEASON).select_related("home_game")
+    for season in seasons.order_by("home_game_id", "number"):
+        view = season_closed(season=season)
+        left = {person.key: person.net_money for person in view.people}
+        for transfer in view.transfers:
+            left[transfer.payer_key] = left.get(transfer.payer_key, Decimal(0)) + transfer.amount
+            left[transfer.payee_key] = left.get(transfer.payee_key, Decimal(0)) - transfer.amount
+        moved = sorted(key for key, amount in left.items() if amount)
+        if moved:
+            problems.append(
+                Problem(
+                    "season_moved",
+                    f"season {season.number} of home game {season.home_game_id} ({season.home_game.name}): its nets "
+                    f"moved since it closed; its frozen transfers leave {', '.join(moved)} unsettled.",
+                )
+            )
+    return problems
+
+
+def ledger_problems() -> list[Problem]:
+    """Everything the audit finds in the database, nights first."""
+    return [*nights_problems(), *seasons_problems(), *tables_problems()]
