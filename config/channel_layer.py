@@ -14,7 +14,7 @@ replies from it and never change it (``tables.live.consumers.TableConsumer`` doe
 It also sends many group messages in one round trip (:meth:`PubSubLayer.group_send_many`):
 channels-redis publishes one message at a time under a lock per Redis connection and
 waits for each reply, so a busy process could publish no more messages per second than
-its event loop made turns. ``tables.news`` hands it all the news waiting to go out.
+its event loop made turns. ``tables.broadcast`` hands it all the news waiting to go out.
 
 And a group message reaches this process's own sockets of the group at the send, not
 after a round trip through Redis: :meth:`PubSubLayer.group_send` and

@@ -199,7 +199,7 @@ def test_the_engine_imports_the_standard_library_only():
 FOUNDATIONS = {
     "tables.models": set(),
     "tables.messages": set(),
-    "tables.news": {"tables.messages"},
+    "tables.broadcast": {"tables.messages"},
     "tables.events": {"tables.models", "tables.messages"},
     "tables.payloads": {"tables.events", "tables.messages"},
     "tables.state_cache": {"tables.models"},
@@ -220,7 +220,7 @@ def test_the_foundations_import_only_what_is_below_them(module):
     assert project <= FOUNDATIONS[module] | {"tables"}, (module, sorted(project - FOUNDATIONS[module]))
 
 
-@pytest.mark.parametrize("reader", ["tables.screens", "tables.live.news_text", "tables.sql.read", "tables.news"])
+@pytest.mark.parametrize("reader", ["tables.screens", "tables.live.news_text", "tables.sql.read", "tables.broadcast"])
 def test_the_screens_and_other_reads_never_reach_writes(reader):
     graph = import_graph(top_level_only=False)
     assert _reaches(graph, reader, "tables.services") == [], reader
@@ -357,7 +357,7 @@ ROOMS = {
         "tables.services.errors",
         "tables.selectors",
         "tables.screens",
-        "tables.news",
+        "tables.broadcast",
         "tables.messages",
         "tables.events",
         "tables.guests",

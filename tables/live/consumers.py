@@ -49,6 +49,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.language import language_for_scope
 from tables import screens, selectors, services
+from tables.broadcast import layer_send, remember_server_loop
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.live.news_text import news_text, text_with
 from tables.live.presence import presence_close, presence_online, presence_open, visible_change
@@ -57,7 +58,6 @@ from tables.live.socket_auth import session_hash_current, socket_user_group
 from tables.live.socket_limits import CLOSE_TOO_MANY, LIMITS, Who, socket_who
 from tables.live.viewer import Viewer
 from tables.messages import NewsScreen, TableEventsMessage
-from tables.news import layer_send, remember_server_loop
 from tables.services import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""Layer sends from the server's threads (tables.news.layer_send): handed to the
+"""Layer sends from the server's threads (tables.broadcast.layer_send): handed to the
 server's loop, which sends them in the order given, and the thread never waits for them."""
 
 from __future__ import annotations
