@@ -166,7 +166,7 @@ def _reference(count: int) -> float:
 def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_file: str = "") -> dict[str, float]:
     from django.db import connection
 
-    from tables import news as news_module
+    from tables import broadcast as news_module
     from tables import services
     from tables.services import hand_act
 

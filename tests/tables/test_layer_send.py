@@ -7,7 +7,7 @@ import asyncio
 
 from channels.layers import get_channel_layer
 
-from tables import news as log
+from tables import broadcast as log
 
 
 async def test_sends_from_threads_arrive_in_order_and_the_threads_do_not_wait(monkeypatch):
