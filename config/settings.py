@@ -350,7 +350,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.InMemoryLayer"}}
     # Celery's in-memory transport, consumed by a worker thread inside the web process.
     CELERY_BROKER_URL = "memory://"
 CELERY_TASK_ALWAYS_EAGER = False

@@ -49,7 +49,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.language import language_for_scope
 from tables import screens, selectors, services
-from tables.broadcast import layer_send, remember_server_loop
+from tables.broadcast import layer_send
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.live.news_text import news_text, text_with
 from tables.live.presence import presence_close, presence_online, presence_open, visible_change
@@ -251,7 +251,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await handler(message)
 
     async def connect(self) -> None:
-        remember_server_loop(asyncio.get_running_loop())
         self.table_id: int | None = None
         self.seat_id: int | None = None
         self.last_seq = 0

@@ -33,5 +33,5 @@ def test_the_live_server_runs_on_the_configured_services(live_site):
         assert services["inprocess_worker"] is False
         assert (live_site.workdir / "worker.log").exists()
     else:
-        assert services["channel_layer"] == "channels.layers.InMemoryChannelLayer"
+        assert services["channel_layer"] == "config.channel_layer.InMemoryLayer"
         assert services["inprocess_worker"] is True

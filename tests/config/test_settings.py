@@ -103,7 +103,7 @@ def test_defaults_need_no_server_sqlite_under_var_and_in_memory_layers():
     assert seen["debug"] is False
     assert seen["database"]["ENGINE"] == "django.db.backends.sqlite3"
     assert Path(seen["database"]["NAME"]) == ROOT / "var" / "dashain.sqlite3"
-    assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert seen["layer"] == "config.channel_layer.InMemoryLayer"
     assert seen["broker"] == "memory://"
     assert seen["inprocess_worker"] is True  # reminders need no server
     assert seen["email"][0] == "django.core.mail.backends.console.EmailBackend"
