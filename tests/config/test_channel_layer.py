@@ -1,5 +1,5 @@
-"""The site's Redis channel layer (config.channel_layer.PubSubLayer): channels-redis' pub/sub
-layer that decodes each message once per process, however many of its sockets get it; and
+"""The Redis channel layer of DASHAIN_CHANNEL_LAYER=channels-redis (config.channel_layer.PubSubLayer):
+channels-redis' pub/sub layer that decodes each message once per process, however many of its sockets get it; and
 its names on Redis carry the site's prefix, so two sites on one Redis hear only their own."""
 
 from __future__ import annotations
@@ -72,9 +72,12 @@ async def test_every_socket_of_a_group_gets_the_message_decoded_once(monkeypatch
     assert len(decoded) == 1
 
 
-def test_the_site_uses_it_with_redis():
+def test_the_site_uses_it_with_redis_when_the_setting_says_so():
     if settings.REDIS_URL:
-        assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "config.channel_layer.PubSubLayer"
+        assert (
+            settings.CHANNEL_LAYERS["default"]["BACKEND"]
+            == settings.CHANNEL_LAYER_BACKENDS[settings.DASHAIN_CHANNEL_LAYER]
+        )
 
 
 # --- one Redis, several sites: each site's names carry its own prefix -------------------------
