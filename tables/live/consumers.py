@@ -204,7 +204,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     rate_per_second = 10.0
     # A table with no news for this long has its latest seq read from the log (by the
     # process's one watcher, for all quiet tables at once).
-    quiet_seconds = 5.0
+    quiet_seconds = 1.0
 
     async def __call__(
         self, scope: Scope, receive: Callable[[], Awaitable[Message]], send: Callable[[Message], Awaitable[None]]
