@@ -3,7 +3,7 @@
 Every variable is documented in README.md. The defaults run the site on one machine
 with no server to install: a SQLite file under ``var/``, an in-process channel layer
 and an in-process reminder worker. ``DATABASE_URL`` and ``REDIS_URL`` switch to
-PostgreSQL, channels-redis and Celery on Redis.
+PostgreSQL, a channel layer and Celery on Redis.
 """
 
 from __future__ import annotations
