@@ -128,6 +128,17 @@ class InMemoryLayer(InMemoryChannelLayer):  # type: ignore[misc]  # its base is 
             else:
                 self._send_at(home, channel, message)
 
+    def group_send_soon(self, group: str, message: dict[str, Any]) -> bool:
+        """From a thread with no event loop, without waiting: the message handed to the loop of
+        each socket of the group, in the order handed over. False when the group has none."""
+        self.require_valid_group_name(group)
+        with self.lock:
+            homes = [(channel, self.homes.get(channel)) for channel in sorted(self.members.get(group, ()))]
+        for channel, home in homes:
+            if home is not None and not home.is_closed():
+                self._send_at(home, channel, message)
+        return any(home is not None for _, home in homes)
+
     async def send_here(self, channel: str, message: dict[str, Any]) -> None:
         """Channels' own send, on the running loop; a full channel drops the message, as
         Channels' ``group_send`` does."""
@@ -157,7 +168,7 @@ class InMemoryLayer(InMemoryChannelLayer):  # type: ignore[misc]  # its base is 
 
 
 #: The first byte of a group message :class:`HereFirstLayer` published: 0xc1 is never the
-#: first byte of msgpack. The 16 random bytes after it name the loop that sent it.
+#: first byte of msgpack. The 16 random bytes after it name the process (the layer) that sent it.
 ORIGIN_MARK = b"\xc1"
 ORIGIN_BYTES = len(ORIGIN_MARK) + 16
 
@@ -168,9 +179,12 @@ class HereFirstLayer:
     Like channels-redis' pub/sub layer, one Redis subscription per group per event loop,
     so a group's message reaches each process once. Beyond it:
 
-    - **here first**: :meth:`group_send` puts the message in the queues of this loop's own
-      sockets of the group at the send, then publishes it for the other processes, marked
-      with this loop's origin; hearing its own message back from Redis, the loop leaves it;
+    - **here first**: :meth:`group_send` puts the message in the queues of this process's
+      own sockets of the group at the send (on each loop they live on), then publishes it
+      for the other processes, marked with this process's origin; hearing its own message
+      back from Redis, the process leaves it;
+    - **no thread waits**: :meth:`group_send_soon` hands a thread's send to the loops the
+      sockets live on and returns (``tables.broadcast``);
     - **batched**: what is sent while a publish is on its way goes out in one pipelined
       round trip, in the order sent, and the sender does not wait for Redis;
     - **decoded once**: a message from Redis is decoded once and the same (read-only)
@@ -195,6 +209,7 @@ class HereFirstLayer:
         self.prefix = prefix
         self.capacity = capacity
         self.confirm_seconds = 10.0
+        self.origin = ORIGIN_MARK + os.urandom(16)
         self.loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Here] = weakref.WeakKeyDictionary()
         self.decoded: OrderedDict[bytes, Any] = OrderedDict()
         self.decoded_kept = 256
@@ -288,14 +303,49 @@ class HereFirstLayer:
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
         name = self.group_channel(group)
+        data = self.origin + self.serialize(message)
+        self.put_here(name, message)
         here = self.loops.get(asyncio.get_running_loop())
         if here is not None and here.started:
-            here.put_in_group(name, message)
-            here.publish(name, here.origin + self.serialize(message))
+            here.publish(name, data)
             return
         # A loop with no socket (a thread's async_to_sync, a worker process): publish and go.
         async with self.client() as client:
-            await client.publish(name, self.serialize(message))
+            await client.publish(name, data)
+
+    def group_send_soon(self, group: str, message: dict[str, Any]) -> bool:
+        """From any thread, without waiting: :meth:`group_send` made on the loops this
+        process's sockets live on, in the order handed over. False (nothing done) when this
+        process has no socket: then send with :meth:`group_send`."""
+        loops = self.started_loops()
+        if not loops:
+            return False
+        name = self.group_channel(group)
+        data = self.origin + self.serialize(message)
+        self.put_here(name, message)
+        publisher, here = loops[0]
+        try:
+            publisher.call_soon_threadsafe(here.publish, name, data)
+        except RuntimeError:  # that loop closed meanwhile
+            return False
+        return True
+
+    def started_loops(self) -> list[tuple[asyncio.AbstractEventLoop, _Here]]:
+        return [(loop, here) for loop, here in list(self.loops.items()) if here.started and not loop.is_closed()]
+
+    def put_here(self, name: str, message: Any) -> None:
+        """Put ``message`` in the queue of each socket of this process in the group ``name``,
+        on the loop it lives on."""
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        for loop, here in self.started_loops():
+            if loop is running:
+                here.put_in_group(name, message)
+            else:
+                with contextlib.suppress(RuntimeError):  # that loop closed meanwhile
+                    loop.call_soon_threadsafe(here.put_in_group, name, message)
 
     async def flush(self) -> None:
         """Forget this loop's channels and groups and close its connections."""
@@ -314,7 +364,6 @@ class _Here:
     def __init__(self, layer: HereFirstLayer) -> None:
         self.layer = layer
         self.name = uuid.uuid4().hex[:16]
-        self.origin = ORIGIN_MARK + os.urandom(16)
         self.channels: dict[str, asyncio.Queue[Any]] = {}
         self.groups: dict[str, set[str]] = {}
         self.subscriptions: dict[str, asyncio.Future[None]] = {}  # a Redis channel -> confirmed
@@ -348,8 +397,8 @@ class _Here:
 
     def heard(self, name: str, data: bytes) -> None:
         """A message from Redis on the Redis channel ``name``."""
-        if data.startswith(self.origin):
-            return  # this loop's own group message: its sockets had it at the send
+        if data.startswith(self.layer.origin):
+            return  # this process's own group message: its sockets had it at the send
         message = self.layer.deserialize(data)
         if name in self.groups:
             self.put_in_group(name, message)

@@ -5,11 +5,10 @@ from the log (``tables.live.consumers``). This module sends it (:func:`broadcast
 :func:`layer_send`). It sits below both the services, which send after their commit
 (``tables.services.log``), and the consumer: neither reaches into the other for it.
 
-It keeps no event loop. A service run for a socket runs in a thread that Channels started
-from the server's loop (``database_sync_to_async``), and asgiref's ``async_to_sync`` runs
-the send back on that loop; from any other thread (the in-process Celery worker, the
-clock's sweep, a management command, a Celery worker process) it runs on a loop of its
-own, and the layer delivers to the loops its sockets live on (``config.channel_layer``).
+It keeps no event loop: the layer knows the loops its sockets live on
+(``config.channel_layer``). Otherwise asgiref's ``async_to_sync`` sends: from a service
+run for a socket on the server's loop that started its thread, from any other thread (the
+clock's sweep, a management command, a Celery worker process) on a loop of its own.
 """
 
 from __future__ import annotations
@@ -38,13 +37,21 @@ def broadcast(group: str, frames: list[EventFrame], screen: NewsScreen | None = 
 
 def layer_send(group: str, message: Mapping[str, Any]) -> None:
     """Send ``message`` to a channel-layer group from a thread (never from an event loop's
-    own thread); a failure is logged, not raised. Returns once the layer has it: a
-    table's sends, made one after the other by the writes that hold its lock in turn, go
-    out in that order."""
+    own thread); a failure is logged, not raised. A table's sends, made one after the
+    other by the writes that hold its lock in turn, go out in that order.
+
+    The site's layers (``config.channel_layer``) take a thread's send without making it
+    wait (``group_send_soon``: handed to the loops its sockets live on). Before, each
+    service thread waited for its own publish, and its wake-up alone was ~10% of the event
+    loop's GIL samples under load (docs/measurements/live-play.md). channels-redis' layer
+    has no such call: there the thread waits (``async_to_sync``)."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
+        # Looked up on the class: channels-redis' layer hands any unknown name to its loop's part.
+        if hasattr(type(layer), "group_send_soon") and layer.group_send_soon(group, dict(message)):
+            return
         async_to_sync(layer.group_send)(group, dict(message))
     except Exception:  # the log is the truth; a lost broadcast is caught up by the sockets
         logger.exception("group send to %s failed", group)

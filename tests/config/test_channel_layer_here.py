@@ -191,3 +191,33 @@ async def test_a_message_published_once_group_add_returned_reaches_the_socket_ho
 async def _after(seconds: float, work) -> None:
     await asyncio.sleep(seconds)
     await work
+
+
+async def test_a_threads_sends_are_handed_over_without_waiting_and_arrive_in_order_once() -> None:
+    """``group_send_soon`` (tables.broadcast's path from a service thread): the thread returns
+    before anything is delivered or published; the sockets here and in another process then
+    get every message once, in the order handed over."""
+    here, there = _layer(HereFirstLayer), _layer(HereFirstLayer)
+    try:
+        ours = await _members(here, "table_here_6", 2)
+        (theirs,) = await _members(there, "table_here_6", 1)
+        state = await here.here()
+
+        handed: list[bool] = []
+        thread = threading.Thread(
+            target=lambda: handed.extend(
+                here.group_send_soon("table_here_6", {"type": "table.events", "seq": seq}) for seq in range(10)
+            )
+        )
+        thread.start()
+        thread.join(timeout=5)  # this loop is held meanwhile: a thread waiting for it would never end
+        assert not thread.is_alive() and handed == [True] * 10
+        assert [state.channels[channel].qsize() for channel in ours] == [0, 0]  # put by this loop, later
+        for channel in ours:
+            assert [(await _next(here, channel))["seq"] for _ in range(10)] == list(range(10))
+        assert [(await _next(there, theirs))["seq"] for _ in range(10)] == list(range(10))
+        assert await _nothing_more(here, ours) and await _nothing_more(there, [theirs])
+        assert _layer(HereFirstLayer).group_send_soon("table_here_6", {"type": "x"}) is False  # no socket: not taken
+    finally:
+        await here.flush()
+        await there.flush()

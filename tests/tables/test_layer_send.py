@@ -32,9 +32,12 @@ async def test_sends_from_a_thread_of_the_loop_and_from_any_other_thread_arrive_
     await sync_to_async(_sends, thread_sensitive=False)("table_order", range(1, 11))  # a service run for a socket
     assert await _received(layer, channel, 10) == list(range(1, 11))
 
-    thread = threading.Thread(target=_sends, args=("table_order", range(11, 21)))  # the in-process worker
-    thread.start()
-    await asyncio.to_thread(thread.join)
+    # The in-process worker: it hands its sends over and does not wait for this loop, which
+    # is held meanwhile (a thread waiting for it would never end).
+    worker = threading.Thread(target=_sends, args=("table_order", range(11, 21)))
+    worker.start()
+    worker.join(timeout=5)
+    assert not worker.is_alive()
     assert await _received(layer, channel, 10) == list(range(11, 21))
 
 
