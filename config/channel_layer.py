@@ -447,6 +447,9 @@ class _Here:
         self.groups.setdefault(name, set()).add(channel)
         try:
             await self.subscribe(name)
+            # Redis answers now, even when the group was subscribed before: while it is away a
+            # socket is refused (4503, docs/live-play.md), as with channels-redis' layer.
+            await self.client.ping()
         except BaseException:
             await self.leave(name, channel)
             raise
