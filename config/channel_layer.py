@@ -211,6 +211,7 @@ class HereFirstLayer:
         self.confirm_seconds = 10.0
         self.origin = ORIGIN_MARK + os.urandom(16)
         self.loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Here] = weakref.WeakKeyDictionary()
+        self.loops_lock = threading.Lock()  # other threads list the loops (group_send_soon)
         self.decoded: OrderedDict[bytes, Any] = OrderedDict()
         self.decoded_kept = 256
         self.decoded_lock = threading.Lock()
@@ -248,7 +249,8 @@ class HereFirstLayer:
         loop = asyncio.get_running_loop()
         here = self.loops.get(loop)
         if here is None:
-            here = self.loops[loop] = _Here(self)
+            with self.loops_lock:
+                here = self.loops[loop] = _Here(self)
         await here.ready()
         return here
 
@@ -331,7 +333,9 @@ class HereFirstLayer:
         return True
 
     def started_loops(self) -> list[tuple[asyncio.AbstractEventLoop, _Here]]:
-        return [(loop, here) for loop, here in list(self.loops.items()) if here.started and not loop.is_closed()]
+        with self.loops_lock:
+            loops = list(self.loops.items())
+        return [(loop, here) for loop, here in loops if here.started and not loop.is_closed()]
 
     def put_here(self, name: str, message: Any) -> None:
         """Put ``message`` in the queue of each socket of this process in the group ``name``,
@@ -349,7 +353,8 @@ class HereFirstLayer:
 
     async def flush(self) -> None:
         """Forget this loop's channels and groups and close its connections."""
-        here = self.loops.pop(asyncio.get_running_loop(), None)
+        with self.loops_lock:
+            here = self.loops.pop(asyncio.get_running_loop(), None)
         if here is not None:
             await here.close()
 
