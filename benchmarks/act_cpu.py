@@ -10,7 +10,7 @@ a seeded random legal action, the tables taken in turn (so, as on a busy server,
 table is acted at twice in a row). The after-commit work runs as on the server: the state
 cache's update and the screens (``tables.what_viewers_see``) built for the broadcast; the broadcast
 itself is handed to a stub that keeps nothing, as on the server a service thread hands it
-to the event loop (``tables.news.layer_send``) and that is not this thread's work.
+to the event loop (``tables.broadcast.layer_send``) and that is not this thread's work.
 Hands that end deal the next at once (``DASHAIN_NEXT_HAND_DELAY=0``, as in
 ``benchmarks/live_load.py``); a hold'em game that ends is replaced by a new table, outside
 the measure.
@@ -171,7 +171,7 @@ def _reference(count: int) -> float:
 def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_file: str = "") -> dict[str, float]:
     from django.db import connection
 
-    from tables import news as news_module
+    from tables import broadcast as news_module
     from tables import services
     from tables.services import hand_act
 

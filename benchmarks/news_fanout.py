@@ -49,7 +49,7 @@ def _play(actions: int) -> tuple[list[dict[str, Any]], list[Any], int]:
             message["screen"] = screen
         sent.append(message)
 
-    log.broadcast = keep  # type: ignore[attr-defined]  # the log's own name for tables.news.broadcast: kept here
+    log.broadcast = keep  # type: ignore[attr-defined]  # the log's own name for tables.broadcast.broadcast: kept here
     user_model = get_user_model()
     stamp = f"{time.time()}-{random.randrange(10**6)}"
     users = [user_model.objects.create_user(username=f"fanout-{stamp}-{i}") for i in range(4)]

@@ -3,7 +3,7 @@
 Every variable is documented in README.md. The defaults run the site on one machine
 with no server to install: a SQLite file under ``var/``, an in-process channel layer
 and an in-process reminder worker. ``DATABASE_URL`` and ``REDIS_URL`` switch to
-PostgreSQL, channels-redis and Celery on Redis.
+PostgreSQL, a channel layer and Celery on Redis.
 """
 
 from __future__ import annotations
@@ -323,14 +323,26 @@ if not re.fullmatch(r"[A-Za-z0-9._-]{1,60}", DASHAIN_REDIS_PREFIX):
     raise ImproperlyConfigured(
         "DASHAIN_REDIS_PREFIX is 1 to 60 letters, digits, '.', '_' or '-' (say, dashain.cards.)."
     )
+CHANNEL_LAYER_BACKENDS = {
+    "here-first": "config.channel_layer.HereFirstLayer",
+    "channels-redis": "config.channel_layer.PubSubLayer",
+}
+DASHAIN_CHANNEL_LAYER = env.str("DASHAIN_CHANNEL_LAYER", default="here-first")
+if DASHAIN_CHANNEL_LAYER not in CHANNEL_LAYER_BACKENDS:
+    raise ImproperlyConfigured(
+        f"DASHAIN_CHANNEL_LAYER is one of {', '.join(sorted(CHANNEL_LAYER_BACKENDS))} (got {DASHAIN_CHANNEL_LAYER!r})."
+    )
 if REDIS_URL:
-    # The pub/sub layer: one Redis subscription per process instead of a list per socket
-    # to push to and pop from. It may drop news, like every layer; a socket that misses an
-    # event sees the gap in seq numbers and fills it from the database (docs/live-play.md).
-    # config.channel_layer decodes each message once per process, not once per socket.
+    # A pub/sub layer: one Redis subscription per group per process instead of a list per
+    # socket to push to and pop from. It may drop news, like every layer; a socket that
+    # misses an event sees the gap in seq numbers and fills it from the database
+    # (docs/live-play.md). Which one (config/channel_layer.py): "here-first", our own on
+    # redis-py (a process's own sockets get its messages at the send, publishes batched,
+    # each message decoded once, a group joined once Redis confirmed it), or
+    # "channels-redis", channels-redis' pub/sub layer (each message decoded once).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.channel_layer.PubSubLayer",
+            "BACKEND": CHANNEL_LAYER_BACKENDS[DASHAIN_CHANNEL_LAYER],
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 10, "max_connections": 1000}],
                 # Every group and channel name starts with it: a table group is
@@ -350,7 +362,7 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.InMemoryLayer"}}
     # Celery's in-memory transport, consumed by a worker thread inside the web process.
     CELERY_BROKER_URL = "memory://"
 CELERY_TASK_ALWAYS_EAGER = False

@@ -7,7 +7,7 @@ worker in the same process, so ``config.asgi`` starts one here when
 ``settings.DASHAIN_INPROCESS_WORKER`` is true. It runs the solo pool in a daemon
 thread: the clock's tasks (the next deal, reminders) wait for their countdown in Celery's own
 timer, then run their service, which broadcasts through the server's event loop
-(see ``tables.news.broadcast``). With ``REDIS_URL`` run ``celery -A config
+(see ``tables.broadcast.broadcast``). With ``REDIS_URL`` run ``celery -A config
 worker`` instead and leave ``DASHAIN_INPROCESS_WORKER`` off.
 
 **The sweep** (every web process and every Celery worker): a daemon thread that runs

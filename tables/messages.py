@@ -133,7 +133,7 @@ class NewsScreen(TypedDict):
 
 
 class TableEventsMessage(TypedDict):
-    """The channel-layer message of a write's news (``tables.news.broadcast``)."""
+    """The channel-layer message of a write's news (``tables.broadcast.broadcast``)."""
 
     type: Literal["table.events"]
     events: list[EventFrame]

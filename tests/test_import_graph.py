@@ -199,7 +199,7 @@ def test_the_engine_imports_the_standard_library_only():
 FOUNDATIONS = {
     "tables.models": set(),
     "tables.messages": set(),
-    "tables.news": {"tables.messages"},
+    "tables.broadcast": {"tables.messages"},
     "tables.events": {"tables.models", "tables.messages"},
     "tables.payloads": {"tables.events", "tables.messages"},
     "tables.state_cache": {"tables.models"},
@@ -223,7 +223,7 @@ def test_the_foundations_import_only_what_is_below_them(module):
 
 
 @pytest.mark.parametrize(
-    "reader", ["tables.what_viewers_see", "tables.live.news_text", "tables.sql.read", "tables.news"]
+    "reader", ["tables.what_viewers_see", "tables.live.news_text", "tables.sql.read", "tables.broadcast"]
 )
 def test_the_screens_and_other_reads_never_reach_writes(reader):
     graph = import_graph(top_level_only=False)
@@ -369,7 +369,7 @@ ROOMS = {
         "tables.services.errors",
         "tables.selectors",
         "tables.what_viewers_see",
-        "tables.news",
+        "tables.broadcast",
         "tables.messages",
         "tables.events",
         "tables.guests",

@@ -49,6 +49,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.language import language_for_scope
 from tables import selectors, services, what_viewers_see
+from tables.broadcast import layer_send
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.live.news_text import news_text, text_with
 from tables.live.presence import presence_close, presence_online, presence_open, visible_change
@@ -57,7 +58,6 @@ from tables.live.socket_auth import session_hash_current, socket_user_group
 from tables.live.socket_limits import CLOSE_TOO_MANY, LIMITS, Who, socket_who
 from tables.live.viewer import Viewer
 from tables.messages import NewsScreen, TableEventsMessage
-from tables.news import layer_send, remember_server_loop
 from tables.services import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     rate_per_second = 10.0
     # A table with no news for this long has its latest seq read from the log (by the
     # process's one watcher, for all quiet tables at once).
-    quiet_seconds = 5.0
+    quiet_seconds = 1.0
 
     async def __call__(
         self, scope: Scope, receive: Callable[[], Awaitable[Message]], send: Callable[[Message], Awaitable[None]]
@@ -251,7 +251,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await handler(message)
 
     async def connect(self) -> None:
-        remember_server_loop(asyncio.get_running_loop())
         self.table_id: int | None = None
         self.seat_id: int | None = None
         self.last_seq = 0

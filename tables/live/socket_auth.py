@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib.auth import HASH_SESSION_KEY, get_user_model
 from django.utils.crypto import constant_time_compare
 
-from tables.news import layer_send
+from tables.broadcast import layer_send
 
 
 def user_group(user_id: int) -> str:

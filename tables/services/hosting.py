@@ -22,9 +22,9 @@ from accounts.names import name_clean, name_key, name_normal
 from engine.fairness import commitment
 from engine.games import get_game
 from tables import selectors
+from tables.broadcast import layer_send
 from tables.events import EventKind
 from tables.models import Seat, Table
-from tables.news import layer_send
 from tables.services.between_hands import hand_deal_now
 from tables.services.dealing import next_dealer, variant_called_by
 from tables.services.errors import ServiceError

@@ -1,6 +1,6 @@
 """Appending to a table's event log, and telling the sockets after the commit.
 
-The news itself is sent by ``tables.news``; what it shows each viewer is built by
+The news itself is sent by ``tables.broadcast``; what it shows each viewer is built by
 ``tables.what_viewers_see``: this module is the log.
 
 :class:`TableLog` is used inside a service's transaction, with the table row
@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from django.db import transaction
 from django.utils import timezone
 
+from tables.broadcast import broadcast
 from tables.events import EventKind, NewEvent, event_frame
 from tables.models import Hand, Seat, Table
-from tables.news import broadcast
 from tables.sql.write import events_insert, events_insert_and_save
 from tables.state_cache import state_cache_put
 from tables.what_viewers_see import news_screen_add_hand, news_screen_parts

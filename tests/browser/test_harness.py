@@ -28,10 +28,10 @@ def test_the_live_server_runs_on_the_configured_services(live_site):
     else:
         assert services["database"] == "sqlite"
     if os.environ.get("REDIS_URL"):
-        assert services["channel_layer"] == "config.channel_layer.PubSubLayer"
+        assert services["channel_layer"] in ("config.channel_layer.HereFirstLayer", "config.channel_layer.PubSubLayer")
         assert services["broker"] == "redis"
         assert services["inprocess_worker"] is False
         assert (live_site.workdir / "worker.log").exists()
     else:
-        assert services["channel_layer"] == "channels.layers.InMemoryChannelLayer"
+        assert services["channel_layer"] == "config.channel_layer.InMemoryLayer"
         assert services["inprocess_worker"] is True

@@ -12,7 +12,7 @@ import time
 import pytest
 import redis
 
-from config.channel_layer import PubSubLayer
+from config.channel_layer import HereFirstLayer, PubSubLayer
 
 pytestmark = pytest.mark.redis
 
@@ -68,20 +68,23 @@ def redis_with_password():
         process.wait(timeout=10)
 
 
-async def _round_trip(url: str) -> dict:
-    layer = PubSubLayer(hosts=[{"address": url}])
+async def _round_trip(layer_class: type, url: str) -> dict:
+    """A group message from one layer (a process) to another's socket, through Redis."""
+    sender, layer = layer_class(hosts=[{"address": url}]), layer_class(hosts=[{"address": url}])
     try:
         channel = await layer.new_channel()
         await layer.group_add("table_1", channel)
-        await layer.group_send("table_1", {"type": "table.events", "cards": ["As", "Kd"]})
+        await sender.group_send("table_1", {"type": "table.events", "cards": ["As", "Kd"]})
         return await layer.receive(channel)
     finally:
         await layer.flush()
+        await sender.flush()
 
 
+@pytest.mark.parametrize("layer_class", [HereFirstLayer, PubSubLayer])
 @pytest.mark.parametrize("credentials", [f":{PASSWORD}@", f"dashain:{PASSWORD}@"])
-async def test_the_layer_works_with_a_password_or_an_acl_user(redis_with_password, credentials):
-    message = await _round_trip(f"redis://{credentials}127.0.0.1:{redis_with_password}/0")
+async def test_the_layer_works_with_a_password_or_an_acl_user(redis_with_password, credentials, layer_class):
+    message = await _round_trip(layer_class, f"redis://{credentials}127.0.0.1:{redis_with_password}/0")
     assert message["cards"] == ["As", "Kd"]
 
 

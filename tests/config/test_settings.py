@@ -103,7 +103,7 @@ def test_defaults_need_no_server_sqlite_under_var_and_in_memory_layers():
     assert seen["debug"] is False
     assert seen["database"]["ENGINE"] == "django.db.backends.sqlite3"
     assert Path(seen["database"]["NAME"]) == ROOT / "var" / "dashain.sqlite3"
-    assert seen["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert seen["layer"] == "config.channel_layer.InMemoryLayer"
     assert seen["broker"] == "memory://"
     assert seen["inprocess_worker"] is True  # reminders need no server
     assert seen["email"][0] == "django.core.mail.backends.console.EmailBackend"
@@ -125,10 +125,21 @@ def test_database_url_and_redis_url_switch_to_postgresql_redis_layer_and_celery_
 
     assert seen["database"]["ENGINE"] == "django.db.backends.postgresql"
     assert seen["database"]["HOST"] == "db.internal"
-    assert seen["layer"] == "config.channel_layer.PubSubLayer"
+    assert seen["layer"] == "config.channel_layer.HereFirstLayer"
     assert seen["broker"] == PRODUCTION["REDIS_URL"]
     assert seen["secret_key"] == PRODUCTION["SECRET_KEY"]
     assert seen["inprocess_worker"] is False  # a separate `celery -A config worker` runs instead
+
+
+def test_the_redis_layer_is_chosen_by_a_setting_and_a_wrong_name_is_refused():
+    """DASHAIN_CHANNEL_LAYER picks the Redis layer (config/channel_layer.py), so the two can be
+    measured side by side."""
+    seen = settings_seen_with(clean_environment(**PRODUCTION | {"DASHAIN_CHANNEL_LAYER": "channels-redis"}))
+    assert seen["layer"] == "config.channel_layer.PubSubLayer"
+
+    result = manage("check", environment=clean_environment(**PRODUCTION | {"DASHAIN_CHANNEL_LAYER": "pubsub"}))
+    assert result.returncode != 0
+    assert "DASHAIN_CHANNEL_LAYER is one of channels-redis, here-first (got 'pubsub')" in result.stderr
 
 
 def test_production_refuses_to_start_with_a_redis_without_password():
