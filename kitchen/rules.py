@@ -52,3 +52,13 @@ def players_in(table: Table) -> list[Seat]:
     """The players who bought in and are not out, first to join first."""
     out = set(Elimination.objects.filter(clock__night__table=table).values_list("seat_id", flat=True))
     return [seat for seat in Seat.objects.filter(table=table, buy_ins__gt=0).order_by("pk") if seat.pk not in out]
+
+
+def addon_open(clock: TournamentClock, now: datetime | None = None) -> bool:
+    """Whether the add-on can be bought now: the clock started and at the add-on level (a
+    playing level, breaks not counted) or a break right after it."""
+    if not clock.addon_level or not clock.started:
+        return False
+    state = state_now(clock, now)
+    played = sum(1 for level in clock.levels[: state.index + 1] if not level.get("break"))
+    return played == clock.addon_level

@@ -12,12 +12,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kitchen import selectors as kitchen_selectors
 from kitchen import services as kitchen_services
-from kitchen.rules import players_in, tournament_of
+from kitchen.addons import addon_price
+from kitchen.models import AddOn
+from kitchen.rules import addon_open, players_in, tournament_of
 from kitchen.tv import tv_state
 from ledger.models import HomeGame
 from tables import selectors
@@ -139,6 +142,12 @@ def night_detail(request: HttpRequest, code: str) -> HttpResponse:
         context["clock"] = tv_state(table, clock)
         context["players_in"] = players_in(table)
         context["tv_path"] = f"/kitchen/{table.code}/tv/{table.invite_token}/" if is_host else ""
+        if is_host and addon_open(clock):
+            taken = set(AddOn.objects.filter(clock=clock).values_list("seat_id", flat=True))
+            context["addon_players"] = [player for player in context["players_in"] if player.pk not in taken]
+            context["addon_chips"] = number_format(clock.addon_chips, force_grouping=True)
+            price = addon_price(table, clock.addon_chips).quantize(Decimal("0.01"))
+            context["addon_price"] = number_format(price, decimal_pos=2, force_grouping=True)
     context["record"] = kitchen_selectors.night_record(table=table)
     return render(request, "kitchen/night.html", context)
 
