@@ -16,6 +16,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from kitchen import export
 from kitchen import selectors as kitchen_selectors
 from kitchen import services as kitchen_services
 from kitchen.addons import addon_price
@@ -142,6 +143,7 @@ def night_detail(request: HttpRequest, code: str) -> HttpResponse:
         context["clock"] = tv_state(table, clock)
         context["players_in"] = players_in(table)
         context["tv_path"] = f"/kitchen/{table.code}/tv/{table.invite_token}/" if is_host else ""
+        context["places"] = export.tournament_places(table)
         if is_host and addon_open(clock):
             taken = set(AddOn.objects.filter(clock=clock).values_list("seat_id", flat=True))
             context["addon_players"] = [player for player in context["players_in"] if player.pk not in taken]
@@ -226,3 +228,19 @@ def night_act(request: HttpRequest, code: str) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, str(error.message))
     return redirect("kitchen:night", code=table.code)
+
+
+def night_csv(request: HttpRequest, code: str) -> HttpResponse:
+    """The night's CSV: the settle-up, the costs apart, who pays whom (the people at it only)."""
+    table = _night_or_404(code)
+    if _seat(request, table) is None:
+        raise Http404
+    return export.csv_response(export.filename(table, "night"), export.night_rows(table))
+
+
+def tournament_csv(request: HttpRequest, code: str) -> HttpResponse:
+    """A tournament's CSV: the levels as played, the places and the prizes."""
+    table = _night_or_404(code)
+    if _seat(request, table) is None or tournament_of(table) is None:
+        raise Http404
+    return export.csv_response(export.filename(table, "tournament"), export.tournament_rows(table))
