@@ -25,7 +25,8 @@ from ledger.services import LedgerError, home_game_add_table, ledger_record_cash
 from ledger.settlement import round_largest_remainder
 from tables.events import EventKind
 from tables.models import Seat, Table
-from tables.services import ServiceError, seat_ask, table_create
+from tables.selectors import requests_pending
+from tables.services import ServiceError, request_approve, seat_ask, table_create
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.seats import seat_buy_back_now, seat_take_now
 from tables.services.settings import MAX_SEATS
@@ -127,14 +128,35 @@ def kitchen_buy_in(*, table_id: int, seat_id: int, player_seat_id: int) -> Seat:
 
 def kitchen_ask(*, table_id: int, seat_id: int) -> int:
     """A player asks the host, from their own phone, for a buy-in or a re-buy (the tables'
-    requests: the host approves or denies it). Returns the request's id."""
+    requests: the host approves or denies it). Returns the request's id. At a tournament,
+    refused as the host's own recording would be (``already_out``, ``rebuy_closed``)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise ServiceError("no_table", _("There is no such table."))
     _night(table)
     seat = Seat.objects.filter(pk=seat_id, table=table).first()
+    if seat is not None:
+        tournament_buy_in_check(table, seat)
     what = "buy_back" if seat is not None and seat.number is not None else "seat"
     return seat_ask(table_id=table_id, seat_id=seat_id, what=what)
+
+
+def kitchen_approve(*, table_id: int, seat_id: int, request: object) -> int:
+    """The host confirms a player's request (the tables' ``request_approve``), at a
+    tournament under its rules as they are now: a request made in the re-buy period and
+    confirmed after it, or for a player gone out since, is refused (``rebuy_closed``,
+    ``already_out``) and stays pending for the host to deny. The table row is locked first,
+    so the check and the confirmation see the same table."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise ServiceError("no_table", _("There is no such table."))
+        require_host(table, seat_id)
+        _night(table)
+        pending = next((p for p in requests_pending(table=table) if p["request"] == request), None)
+        if pending is not None and pending["what"] in ("seat", "buy_back"):
+            tournament_buy_in_check(table, seat_at(table, pending["seat"]))
+        return request_approve(table_id=table_id, seat_id=seat_id, request=request)
 
 
 def kitchen_cash_out(*, table_id: int, seat_id: int, player_seat_id: int, chips: object) -> int:

@@ -32,7 +32,6 @@ from tables.services import (
     guest_token_new,
     invite_token_matches,
     local_player_add,
-    request_approve,
     request_deny,
     table_join,
 )
@@ -175,7 +174,9 @@ def _act(table: Table, seat: Seat, post: Any) -> str:
             table_id=table.pk, seat_id=seat.pk, player_seat_id=player or 0
         ),
         "ask": lambda: kitchen_services.kitchen_ask(table_id=table.pk, seat_id=seat.pk),
-        "approve": lambda: request_approve(table_id=table.pk, seat_id=seat.pk, request=_int(post.get("request"))),
+        "approve": lambda: kitchen_services.kitchen_approve(
+            table_id=table.pk, seat_id=seat.pk, request=_int(post.get("request"))
+        ),
         "deny": lambda: request_deny(table_id=table.pk, seat_id=seat.pk, request=_int(post.get("request"))),
         "cash_out": lambda: kitchen_services.kitchen_cash_out(
             table_id=table.pk, seat_id=seat.pk, player_seat_id=player or 0, chips=_count(post.get("chips"))
