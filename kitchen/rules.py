@@ -48,6 +48,14 @@ def tournament_buy_in_check(table: Table, player: Seat) -> None:
         raise ServiceError("rebuy_closed", _("The re-buy period is over."))
 
 
+def tournament_new_player_check(table: Table) -> None:
+    """Called by ``kitchen_add`` at a tournament: a person added by name buys in at once, so
+    after the start only in the re-buy period (``rebuy_closed``)."""
+    clock = tournament_of(table)
+    if clock is not None and clock.started and not rebuys_open(clock):
+        raise ServiceError("rebuy_closed", _("The re-buy period is over."))
+
+
 def players_in(table: Table) -> list[Seat]:
     """The players who bought in and are not out, first to join first."""
     out = set(Elimination.objects.filter(clock__night__table=table).values_list("seat_id", flat=True))

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from kitchen.models import KitchenNight, SharedCost
-from kitchen.rules import tournament_buy_in_check, tournament_of
+from kitchen.rules import tournament_buy_in_check, tournament_new_player_check, tournament_of
 from ledger.models import LedgerEntry
 from ledger.selectors import ledger_chip_totals, seat_key
 from ledger.services import LedgerError, home_game_add_table, ledger_record_cash_out, ledger_reverse
@@ -28,6 +28,7 @@ from tables.models import Seat, Table
 from tables.selectors import requests_pending
 from tables.services import ServiceError, request_approve, seat_ask, table_create
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
+from tables.services.pass_and_play import local_player_seat
 from tables.services.seats import seat_buy_back_now, seat_take_now
 from tables.services.settings import MAX_SEATS
 from tables.services.tables import require_host
@@ -124,6 +125,17 @@ def kitchen_buy_in(*, table_id: int, seat_id: int, player_seat_id: int) -> Seat:
         else:
             seat_buy_back_now(log, player)
     return player
+
+
+def kitchen_add(*, table_id: int, seat_id: int, name: object) -> Seat:
+    """The host adds a person by name with their first buy-in (the tables' local player, whose
+    own service refuses a kitchen night: ``not_dealt``); at a tournament after the start,
+    only in the re-buy period (``rebuy_closed``)."""
+    with table_write(table_id) as (table, log):
+        require_host(table, seat_id)
+        _night(table)
+        tournament_new_player_check(table)
+        return local_player_seat(table, log, name)
 
 
 def kitchen_ask(*, table_id: int, seat_id: int) -> int:

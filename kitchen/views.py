@@ -31,7 +31,6 @@ from tables.services import (
     ServiceError,
     guest_token_new,
     invite_token_matches,
-    local_player_add,
     request_deny,
     table_join,
 )
@@ -169,7 +168,7 @@ def _act(table: Table, seat: Seat, post: Any) -> str:
     action = post.get("action")
     player = _int(post.get("player"))
     actions: dict[str, Callable[[], object]] = {
-        "add": lambda: local_player_add(table_id=table.pk, seat_id=seat.pk, name=post.get("name", "")),
+        "add": lambda: kitchen_services.kitchen_add(table_id=table.pk, seat_id=seat.pk, name=post.get("name", "")),
         "buy_in": lambda: kitchen_services.kitchen_buy_in(
             table_id=table.pk, seat_id=seat.pk, player_seat_id=player or 0
         ),

@@ -420,6 +420,7 @@ KITCHEN_USES = {
     "tables.services",
     "tables.services.errors",
     "tables.services.hand_end",
+    "tables.services.pass_and_play",
     "tables.services.seats",
     "tables.services.settings",
     "tables.services.tables",

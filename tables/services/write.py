@@ -51,6 +51,13 @@ def require_open(table: Table) -> None:
         raise ServiceError("ended", _("This game is over."))
 
 
+def require_dealt(table: Table) -> None:
+    """Refuse (``not_dealt``) a table that is not dealt (a kitchen night: its own page
+    records it, with its rules), for a write of the online table's."""
+    if table.settings.get("not_dealt"):
+        raise ServiceError("not_dealt", _("This night is played with real cards: record it on the night's page."))
+
+
 @dataclass(frozen=True)
 class SeatHolder:
     """Whom a table's socket writes for (issue 34): its seat, and the guest token of the
@@ -103,8 +110,8 @@ def table_write(table_id: int) -> Iterator[tuple[Table, TableLog]]:
         if holder is not None:
             holder_check(holder)
         require_open(table)
-        if _socket.get() and table.settings.get("not_dealt"):
-            raise ServiceError("not_dealt", _("This night is played with real cards: record it on the night's page."))
+        if _socket.get():
+            require_dealt(table)
         log = TableLog(table)
         yield table, log
         log.flush()
