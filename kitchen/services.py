@@ -26,9 +26,10 @@ from ledger.settlement import round_largest_remainder
 from tables.events import EventKind
 from tables.models import Seat, Table
 from tables.selectors import requests_pending
-from tables.services import ServiceError, request_approve, seat_ask, table_create
+from tables.services import ServiceError, request_approve, table_create
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.pass_and_play import local_player_seat
+from tables.services.requests import seat_ask_record
 from tables.services.seats import seat_buy_back_now, seat_take_now
 from tables.services.settings import MAX_SEATS
 from tables.services.tables import require_host
@@ -142,15 +143,13 @@ def kitchen_ask(*, table_id: int, seat_id: int) -> int:
     """A player asks the host, from their own phone, for a buy-in or a re-buy (the tables'
     requests: the host approves or denies it). Returns the request's id. At a tournament,
     refused as the host's own recording would be (``already_out``, ``rebuy_closed``)."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        raise ServiceError("no_table", _("There is no such table."))
-    _night(table)
-    seat = Seat.objects.filter(pk=seat_id, table=table).first()
-    if seat is not None:
-        tournament_buy_in_check(table, seat)
-    what = "buy_back" if seat is not None and seat.number is not None else "seat"
-    return seat_ask(table_id=table_id, seat_id=seat_id, what=what)
+    with table_write(table_id) as (table, log):
+        _night(table)
+        seat = Seat.objects.filter(pk=seat_id, table=table).first()
+        if seat is not None:
+            tournament_buy_in_check(table, seat)
+        what = "buy_back" if seat is not None and seat.number is not None else "seat"
+        return seat_ask_record(table, log, seat_id, what)
 
 
 def kitchen_approve(*, table_id: int, seat_id: int, request: object) -> int:

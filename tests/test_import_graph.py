@@ -421,6 +421,7 @@ KITCHEN_USES = {
     "tables.services.errors",
     "tables.services.hand_end",
     "tables.services.pass_and_play",
+    "tables.services.requests",
     "tables.services.seats",
     "tables.services.settings",
     "tables.services.tables",

@@ -8,6 +8,9 @@ from django.urls import reverse
 
 from kitchen.services import kitchen_buy_in
 from kitchen.tournament import kitchen_clock_start
+from tables.events import EventKind
+from tables.models import Event
+from tables.selectors import requests_pending
 from tests.kitchen.conftest import host_seat, join_as, make_user
 from tests.kitchen.test_refusals import refused_on_the_page
 from tests.kitchen.test_tournament import at, open_tournament
@@ -47,3 +50,20 @@ def test_the_host_cannot_add_a_player_after_the_rebuy_period(client, host):
             {"name": "Bina"},
             NOT_DEALT,
         )
+
+
+def test_a_newcomer_by_the_tables_invite_link_cannot_ask_for_a_seat_after_the_period(client, host):
+    """The online table's join form, "take a seat", asks the host through the tables' own
+    requests, which know no re-buy period: at a kitchen night it asks nothing (the person
+    joins and is sent to the night's page, where asking follows the night's rules)."""
+    table = open_tournament(host, rebuy_levels=1)
+    hostseat = host_seat(table)
+    with at(0):
+        kitchen_clock_start(table_id=table.pk, seat_id=hostseat.pk)
+    url = reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token})
+    with at(700):
+        response = client.post(url, {"display_name": "Dipa", "role": "seat"}, follow=True)
+    assert response.status_code == 200
+    assert NOT_DEALT in response.content.decode()
+    assert not Event.objects.filter(table=table, kind=EventKind.REQUEST_MADE).exists()
+    assert requests_pending(table=table) == []
