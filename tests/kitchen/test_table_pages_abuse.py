@@ -11,7 +11,7 @@ from kitchen.tournament import kitchen_clock_start
 from tables.events import EventKind
 from tables.models import Event
 from tables.selectors import requests_pending
-from tests.kitchen.conftest import host_seat, join_as, make_user
+from tests.kitchen.conftest import host_seat, join_as, make_user, open_night
 from tests.kitchen.test_refusals import refused_on_the_page
 from tests.kitchen.test_tournament import at, open_tournament
 
@@ -67,3 +67,13 @@ def test_a_newcomer_by_the_tables_invite_link_cannot_ask_for_a_seat_after_the_pe
     assert NOT_DEALT in response.content.decode()
     assert not Event.objects.filter(table=table, kind=EventKind.REQUEST_MADE).exists()
     assert requests_pending(table=table) == []
+
+
+@pytest.mark.parametrize("command", ["add", "fill"])
+def test_the_host_cannot_seat_computers_at_a_night_for_play_chips(client, host, command):
+    """The online table's computers form (a table for play chips only): at a kitchen night
+    for play chips it seated a computer, whose chips nobody would hand back to the bank."""
+    night = open_night(host, price="0")
+    client.force_login(host)
+    url = reverse("table_computers", kwargs={"code": night.code})
+    refused_on_the_page(client, url, {"command": command, "strength": "easy"}, NOT_DEALT)
