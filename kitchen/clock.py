@@ -147,4 +147,4 @@ def clock_state(
 
 def level_start_ms(levels: list[dict[str, Any]], index: int) -> int:
     """How many milliseconds of play come before level ``index``."""
-    return sum(level["seconds"] for level in levels[:index]) * 1000
+    return sum(int(level["seconds"]) for level in levels[:index]) * 1000

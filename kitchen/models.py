@@ -65,6 +65,8 @@ class TournamentClock(models.Model):
     levels = models.JSONField(_("levels"), default=list)
     rebuy_levels = models.PositiveSmallIntegerField(_("re-buys through level"), default=0)
     payouts = models.JSONField(_("payouts"), default=list)
+    addon_level = models.PositiveSmallIntegerField(_("add-ons at level"), default=0)
+    addon_chips = models.PositiveIntegerField(_("chips of an add-on"), default=0)
     started = models.BooleanField(_("started"), default=False)
     elapsed_ms = models.BigIntegerField(_("time played before the last start"), default=0)
     running_since = models.DateTimeField(_("running since"), null=True, blank=True)
@@ -94,3 +96,18 @@ class Elimination(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat_id}: {self.place}"
+
+
+class AddOn(models.Model):
+    """A player's one add-on (``TournamentClock.addon_chips`` at the night's chip value)."""
+
+    clock = models.ForeignKey(TournamentClock, on_delete=models.CASCADE, related_name="addons", verbose_name=_("clock"))
+    seat = models.OneToOneField("tables.Seat", on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    created_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("add-on")
+        verbose_name_plural = _("add-ons")
+
+    def __str__(self) -> str:
+        return str(self.seat_id)

@@ -48,7 +48,25 @@ def tournament_buy_in_check(table: Table, player: Seat) -> None:
         raise ServiceError("rebuy_closed", _("The re-buy period is over."))
 
 
+def tournament_new_player_check(table: Table) -> None:
+    """Called by ``kitchen_add`` at a tournament: a person added by name buys in at once, so
+    after the start only in the re-buy period (``rebuy_closed``)."""
+    clock = tournament_of(table)
+    if clock is not None and clock.started and not rebuys_open(clock):
+        raise ServiceError("rebuy_closed", _("The re-buy period is over."))
+
+
 def players_in(table: Table) -> list[Seat]:
     """The players who bought in and are not out, first to join first."""
     out = set(Elimination.objects.filter(clock__night__table=table).values_list("seat_id", flat=True))
     return [seat for seat in Seat.objects.filter(table=table, buy_ins__gt=0).order_by("pk") if seat.pk not in out]
+
+
+def addon_open(clock: TournamentClock, now: datetime | None = None) -> bool:
+    """Whether the add-on can be bought now: the clock started and at the add-on level (a
+    playing level, breaks not counted) or a break right after it."""
+    if not clock.addon_level or not clock.started:
+        return False
+    state = state_now(clock, now)
+    played = sum(1 for level in clock.levels[: state.index + 1] if not level.get("break"))
+    return played == clock.addon_level

@@ -171,6 +171,7 @@ RECORD_KINDS = (
     "kitchen_clock",
     "kitchen_level",
     "kitchen_out",
+    "kitchen_addon",
     "game_ended",
 )
 

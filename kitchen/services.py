@@ -19,16 +19,19 @@ from django.utils.translation import gettext_lazy as _
 
 from homegames.services_members import home_game_add_table
 from kitchen.models import KitchenNight, SharedCost
-from kitchen.rules import tournament_buy_in_check, tournament_of
+from kitchen.rules import tournament_buy_in_check, tournament_new_player_check, tournament_of
 from ledger.models import LedgerEntry
 from ledger.selectors import ledger_chip_totals, seat_key
 from ledger.services import LedgerError, ledger_record_cash_out, ledger_reverse
 from ledger.settlement import round_largest_remainder
 from tables.events import EventKind
 from tables.models import Seat, Table
-from tables.services import ServiceError, seat_ask, table_create
+from tables.selectors import requests_pending
+from tables.services import ServiceError, request_approve, table_create
 from tables.services.hand_end import game_end, seat_cash_out_and_unseat
 from tables.services.hosting import require_host
+from tables.services.pass_and_play import local_player_seat
+from tables.services.requests import seat_ask_record
 from tables.services.seats import seat_buy_back_now, seat_take_now
 from tables.services.table_settings import MAX_SEATS
 from tables.services.write import seat_at, table_write
@@ -126,16 +129,46 @@ def kitchen_buy_in(*, table_id: int, seat_id: int, player_seat_id: int) -> Seat:
     return player
 
 
+def kitchen_add(*, table_id: int, seat_id: int, name: object) -> Seat:
+    """The host adds a person by name with their first buy-in (the tables' local player, whose
+    own service refuses a kitchen night: ``not_dealt``); at a tournament after the start,
+    only in the re-buy period (``rebuy_closed``)."""
+    with table_write(table_id) as (table, log):
+        require_host(table, seat_id)
+        _night(table)
+        tournament_new_player_check(table)
+        return local_player_seat(table, log, name)
+
+
 def kitchen_ask(*, table_id: int, seat_id: int) -> int:
     """A player asks the host, from their own phone, for a buy-in or a re-buy (the tables'
-    requests: the host approves or denies it). Returns the request's id."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        raise ServiceError("no_table", _("There is no such table."))
-    _night(table)
-    seat = Seat.objects.filter(pk=seat_id, table=table).first()
-    what = "buy_back" if seat is not None and seat.number is not None else "seat"
-    return seat_ask(table_id=table_id, seat_id=seat_id, what=what)
+    requests: the host approves or denies it). Returns the request's id. At a tournament,
+    refused as the host's own recording would be (``already_out``, ``rebuy_closed``)."""
+    with table_write(table_id) as (table, log):
+        _night(table)
+        seat = Seat.objects.filter(pk=seat_id, table=table).first()
+        if seat is not None:
+            tournament_buy_in_check(table, seat)
+        what = "buy_back" if seat is not None and seat.number is not None else "seat"
+        return seat_ask_record(table, log, seat_id, what)
+
+
+def kitchen_approve(*, table_id: int, seat_id: int, request: object) -> int:
+    """The host confirms a player's request (the tables' ``request_approve``), at a
+    tournament under its rules as they are now: a request made in the re-buy period and
+    confirmed after it, or for a player gone out since, is refused (``rebuy_closed``,
+    ``already_out``) and stays pending for the host to deny. The table row is locked first,
+    so the check and the confirmation see the same table."""
+    with transaction.atomic():
+        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        if table is None:
+            raise ServiceError("no_table", _("There is no such table."))
+        require_host(table, seat_id)
+        _night(table)
+        pending = next((p for p in requests_pending(table=table) if p["request"] == request), None)
+        if pending is not None and pending["what"] in ("seat", "buy_back"):
+            tournament_buy_in_check(table, seat_at(table, pending["seat"]))
+        return request_approve(table_id=table_id, seat_id=seat_id, request=request)
 
 
 def kitchen_cash_out(*, table_id: int, seat_id: int, player_seat_id: int, chips: object) -> int:

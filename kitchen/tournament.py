@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from kitchen.addons import addon_check
 from kitchen.clock import LevelError, check_levels, level_start_ms
 from kitchen.models import Elimination, KitchenNight, TournamentClock
 from kitchen.record import level_now, levels_reached
@@ -76,11 +77,14 @@ def kitchen_tournament_open(
     levels: object,
     rebuy_levels: object = 0,
     payouts: object,
+    addon_level: object = 0,
+    addon_chips: object = 0,
     home_game: HomeGame | None = None,
 ) -> Table:
     """Open a kitchen night that is a hold'em tournament: a buy-in is the starting chips at
-    its price; re-buys are allowed through level ``rebuy_levels`` (0: none); the pool is
-    shared by ``payouts`` (percent a place, first place first)."""
+    its price; re-buys are allowed through level ``rebuy_levels`` (0: none); an add-on of
+    ``addon_chips`` at the night's chip value at level ``addon_level`` (0: none,
+    ``kitchen.addons``); the pool is shared by ``payouts`` (percent a place, first place first)."""
     clean_levels, clean_payouts = _levels(levels), _payouts(payouts)
     if (
         isinstance(rebuy_levels, bool)
@@ -94,11 +98,14 @@ def kitchen_tournament_open(
         table = kitchen_open(
             host=host, buy_in_chips=starting_chips, buy_in_price=buy_in_price, currency=currency, home_game=home_game
         )
+        level, chips = addon_check(table, clean_levels, addon_level, addon_chips)
         TournamentClock.objects.create(
             night=KitchenNight.objects.get(table=table),
             levels=clean_levels,
             rebuy_levels=rebuy_levels,
             payouts=clean_payouts,
+            addon_level=level,
+            addon_chips=chips,
         )
     return table
 

@@ -12,13 +12,17 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from homegames.models import HomeGame
+from kitchen import export
 from kitchen import selectors as kitchen_selectors
 from kitchen import services as kitchen_services
-from kitchen.rules import players_in, tournament_of
+from kitchen.addons import addon_price
+from kitchen.models import AddOn
+from kitchen.rules import addon_open, players_in, tournament_of
 from kitchen.tv import tv_state
 from tables import selectors
 from tables.guests import GUEST_TOKEN_SESSION_KEY
@@ -27,8 +31,6 @@ from tables.services import (
     ServiceError,
     guest_token_new,
     invite_token_matches,
-    local_player_add,
-    request_approve,
     request_deny,
     table_join,
 )
@@ -139,6 +141,13 @@ def night_detail(request: HttpRequest, code: str) -> HttpResponse:
         context["clock"] = tv_state(table, clock)
         context["players_in"] = players_in(table)
         context["tv_path"] = f"/kitchen/{table.code}/tv/{table.invite_token}/" if is_host else ""
+        context["places"] = export.tournament_places(table)
+        if is_host and addon_open(clock):
+            taken = set(AddOn.objects.filter(clock=clock).values_list("seat_id", flat=True))
+            context["addon_players"] = [player for player in context["players_in"] if player.pk not in taken]
+            context["addon_chips"] = number_format(clock.addon_chips, force_grouping=True)
+            price = addon_price(table, clock.addon_chips).quantize(Decimal("0.01"))
+            context["addon_price"] = number_format(price, decimal_pos=2, force_grouping=True)
     context["record"] = kitchen_selectors.night_record(table=table)
     return render(request, "kitchen/night.html", context)
 
@@ -159,12 +168,14 @@ def _act(table: Table, seat: Seat, post: Any) -> str:
     action = post.get("action")
     player = _int(post.get("player"))
     actions: dict[str, Callable[[], object]] = {
-        "add": lambda: local_player_add(table_id=table.pk, seat_id=seat.pk, name=post.get("name", "")),
+        "add": lambda: kitchen_services.kitchen_add(table_id=table.pk, seat_id=seat.pk, name=post.get("name", "")),
         "buy_in": lambda: kitchen_services.kitchen_buy_in(
             table_id=table.pk, seat_id=seat.pk, player_seat_id=player or 0
         ),
         "ask": lambda: kitchen_services.kitchen_ask(table_id=table.pk, seat_id=seat.pk),
-        "approve": lambda: request_approve(table_id=table.pk, seat_id=seat.pk, request=_int(post.get("request"))),
+        "approve": lambda: kitchen_services.kitchen_approve(
+            table_id=table.pk, seat_id=seat.pk, request=_int(post.get("request"))
+        ),
         "deny": lambda: request_deny(table_id=table.pk, seat_id=seat.pk, request=_int(post.get("request"))),
         "cash_out": lambda: kitchen_services.kitchen_cash_out(
             table_id=table.pk, seat_id=seat.pk, player_seat_id=player or 0, chips=_count(post.get("chips"))
@@ -217,3 +228,19 @@ def night_act(request: HttpRequest, code: str) -> HttpResponse:
     except ServiceError as error:
         messages.error(request, str(error.message))
     return redirect("kitchen:night", code=table.code)
+
+
+def night_csv(request: HttpRequest, code: str) -> HttpResponse:
+    """The night's CSV: the settle-up, the costs apart, who pays whom (the people at it only)."""
+    table = _night_or_404(code)
+    if _seat(request, table) is None:
+        raise Http404
+    return export.csv_response(export.filename(table, "night"), export.night_rows(table))
+
+
+def tournament_csv(request: HttpRequest, code: str) -> HttpResponse:
+    """A tournament's CSV: the levels as played, the places and the prizes."""
+    table = _night_or_404(code)
+    if _seat(request, table) is None or tournament_of(table) is None:
+        raise Http404
+    return export.csv_response(export.filename(table, "tournament"), export.tournament_rows(table))

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from kitchen import tournament
+from kitchen.addons import kitchen_addon
 from kitchen.clock import standard_levels
 from kitchen.models import TournamentClock
 from kitchen.rules import tournament_of
@@ -44,6 +45,11 @@ def parse_levels(text: str) -> list[dict[str, Any]] | str:
     return levels
 
 
+def _whole(text: str) -> object:
+    """A whole number as typed, or the text itself (the service refuses it)."""
+    return int(text) if text.isdigit() else text
+
+
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
     values = {
@@ -55,6 +61,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         "levels": "",
         "rebuy_levels": "0",
         "payouts": "50/30/20",
+        "addon_level": "0",
+        "addon_chips": "",
     }
     if request.method == "POST":
         values = {key: request.POST.get(key, "").strip() for key in values}
@@ -80,6 +88,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     levels=levels,
                     rebuy_levels=int(values["rebuy_levels"]) if values["rebuy_levels"].isdigit() else -1,
                     payouts=list(PAYOUT_PRESETS.get(values["payouts"], ())),
+                    addon_level=_whole(values["addon_level"] or "0"),
+                    addon_chips=_whole(values["addon_chips"]),
                     home_game=chosen_home_game(request),
                 )
             except ServiceError as error:
@@ -112,6 +122,9 @@ def clock_act(request: HttpRequest, code: str) -> HttpResponse:
         if action == "out":
             ids = [int(v) for v in request.POST.getlist("out") if v.isdigit()]
             tournament.kitchen_eliminate(table_id=table.pk, seat_id=seat.pk, player_seat_ids=ids)
+        elif action == "addon":
+            player = request.POST.get("player", "")
+            kitchen_addon(table_id=table.pk, seat_id=seat.pk, player_seat_id=int(player) if player.isdigit() else 0)
         elif action in calls:
             calls[action](table_id=table.pk, seat_id=seat.pk)
         else:

@@ -70,6 +70,7 @@ class EventKind(StrEnum):
     KITCHEN_CLOCK = "kitchen_clock"  # the host's clock action: action, level, by
     KITCHEN_LEVEL = "kitchen_level"  # a level (or break) begun: level, at, small, big, ante, minutes, brk
     KITCHEN_OUT = "kitchen_out"  # players out of the tournament together: seats, names, place
+    KITCHEN_ADDON = "kitchen_addon"  # a player's add-on at a tournament: seat, name, chips, price, by
     # --- the engine's events (engine/teenpatti/hand.py, engine/holdem/hand.py) ---
     BOOT = "boot"
     BLIND = "blind"

@@ -414,6 +414,14 @@ class KitchenOut(TypedDict):
     place: int
 
 
+class KitchenAddOn(TypedDict):
+    seat: int
+    name: str
+    chips: int
+    price: str  # a decimal, as text
+    by: str
+
+
 #: Each kind's payload shapes (a payload matches one of them).
 PAYLOADS: dict[EventKind, tuple[type, ...]] = {
     EventKind.TABLE_CREATED: (TableCreated,),
@@ -452,6 +460,7 @@ PAYLOADS: dict[EventKind, tuple[type, ...]] = {
     EventKind.KITCHEN_CLOCK: (KitchenClock,),
     EventKind.KITCHEN_LEVEL: (KitchenLevel,),
     EventKind.KITCHEN_OUT: (KitchenOut,),
+    EventKind.KITCHEN_ADDON: (KitchenAddOn,),
     EventKind.VARIANT_CALLED: (VariantCalled,),
     EventKind.JOKER: (Joker,),
     EventKind.BOOT: (Boot,),

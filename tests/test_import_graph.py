@@ -435,6 +435,8 @@ KITCHEN_USES = {
     "tables.services",
     "tables.services.errors",
     "tables.services.hand_end",
+    "tables.services.pass_and_play",
+    "tables.services.requests",
     "tables.services.seats",
     "tables.services.table_settings",
     "tables.services.hosting",

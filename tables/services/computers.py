@@ -44,7 +44,7 @@ from tables.services.errors import ServiceError
 from tables.services.hosting import require_host
 from tables.services.log import TableLog
 from tables.services.seats import seat_number_check, seat_number_choose, seat_numbers_free, seat_taken_record
-from tables.services.write import table_write
+from tables.services.write import require_dealt, table_write
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +99,7 @@ def _computer_seat(log: TableLog, *, number: int, strength: str) -> Seat:
 
 def _check_may_seat(table: Table, seat_id: int) -> None:
     require_host(table, seat_id)
+    require_dealt(table)  # a kitchen night: nobody is dealt, no computer plays
     _require_play_chips(table)
     if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
         raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))

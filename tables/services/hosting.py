@@ -41,7 +41,7 @@ from tables.services.turns import (
     turn_clock_start,
     turn_timer,
 )
-from tables.services.write import seat_at, table_write, table_write_new
+from tables.services.write import require_dealt, seat_at, table_write, table_write_new
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -532,6 +532,7 @@ def seat_remove(*, table_id: int, seat_id: int, remove_seat_id: int, ban: bool =
         raise ServiceError("bad_message", _("Say yes or no to banning."))
     with table_write(table_id) as (table, log):
         host = require_host(table, seat_id)
+        require_dealt(table)  # a kitchen night's chips are counted on its page
         target = seat_at(table, remove_seat_id)
         if ban and target.pk == host.pk:
             raise ServiceError("not_yourself", _("The host cannot ban themselves."))

@@ -35,8 +35,9 @@ from tables.models import Seat, Table
 from tables.services.between_hands import deal_when_ready
 from tables.services.errors import ServiceError
 from tables.services.hosting import _clean_name, _require_free_name, require_host
+from tables.services.log import TableLog
 from tables.services.seats import seat_number_check, seat_number_choose, seat_taken_record
-from tables.services.write import require_open, table_write
+from tables.services.write import require_dealt, require_open, table_write
 
 
 def local_player_add(*, table_id: int, seat_id: int, name: str, number: int | None = None) -> Seat:
@@ -50,23 +51,32 @@ def local_player_add(*, table_id: int, seat_id: int, name: str, number: int | No
     seat_number_check(number)
     with table_write(table_id) as (table, log):
         require_host(table, seat_id)
-        if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
-            raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
-        _require_free_name(table, display_name)
-        seat = Seat.objects.create(
-            table=table,
-            display_name=display_name,
-            local=True,
-            number=seat_number_choose(table, number),
-            status=Seat.Status.PLAYING,
-            stack=table.buy_in_chips,
-            buy_ins=1,
-        )
-        log.append(EventKind.SEAT_JOINED, {"seat": seat.pk, "name": seat.display_name, "guest": False, "local": True})
-        seat_taken_record(
-            log, seat, chips=table.buy_in_chips, price=Decimal(table.buy_in_price), buy_back=False, local=True
-        )
-        deal_when_ready(log)
+        require_dealt(table)  # a kitchen night adds people through its own page, with its rules
+        return local_player_seat(table, log, display_name, number)
+
+
+def local_player_seat(table: Table, log: TableLog, name: object, number: int | None = None) -> Seat:
+    """:func:`local_player_add` inside the caller's ``table_write``, the host checked: for a
+    kitchen night, whose own rules come first (``kitchen.services.kitchen_add``)."""
+    display_name = _clean_name(name)
+    seat_number_check(number)
+    if not get_game(table.game).table_rules.seating_after_start and table.status != Table.Status.WAITING:
+        raise ServiceError("already_started", _("Hold'em seats are taken before the game starts."))
+    _require_free_name(table, display_name)
+    seat = Seat.objects.create(
+        table=table,
+        display_name=display_name,
+        local=True,
+        number=seat_number_choose(table, number),
+        status=Seat.Status.PLAYING,
+        stack=table.buy_in_chips,
+        buy_ins=1,
+    )
+    log.append(EventKind.SEAT_JOINED, {"seat": seat.pk, "name": seat.display_name, "guest": False, "local": True})
+    seat_taken_record(
+        log, seat, chips=table.buy_in_chips, price=Decimal(table.buy_in_price), buy_back=False, local=True
+    )
+    deal_when_ready(log)
     return seat
 
 

@@ -61,7 +61,7 @@ from tables.services.seats import (
     seat_take_check,
     seat_take_now,
 )
-from tables.services.write import seat_at, table_write
+from tables.services.write import require_dealt, seat_at, table_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
@@ -85,33 +85,40 @@ def seat_ask(*, table_id: int, seat_id: int, what: object, number: object = None
     not have it now anyway (banned, seated already, no buy-backs left, the seat taken...),
     when they already wait for an answer, or when they ask too often.
     """
+    with table_write(table_id) as (table, log):
+        require_dealt(table)  # a kitchen night's people ask on its page, under its rules
+        return seat_ask_record(table, log, seat_id, what, number)
+
+
+def seat_ask_record(table: Table, log: TableLog, seat_id: int, what: object, number: object = None) -> int:
+    """:func:`seat_ask` inside the caller's ``table_write``: for a kitchen night, whose own
+    rules come first (``kitchen.services.kitchen_ask``)."""
     if what not in WHAT:
         raise ServiceError("bad_request", _("Ask for a seat or to buy in again."))
     seat_number_check(number)
-    with table_write(table_id) as (table, log):
-        seat = seat_at(table, seat_id)
-        if what == "seat":
-            seat_take_check(table, seat, number)  # type: ignore[arg-type]  # checked above
-        else:
-            seat_buy_back_check(table, seat, asking=True)
-        if not approval_needed(table, seat):
-            raise ServiceError("no_approval_needed", _("This table needs no approval: go ahead."))
-        _require_may_ask(table, seat)
-        event = log.append(
-            EventKind.REQUEST_MADE,
-            {
-                "seat": seat.pk,
-                "name": seat.display_name,
-                "what": what,
-                "number": number,
-                # What the player asks to pay, and has bought so far: approving holds to both.
-                "chips": table.buy_in_chips,
-                "price": str(Decimal(table.buy_in_price)),
-                "buy_ins": seat.buy_ins,
-            },
-            actor=seat,
-        )
-        push_queue(log, about="approval", host=True)  # the host's phone hears it (issue 28)
+    seat = seat_at(table, seat_id)
+    if what == "seat":
+        seat_take_check(table, seat, number)  # type: ignore[arg-type]  # checked above
+    else:
+        seat_buy_back_check(table, seat, asking=True)
+    if not approval_needed(table, seat):
+        raise ServiceError("no_approval_needed", _("This table needs no approval: go ahead."))
+    _require_may_ask(table, seat)
+    event = log.append(
+        EventKind.REQUEST_MADE,
+        {
+            "seat": seat.pk,
+            "name": seat.display_name,
+            "what": what,
+            "number": number,
+            # What the player asks to pay, and has bought so far: approving holds to both.
+            "chips": table.buy_in_chips,
+            "price": str(Decimal(table.buy_in_price)),
+            "buy_ins": seat.buy_ins,
+        },
+        actor=seat,
+    )
+    push_queue(log, about="approval", host=True)  # the host's phone hears it (issue 28)
     return event.seq
 
 

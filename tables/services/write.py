@@ -51,6 +51,13 @@ def require_open(table: Table) -> None:
         raise ServiceError("ended", _("This game is over."))
 
 
+def require_dealt(table: Table) -> None:
+    """Refuse (``not_dealt``) a table that is not dealt (a kitchen night: its own page
+    records it, with its rules), for a write of the online table's."""
+    if table.settings.get("not_dealt"):
+        raise ServiceError("not_dealt", _("This night is played with real cards: record it on the night's page."))
+
+
 @dataclass(frozen=True)
 class SeatHolder:
     """Whom a table's socket writes for (issue 34): its seat, and the guest token of the
@@ -61,6 +68,7 @@ class SeatHolder:
 
 
 _holder: ContextVar[SeatHolder | None] = ContextVar("dashain_seat_holder", default=None)
+_socket: ContextVar[bool] = ContextVar("dashain_socket_write", default=False)
 
 
 @contextmanager
@@ -69,11 +77,14 @@ def writes_for(holder: SeatHolder | None) -> Iterator[None]:
     anything else, under the table's lock, it refuses (``seat_moved``, ``banned``) unless
     the seat is still the holder's. A seat link can move a guest's seat at any moment
     between the socket's last news and its next action; the lock makes the check and the
-    write one step, so no ordering lets an old page act for a seat it lost."""
-    token = _holder.set(holder)
+    write one step, so no ordering lets an old page act for a seat it lost. A table not dealt
+    (the setting ``not_dealt``: a kitchen night, whose own page keeps its rules) takes no
+    write from a socket: refused (``not_dealt``), writing nothing."""
+    token, socket = _holder.set(holder), _socket.set(True)
     try:
         yield
     finally:
+        _socket.reset(socket)
         _holder.reset(token)
 
 
@@ -91,13 +102,16 @@ def holder_check(holder: SeatHolder) -> None:
 @contextmanager
 def table_write(table_id: int) -> Iterator[tuple[Table, TableLog]]:
     """Lock the table, refuse it if ended, give its log; flush on success (see the module).
-    Inside :func:`writes_for`, the socket's seat is checked first (under the lock)."""
+    Inside :func:`writes_for`, the socket's seat is checked first (under the lock), and a
+    table not dealt is refused."""
     with transaction.atomic():
         table = lock_table(table_id)
         holder = _holder.get()
         if holder is not None:
             holder_check(holder)
         require_open(table)
+        if _socket.get():
+            require_dealt(table)
         log = TableLog(table)
         yield table, log
         log.flush()

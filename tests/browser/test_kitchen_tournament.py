@@ -29,17 +29,24 @@ def font_px(page, selector):
     return page.eval_on_selector(selector, "node => parseFloat(getComputedStyle(node).fontSize)")
 
 
-def test_a_tournament_with_levels_of_seconds(new_page, artifacts):
+def open_on_a_phone(new_page, levels):
+    """The host opens a tournament of 1,000 chips, these levels, re-buys through level 1 and
+    prizes 50/30/20 on their phone; the page checked before it is sent."""
     host = new_page("hostuser", viewport=PHONE)
     host.goto("/kitchen/new/tournament/")
     host.locator("#id_starting_chips").fill("1000")
     host.locator("#id_structure_custom").check()
-    host.locator("#id_levels").fill("10 20 0 3s\n20 40 5 60s\n40 80 10 60s")
+    host.locator("#id_levels").fill(levels)
     host.locator("#id_rebuy_levels").fill("1")
     host.locator("#id_payouts").select_option("50/30/20")
     assert page_problems(host) == []
     host.get_by_role("button", name="Open the tournament").click()
     host.wait_for_url(re.compile(r"/kitchen/[A-Z0-9]+/$"))
+    return host
+
+
+def test_a_tournament_with_levels_of_seconds(new_page, artifacts):
+    host = open_on_a_phone(new_page, "10 20 0 3s\n20 40 5 60s\n40 80 10 60s")
     host.get_by_role("row", name=re.compile("^Asha")).get_by_role("button", name="Buy-in").click()
     for name in ("Bina", "Chet", "Dipa"):
         host.locator("#add-name").fill(name)

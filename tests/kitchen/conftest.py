@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import User
-from kitchen.services import kitchen_open
+from kitchen.services import kitchen_add, kitchen_open
 from tables.models import Seat, Table
-from tables.services import local_player_add, table_join
+from tables.services import table_join
 
 
 def make_user(username: str) -> User:
@@ -24,7 +24,7 @@ def host_seat(table: Table) -> Seat:
 
 def add_by_name(table: Table, name: str) -> Seat:
     """The host adds a person by name (their first buy-in)."""
-    return local_player_add(table_id=table.pk, seat_id=host_seat(table).pk, name=name)
+    return kitchen_add(table_id=table.pk, seat_id=host_seat(table).pk, name=name)
 
 
 def join_as(table: Table, user: User) -> Seat:

@@ -1,0 +1,35 @@
+"""The kitchen nights in Django's admin, read-only (``accounts.admin_guard.ReadOnlyAdmin``):
+the nights, their shared costs, a tournament's clock, its eliminations and add-ons come from
+the night's page through the services, never from the admin."""
+
+from django.contrib import admin
+
+from accounts.admin_guard import ReadOnlyAdmin
+from kitchen.models import AddOn, Elimination, KitchenNight, SharedCost, TournamentClock
+
+
+@admin.register(KitchenNight)
+class KitchenNightAdmin(ReadOnlyAdmin):
+    list_display = ("table", "created_at")
+    search_fields = ("table__code",)
+
+
+@admin.register(SharedCost)
+class SharedCostAdmin(ReadOnlyAdmin):
+    list_display = ("night", "what", "amount", "paid_by", "recorded_by", "created_at")
+    search_fields = ("what", "night__table__code")
+
+
+@admin.register(TournamentClock)
+class TournamentClockAdmin(ReadOnlyAdmin):
+    list_display = ("night", "started", "elapsed_ms", "running_since", "rebuy_levels", "addon_level", "addon_chips")
+
+
+@admin.register(Elimination)
+class EliminationAdmin(ReadOnlyAdmin):
+    list_display = ("clock", "seat", "place", "created_at")
+
+
+@admin.register(AddOn)
+class AddOnAdmin(ReadOnlyAdmin):
+    list_display = ("clock", "seat", "created_at")
