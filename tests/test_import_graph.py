@@ -220,7 +220,7 @@ def test_the_foundations_import_only_what_is_below_them(module):
     assert project <= FOUNDATIONS[module] | {"tables"}, (module, sorted(project - FOUNDATIONS[module]))
 
 
-@pytest.mark.parametrize("reader", ["tables.screens", "tables.live.news_text", "tables.sql.read", "tables.news"])
+@pytest.mark.parametrize("reader", ["tables.screens", "tables.live.news_frames", "tables.sql.read", "tables.news"])
 def test_the_screens_and_other_reads_never_reach_writes(reader):
     graph = import_graph(top_level_only=False)
     assert _reaches(graph, reader, "tables.services") == [], reader

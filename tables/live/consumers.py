@@ -50,7 +50,7 @@ from django.utils.translation import gettext_lazy
 from accounts.language import language_for_scope
 from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
-from tables.live.news_text import news_text, text_with
+from tables.live.news_frames import news_text, text_with
 from tables.live.presence import presence_close, presence_online, presence_open, visible_change
 from tables.live.quiet_watch import TableWatch, watch_for_loop
 from tables.live.socket_auth import session_hash_current, socket_user_group
@@ -543,7 +543,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_snapshot()
             await self._close_if_banned(banned)
             return
-        # The frame's text, its parts encoded once for every socket of the table (tables.live.news_text).
+        # The frame's text, its parts encoded once for every socket of the table (tables.live.news_frames).
         text = news_text(message, after=after, viewer=viewer)
         phone = self.viewer.phone_public()
         if phone is not None:

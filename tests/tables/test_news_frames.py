@@ -1,4 +1,4 @@
-"""Each socket's news frame is assembled from parts encoded once (tables.live.news_text).
+"""Each socket's news frame is assembled from parts encoded once (tables.live.news_frames).
 
 Rules pinned: the text a socket is sent is exactly the JSON of the reply it was sent
 before (the events as its viewer may see them, the screen with its own view only),
@@ -19,8 +19,8 @@ import pytest
 
 from engine.games import GAME_NAMES
 from tables import selectors
-from tables.live import news_text as news_text_module
-from tables.live.news_text import news_text, text_with
+from tables.live import news_frames as news_frames_module
+from tables.live.news_frames import news_text, text_with
 from tables.services import hand_act
 from tests.tables.conftest import current_turn, open_table, random_action, repeatable_decks
 
@@ -145,7 +145,7 @@ def test_events_already_had_are_left_out_and_a_screen_not_at_the_last_event_too(
 
 
 def test_a_message_gone_from_the_cache_is_encoded_again(monkeypatch):
-    monkeypatch.setattr(news_text_module, "KEPT", 2)
+    monkeypatch.setattr(news_frames_module, "KEPT", 2)
     for round_ in range(20):
         message = _message(["1"] if round_ % 2 else None)
         expected = json.dumps(reply_before(message, 0, "2"))
