@@ -16,7 +16,7 @@ What goes out (the protocol is written down in ``docs/live-play.md``):
 
 No news is lost for good: the channel layer may drop a broadcast, and a gap is seen only
 when a later one arrives. So when a table has had no news for ``quiet_seconds``, the
-process's one watcher (``tables.live.quiet_watch``) reads the latest seq of all its quiet
+process's one watcher (``tables.live.quiet_tables``) reads the latest seq of all its quiet
 tables in one query, and a socket that is behind sends what it missed from the log; a
 ``ping`` does the same at once for its socket, and its ``pong`` carries the table's latest seq.
 
@@ -52,7 +52,7 @@ from tables import screens, selectors, services
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.live.news_frames import news_text, text_with
 from tables.live.presence import presence_close, presence_online, presence_open, visible_change
-from tables.live.quiet_watch import TableWatch, watch_for_loop
+from tables.live.quiet_tables import TableWatch, watch_for_loop
 from tables.live.socket_auth import session_hash_current, socket_user_group
 from tables.live.socket_limits import CLOSE_TOO_MANY, LIMITS, Who, socket_who
 from tables.live.viewer import Viewer
