@@ -204,7 +204,7 @@ FOUNDATIONS = {
     "tables.payloads": {"tables.events", "tables.messages"},
     "tables.state_cache": {"tables.models"},
     "tables.guests": {"tables.models"},
-    "tables.visibility": set(),
+    "tables.page_in_view": set(),
     "tables.sql": set(),
     "tables.sql.write": {"tables.models", "tables.events"},
     "tables.sql.read": {"tables.models", "tables.events", "tables.sql.write"},
@@ -362,7 +362,7 @@ ROOMS = {
         "tables.events",
         "tables.guests",
         "tables.models",
-        "tables.visibility",
+        "tables.page_in_view",
     },
     "tables.pages": {
         "tables.services",

@@ -13,7 +13,7 @@ process that dies without closing its sockets leaves their counts up until the k
 expires (``PRESENCE_TTL``): such a seat reads as connected for that long at most.
 
 Whether an open page is also in view (no push reminder then) is counted beside it, in
-``tables.visibility`` (below the socket transport, so the push sender reads it too);
+``tables.page_in_view`` (below the socket transport, so the push sender reads it too);
 :func:`visible_change` is the socket's side of it.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from django.core.cache import cache
 
-from tables.visibility import visible_change
+from tables.page_in_view import visible_change
 
 __all__ = ["presence_close", "presence_online", "presence_open", "visible_change"]
 
