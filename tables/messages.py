@@ -175,4 +175,4 @@ class ErrorFrame(TypedDict):
     code: str
     message: str
     field: NotRequired[str]
-    reply_to: NotRequired[str]
+    id: NotRequired[str | int]  # the id of the request refused, when it had a valid one

@@ -277,6 +277,9 @@ def test_only_the_write_path_builds_a_table_log():
     "thin",
     [
         "tables.live.consumers",
+        "tables.live.protocol",
+        "tables.live.session",
+        "tables.live.commands",
         "tables.live.viewer",
         "tables.pages.views",
         "tables.pages.views_history",
