@@ -15,12 +15,8 @@ the wrapper (only an HTTP response does), so nothing else changes.
 
 from __future__ import annotations
 
-import json
 import logging
 
-from django.utils import translation
-
-from accounts.language import language_for_scope
 from tables.live.channels_typed import (
     ASGIApp,
     AuthMiddleware,
@@ -33,7 +29,7 @@ from tables.live.channels_typed import (
     database_sync_to_async,
     user_of_scope,
 )
-from tables.live.protocol import CLOSE_UNAVAILABLE, UNAVAILABLE
+from tables.live.consumers import socket_refuse_unavailable
 from tables.services import DATABASE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
@@ -80,18 +76,6 @@ class SocketAuthMiddleware(AuthMiddleware):
             await socket_refuse_unavailable({k: v for k, v in scope.items() if k != "user"}, receive, send)
             return
         await self.inner(scope, receive, send)
-
-
-async def socket_refuse_unavailable(scope: Scope, receive: Receive, send: Send) -> None:
-    """Answer a WebSocket's handshake: accepted, ``{"type": "error", "code": "unavailable"}``
-    in its language (from its cookie or browser), closed with 4503."""
-    if (await receive()).get("type") != "websocket.connect":
-        return
-    with translation.override(language_for_scope(scope)):
-        message = {"type": "error", "code": "unavailable", "message": str(UNAVAILABLE)}
-    await send({"type": "websocket.accept"})
-    await send({"type": "websocket.send", "text": json.dumps(message)})
-    await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
 
 
 def socket_auth_stack(inner: ASGIApp) -> ASGIApp:

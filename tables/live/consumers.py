@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -56,7 +57,7 @@ from tables.live.channels_typed import (
     handler_name,
 )
 from tables.live.commands import command_run
-from tables.live.presence import presence_close, presence_open, visible_change
+from tables.live.presence import PageCounts
 from tables.live.protocol import (
     CLOSE_FORBIDDEN,
     CLOSE_SIGNED_OUT,
@@ -73,7 +74,7 @@ from tables.live.protocol import (
 from tables.live.quiet_tables import watch_for_loop
 from tables.live.session import SEAT_GONE_CODES, SeatGone, TableSession
 from tables.live.socket_auth import session_hash_current, socket_user_group
-from tables.live.socket_limits import CLOSE_TOO_MANY, LIMITS, Who, socket_who
+from tables.live.socket_limits import CLOSE_TOO_MANY, SocketCount, socket_who
 from tables.news import layer_send, remember_server_loop
 from tables.services import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 
@@ -84,7 +85,7 @@ if TYPE_CHECKING:
     from accounts.models import User
     from tables.messages import TableEventsMessage
 
-__all__ = ["CLOSE_UNAVAILABLE", "TableConsumer", "sockets_close_for_session"]
+__all__ = ["CLOSE_UNAVAILABLE", "TableConsumer", "socket_refuse_unavailable", "sockets_close_for_session"]
 
 logger = logging.getLogger(__name__)
 
@@ -102,6 +103,19 @@ def sockets_close_for_session(session_key: str | None) -> None:
         return
 
     layer_send(session_group(session_key), {"type": "session.ended"})
+
+
+async def socket_refuse_unavailable(scope: Scope, receive: Receive, send: Send) -> None:
+    """Answer a WebSocket's handshake when the table cannot be reached (the channel layer or
+    the database away): accepted, ``{"type": "error", "code": "unavailable"}`` in its
+    language (from its cookie or browser), closed with 4503."""
+    if (await receive()).get("type") != "websocket.connect":
+        return
+    with translation.override(language_for_scope(scope)):
+        message = {"type": "error", "code": "unavailable", "message": str(UNAVAILABLE)}
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": json.dumps(message)})
+    await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
 
 
 def _run_clock_if_due(table_id: int) -> None:
@@ -160,12 +174,11 @@ class TableConsumer(JsonWebsocketConsumer):
 
     # The connection's state, as it stands before ``connect`` has found anything.
     session: TableSession | None = None  # made once the socket is known to be a seat's
+    page: PageCounts | None = None  # its page counted open and in view (tables.live.presence)
     language: str | None = None
-    who: Who | None = None  # counted by the limits per person and address
     accepted = False
     groups: tuple[str, ...] = ()  # the channel-layer groups joined
-    present = False  # counted open (tables.live.presence)
-    visible = False  # counted in view (tables.page_in_view)
+    limits: SocketCount  # its place in the limits per person and address
     tokens: float
     tokens_at: float
 
@@ -179,12 +192,7 @@ class TableConsumer(JsonWebsocketConsumer):
             if hasattr(self, "channel_name") or scope.get("type") != "websocket":
                 raise
             logger.warning("channel layer unavailable; socket refused", exc_info=True)
-            if (await receive()).get("type") != "websocket.connect":
-                return
-            message = {"type": "error", "code": "unavailable", "message": str(UNAVAILABLE)}
-            await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": json.dumps(message)})
-            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+            await socket_refuse_unavailable(scope, receive, send)
 
     async def dispatch(self, message: Message) -> None:
         """Channels' dispatch, in the viewer's language, without its connection check.
@@ -215,15 +223,20 @@ class TableConsumer(JsonWebsocketConsumer):
         remember_server_loop(asyncio.get_running_loop())
         self.tokens = float(self.rate_burst)
         self.tokens_at = time.monotonic()
+        self.limits = SocketCount()
         code = str(self.scope.get("url_route", {}).get("kwargs", {}).get("code", ""))
         session = self.scope.get("session")
         guest_token = session.get(GUEST_TOKEN_SESSION_KEY) if session is not None else None
         # Issue 24: limits per person and per address (tables.live.socket_limits), before any read.
-        if not await self._limits_admit(socket_who(self.scope, guest_token)):
+        refused = self.limits.admit(socket_who(self.scope, guest_token))
+        if refused is not None:
+            await self.accept()
+            await self._error(*refused)
+            await self.close(code=CLOSE_TOO_MANY)
             return
         found = await database_sync_to_async(_identify)(code, self.scope.get("user"), guest_token)
         if found is None:
-            self._limits_release()
+            self.limits.release()
             await self.close(code=CLOSE_FORBIDDEN)
             return
         table = TableSession(
@@ -248,7 +261,7 @@ class TableConsumer(JsonWebsocketConsumer):
                 await self.channel_layer.group_add(group, self.channel_name)
         except Exception:
             logger.warning("channel layer unavailable; socket to %s refused", found.group, exc_info=True)
-            self._limits_release()
+            self.limits.release()
             await self.accept()
             await self._error("unavailable", UNAVAILABLE)
             await self.close(code=CLOSE_UNAVAILABLE)
@@ -256,7 +269,10 @@ class TableConsumer(JsonWebsocketConsumer):
         self.groups = tuple(groups)
         self.session = table
         await self.accept()
-        await self._presence_open(table)
+        self.page = PageCounts(
+            found.group, found.seat_id, functools.partial(self.channel_layer.group_send, found.group)
+        )
+        await self.page.open()
         try:
             await table.send_snapshot()
         except SeatGone as gone:  # moved or banned between finding the seat and reading
@@ -289,9 +305,9 @@ class TableConsumer(JsonWebsocketConsumer):
         await self.close(code=CLOSE_UNAVAILABLE)
 
     async def disconnect(self, code: int) -> None:
-        await self._visible_set(False)
-        await self._presence_close()
-        self._limits_release()
+        if self.page is not None:
+            await self.page.close()
+        self.limits.release()
         table = self.session
         if table is not None:
             if table.watch is not None:
@@ -349,85 +365,12 @@ class TableConsumer(JsonWebsocketConsumer):
         if not await database_sync_to_async(session_hash_current)(self.scope):
             await self.session_ended(message)
 
-    # --- who has the table open (issue 28, tables.live.presence) ----------------------
-
-    async def _presence_open(self, table: TableSession) -> None:
-        """Count this socket open; the table hears when its seat comes online."""
-        try:
-            online = await presence_open(table.group, table.seat_id)
-            self.present = True
-            if online:
-                await self.channel_layer.group_send(
-                    table.group, {"type": "seat.presence", "seat": table.seat_id, "online": True}
-                )
-        except Exception:  # the cache or the layer is away: the seat just shows as before
-            logger.warning("presence of %s not counted", table.group, exc_info=True)
-
-    async def _presence_close(self) -> None:
-        """Count this socket closed; the table hears when its seat has no page left open."""
-        table = self.session
-        if not self.present or table is None:
-            return
-        self.present = False
-        try:
-            if await presence_close(table.group, table.seat_id):
-                await self.channel_layer.group_send(
-                    table.group, {"type": "seat.presence", "seat": table.seat_id, "online": False}
-                )
-        except Exception:
-            logger.warning("presence of %s not uncounted", table.group, exc_info=True)
-
-    async def _visible_set(self, visible: bool) -> None:
-        """Count this socket's page as in view or not (issue 28: no push while it is;
-        tables.page_in_view), only on a change of its own."""
-        table = self.session
-        if visible == self.visible or table is None:
-            return
-        self.visible = visible
-        try:
-            await visible_change(table.group, table.seat_id, visible)
-        except Exception:  # the cache is away: a push may be sent to a page in view
-            logger.warning("visibility of %s not counted", table.group, exc_info=True)
-
-    # --- limits per person and per address (issue 24; tables.live.socket_limits) ----------------
-
-    async def _limits_admit(self, who: Who) -> bool:
-        """Count this socket and its opening read, or refuse it: told why, closed with 4429."""
-        if LIMITS.open(who):
-            self.who = who
-            if LIMITS.read(who):
-                return True
-            self._limits_release()
-            code, text = "too_many_reads", _("Too many requests from you; the page tries again shortly.")
-        else:
-            code, text = "too_many_sockets", _("Too many open pages of this table from you; close some and try again.")
-        await self.accept()
-        await self._error(code, text)
-        await self.close(code=CLOSE_TOO_MANY)
-        return False
-
-    def _limits_release(self) -> None:
-        who = self.who
-        if who is not None:
-            self.who = None
-            LIMITS.close(who)
-
     async def _within_limits(self, limit: Limit, request_id: RequestId | None) -> bool:
-        """Whether a frame is within its sender's commands (a frame that makes the site write:
-        over all their sockets) or reads (a snapshot or resync); the page is told if not."""
-        who = self.who
-        if who is None or limit is None:
-            return True
-        if limit == "command":
-            if LIMITS.command(who):
-                return True
-            text = _("Too many commands from you at once; wait a moment and try again.")
-            await self._error("too_many_commands", text, request_id)
-            return False
-        if LIMITS.read(who):
-            return True
-        await self._error("too_many_reads", _("Too many requests from you; the page tries again shortly."), request_id)
-        return False
+        """Whether a frame is within its sender's commands or reads; the page is told if not."""
+        refused = self.limits.take(limit)
+        if refused is not None:
+            await self._error(*refused, request_id)
+        return refused is None
 
     async def _error(self, code: str, message: str | StrPromise, request_id: RequestId | None = None) -> None:
         await self.send_json(error_frame(code, message, request_id))
@@ -467,7 +410,8 @@ class TableConsumer(JsonWebsocketConsumer):
         if not await self._within_limits(command.limit, request_id):
             return
         if isinstance(command, Visibility):
-            await self._visible_set(command.visible)
+            if self.page is not None:
+                await self.page.visible_set(command.visible)
             return
         try:
             reply = await command_run(table, command)
