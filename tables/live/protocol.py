@@ -9,7 +9,7 @@ free seat, a known request) is the service's to say. A frame refused here reache
 service and changes nothing.
 
 The close codes and the error frame every refusal is sent as are here too: the page knows
-them all (``static/js/main.js``).
+them all (``static/js/table/connection.js``, ``main.js``).
 """
 
 from __future__ import annotations
