@@ -61,7 +61,9 @@ class SocketAuthMiddleware(AuthMiddleware):
     """
 
     async def resolve_scope(self, scope: Scope) -> None:
-        scope["user"]._wrapped = await database_sync_to_async(user_of_scope)(scope)
+        # The user itself, read now, in place of Channels' lazy one (filled through its
+        # private ``_wrapped``): nothing reads the scope's user before this.
+        scope["user"] = await database_sync_to_async(user_of_scope)(scope)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "websocket":

@@ -220,10 +220,10 @@ class TableConsumer(JsonWebsocketConsumer):
             await handler(message)
 
     async def connect(self) -> None:
-        remember_server_loop(asyncio.get_running_loop())
+        self.limits = SocketCount()
         self.tokens = float(self.rate_burst)
         self.tokens_at = time.monotonic()
-        self.limits = SocketCount()
+        remember_server_loop(asyncio.get_running_loop())
         code = str(self.scope.get("url_route", {}).get("kwargs", {}).get("code", ""))
         session = self.scope.get("session")
         guest_token = session.get(GUEST_TOKEN_SESSION_KEY) if session is not None else None
