@@ -22,7 +22,7 @@ from tables import selectors
 from tables.live import news_frames as news_frames_module
 from tables.live.news_frames import news_text, text_with
 from tables.services import hand_act
-from tests.tables.conftest import current_turn, open_table, random_action, repeatable_decks
+from tests.tables.conftest import current_turn, news_captured, open_table, random_action, repeatable_decks
 
 
 @pytest.fixture(autouse=True)
@@ -60,18 +60,7 @@ def reply_before(message: dict[str, Any], after: int, viewer: str | None) -> dic
 
 def _news_of_random_hands(monkeypatch, django_capture_on_commit_callbacks, game: str, actions: int):
     """(every message the writers broadcast, the seat ids) over random play at one table."""
-    from tables.services import log
-
-    sent: list[dict[str, Any]] = []
-
-    def capture(group, frames, screen=None):
-        message: dict[str, Any] = {"type": "table.events", "events": frames}
-        if screen is not None:
-            message["screen"] = screen
-        # What the channel layer hands each socket: the message as decoded from its bytes.
-        sent.append(json.loads(json.dumps(message)))
-
-    monkeypatch.setattr(log, "broadcast", capture)
+    sent = news_captured(monkeypatch)
     rng = random.Random(game)
     with django_capture_on_commit_callbacks(execute=True):
         table, seats = open_table(game, 3)

@@ -22,7 +22,7 @@ from tables.live.commands import command_run
 from tables.live.protocol import Act, Beat, Ping
 from tables.live.session import TableSession
 from tables.services import hand_act
-from tests.tables.conftest import current_turn, open_table, random_action, repeatable_decks
+from tests.tables.conftest import current_turn, news_captured, open_table, random_action, repeatable_decks
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,22 +48,6 @@ class RecordingSocket:
 
     async def close(self, code: int | None = None) -> None:
         self.closed.append(code)
-
-
-def _captured_news(monkeypatch) -> list[dict[str, Any]]:
-    """Every message the writers broadcast from now on, as a socket receives it."""
-    from tables.services import log
-
-    sent: list[dict[str, Any]] = []
-
-    def capture(group, frames, screen=None):
-        message: dict[str, Any] = {"type": "table.events", "events": frames}
-        if screen is not None:
-            message["screen"] = screen
-        sent.append(json.loads(json.dumps(message)))
-
-    monkeypatch.setattr(log, "broadcast", capture)
-    return sent
 
 
 def _play_one(table, seats, rng: random.Random) -> None:
@@ -99,7 +83,7 @@ async def test_news_in_order_is_sent_once_and_old_news_not_at_all(monkeypatch):
     assert snapshot["type"] == "snapshot" and session.last_seq == snapshot["seq"]
     assert snapshot["seq"] == await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk)
 
-    news = _captured_news(monkeypatch)
+    news = news_captured(monkeypatch)
     await database_sync_to_async(_play_one)(table, seats, random.Random(1))
     assert len(news) == 1
     await session.news(news[0])
@@ -116,7 +100,7 @@ async def test_news_after_a_gap_is_replaced_by_what_the_log_holds(monkeypatch):
     table, seats = await database_sync_to_async(open_table)("classic", 3)
     session, socket = await _session_of(seats[2], table)
     before = session.last_seq
-    news = _captured_news(monkeypatch)
+    news = news_captured(monkeypatch)
     rng = random.Random(2)
     await database_sync_to_async(_play_one)(table, seats, rng)
     await database_sync_to_async(_play_one)(table, seats, rng)
@@ -133,7 +117,7 @@ async def test_a_beat_answers_without_a_read_and_a_ping_sends_what_was_missed(mo
     table, seats = await database_sync_to_async(open_table)("classic", 3)
     session, socket = await _session_of(seats[1], table)
     sent_seq = session.last_seq
-    _captured_news(monkeypatch)  # the news of the move is lost
+    news_captured(monkeypatch)  # the news of the move is lost
     await database_sync_to_async(_play_one)(table, seats, random.Random(3))
     latest = await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk)
     assert latest > sent_seq
