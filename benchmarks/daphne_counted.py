@@ -51,18 +51,18 @@ _trace: list[list[Any]] = []
 
 def _trace_install() -> None:
     """Wrap the action handler, the action service and the news handler to note their times."""
-    from tables.live import consumers
+    from tables.live import commands, consumers
 
-    act_handler = consumers.TableConsumer.HANDLERS["action"]
+    act_handler = commands.action_play
 
-    async def on_action(self: Any, message: dict[str, Any]) -> Any:
+    async def on_action(session: Any, command: Any) -> Any:
         began = time.perf_counter()
-        reply: Any = await act_handler(self, message)
-        _trace.append(["handler", self.table_id, reply["seq"], began])
-        _trace.append(["handler_end", self.table_id, reply["seq"], time.perf_counter()])
+        reply: Any = await act_handler(session, command)
+        _trace.append(["handler", session.table_id, reply["seq"], began])
+        _trace.append(["handler_end", session.table_id, reply["seq"], time.perf_counter()])
         return reply
 
-    consumers.TableConsumer.HANDLERS["action"] = on_action
+    commands.action_play = on_action  # looked up on the module at each action
     _trace_service()
     news_handler = consumers.TableConsumer.table_events
 
@@ -70,9 +70,10 @@ def _trace_install() -> None:
         began = time.perf_counter()
         await news_handler(self, message)
         ended = time.perf_counter()
+        table_id = self.session.table_id if self.session is not None else None
         for event in message.get("events") or ():
-            _trace.append(["news", self.table_id, event["seq"], began])
-            _trace.append(["news_end", self.table_id, event["seq"], ended])
+            _trace.append(["news", table_id, event["seq"], began])
+            _trace.append(["news_end", table_id, event["seq"], ended])
 
     setattr(consumers.TableConsumer, "table_events", table_events)  # noqa: B010 (mypy: no method assignment)
 

@@ -76,7 +76,7 @@ def _play(actions: int) -> tuple[list[dict[str, Any]], list[Any], int]:
 async def _deliver(messages: list[dict[str, Any]], seats: list[Any], table_id: int, repeats: int) -> tuple[float, int]:
     """Best CPU seconds of ``repeats`` rounds of every message to every seat's consumer; frames sent."""
     from tables.live.consumers import TableConsumer
-    from tables.live.viewer import Viewer
+    from tables.live.session import TableSession
 
     frames: list[dict[str, Any]] = []
 
@@ -84,20 +84,22 @@ async def _deliver(messages: list[dict[str, Any]], seats: list[Any], table_id: i
         frames.append(message)
 
     consumers = []
+    sessions = []
     for seat in seats:
         consumer = TableConsumer()
         consumer.scope = {"type": "websocket"}
         consumer.language = "en"
-        consumer.table_id, consumer.seat_id, consumer.is_host, consumer.signed_out = table_id, seat.pk, False, False
-        consumer.viewer = Viewer(seat_id=seat.pk, is_host=False, phone=None)
-        consumer.sending = asyncio.Lock()
-        consumer.watch = None  # type: ignore[assignment]  # no quiet-table watcher here
+        session = TableSession(  # no quiet-table watcher here
+            consumer, table_id=table_id, seat_id=seat.pk, group="", is_host=False, phone=None, holder_token=None
+        )
+        consumer.session = session
         consumer.base_send = send
         consumers.append(consumer)
+        sessions.append(session)
     best = float("inf")
     for _ in range(repeats):
-        for consumer in consumers:
-            consumer.last_seq = messages[0]["events"][0]["seq"] - 1
+        for session in sessions:
+            session.last_seq = messages[0]["events"][0]["seq"] - 1
         frames.clear()
         started = time.process_time()
         for message in messages:

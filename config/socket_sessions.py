@@ -15,16 +15,21 @@ the wrapper (only an HTTP response does), so nothing else changes.
 
 from __future__ import annotations
 
-import json
 import logging
-from typing import Any
 
-from channels.auth import AuthMiddleware, get_user
-from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
-from django.utils import translation
-
-from accounts.language import language_for_scope
-from tables.live.consumers import CLOSE_UNAVAILABLE, UNAVAILABLE, database_sync_to_async
+from tables.live.channels_typed import (
+    ASGIApp,
+    AuthMiddleware,
+    CookieMiddleware,
+    InstanceSessionWrapper,
+    Receive,
+    Scope,
+    Send,
+    SessionMiddleware,
+    database_sync_to_async,
+    user_of_scope,
+)
+from tables.live.consumers import socket_refuse_unavailable
 from tables.services import DATABASE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
@@ -34,12 +39,13 @@ class SocketSessionMiddleware(SessionMiddleware):
     """Channels' ``SessionMiddleware`` for WebSockets: the same session in the scope, the
     server's own ``send`` to the inner application."""
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "websocket":
-            return await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, send)
+            return
         wrapper = InstanceSessionWrapper(scope, send)
         await wrapper.resolve_session()
-        return await self.inner(wrapper.scope, receive, send)
+        await self.inner(wrapper.scope, receive, send)
 
 
 class SocketAuthMiddleware(AuthMiddleware):
@@ -50,16 +56,19 @@ class SocketAuthMiddleware(AuthMiddleware):
     the page sees only as a drop. Here the socket is accepted, told ``unavailable`` and
     closed with 4503, as the table's consumer answers a channel layer or database that is
     away, and the page comes back with its back-off. The read runs in the project's
-    database call (``tables.live.consumers.database_sync_to_async``), whose connection check
+    database call (``tables.live.channels_typed.database_sync_to_async``), whose connection check
     inside the call replaces a connection a database restart left broken.
     """
 
-    async def resolve_scope(self, scope: dict[str, Any]) -> None:
-        scope["user"]._wrapped = await database_sync_to_async(get_user.func)(scope)
+    async def resolve_scope(self, scope: Scope) -> None:
+        # The user itself, read now, in place of Channels' lazy one (filled through its
+        # private ``_wrapped``): nothing reads the scope's user before this.
+        scope["user"] = await database_sync_to_async(user_of_scope)(scope)
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope.get("type") != "websocket":
-            return await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, send)
+            return
         scope = dict(scope)
         self.populate_scope(scope)
         try:
@@ -67,23 +76,12 @@ class SocketAuthMiddleware(AuthMiddleware):
         except DATABASE_UNAVAILABLE:
             logger.warning("database unavailable; socket refused before its session was read", exc_info=True)
             await socket_refuse_unavailable({k: v for k, v in scope.items() if k != "user"}, receive, send)
-            return None
-        return await self.inner(scope, receive, send)
+            return
+        await self.inner(scope, receive, send)
 
 
-async def socket_refuse_unavailable(scope: dict[str, Any], receive: Any, send: Any) -> None:
-    """Answer a WebSocket's handshake: accepted, ``{"type": "error", "code": "unavailable"}``
-    in its language (from its cookie or browser), closed with 4503."""
-    if (await receive()).get("type") != "websocket.connect":
-        return
-    with translation.override(language_for_scope(scope)):
-        message = {"type": "error", "code": "unavailable", "message": str(UNAVAILABLE)}
-    await send({"type": "websocket.accept"})
-    await send({"type": "websocket.send", "text": json.dumps(message)})
-    await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
-
-
-def socket_auth_stack(inner: Any) -> Any:
+def socket_auth_stack(inner: ASGIApp) -> ASGIApp:
     """``channels.auth.AuthMiddlewareStack`` with :class:`SocketSessionMiddleware` and
     :class:`SocketAuthMiddleware`."""
-    return CookieMiddleware(SocketSessionMiddleware(SocketAuthMiddleware(inner)))
+    stack: ASGIApp = CookieMiddleware(SocketSessionMiddleware(SocketAuthMiddleware(inner)))
+    return stack

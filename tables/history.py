@@ -298,7 +298,8 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
         if "kind" not in frame:
             continue  # a secret of someone else's: not even a sentence about it
         if frame["kind"] == EventKind.BOARD:
-            board = list(frame["data"].get("board") or [])
+            cards = frame["data"].get("board")
+            board = [str(card) for card in cards] if isinstance(cards, list) else []
         sentence = describe_event(frame["kind"], frame["data"], names, viewer, engine=True, board=board)
         if sentence:
             steps[-1]["words"].append(sentence)

@@ -9,10 +9,12 @@ the services and the consumer all name their messages from here.
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
+from typing import Literal, NotRequired, TypeAlias, TypedDict
 
-#: A value of the engine's views, of an event's data or of a table's settings: JSON.
-JSON: TypeAlias = Any
+from engine.view_types import HandView
+
+#: A JSON value as ``json.loads`` gives it back: an event's data, a table's settings and rules.
+JSONValue: TypeAlias = str | int | float | bool | None | list["JSONValue"] | dict[str, "JSONValue"]
 
 
 class LegalPublic(TypedDict):
@@ -60,8 +62,8 @@ class TablePublic(TypedDict):
     hands_played: int
     next_deal_at: str | None
     ending: bool
-    settings: dict[str, JSON]
-    rules: dict[str, JSON]
+    settings: dict[str, JSONValue]
+    rules: dict[str, JSONValue]
 
 
 class RequestPublic(TypedDict):
@@ -85,7 +87,7 @@ class EventFrame(TypedDict):
     seq: int
     kind: str
     hand: int | None
-    data: dict[str, JSON]
+    data: dict[str, JSONValue]
     visible_to: list[str] | None
 
 
@@ -95,7 +97,7 @@ class ViewerFrame(TypedDict):
 
     seq: int
     kind: NotRequired[str]
-    data: NotRequired[dict[str, JSON]]
+    data: NotRequired[dict[str, JSONValue]]
     hand: NotRequired[int]
 
 
@@ -107,8 +109,8 @@ class HandScreen(TypedDict):
     dealer: int | None
     finished: bool
     turn: TurnPublic | None
-    views: dict[str, JSON]
-    public: JSON
+    views: dict[str, str | HandView]  # each player's view, JSON text in the news
+    public: str | HandView | None  # None: a snapshot's screen of a player dealt in
 
 
 class HandForViewer(TypedDict):
@@ -117,7 +119,7 @@ class HandForViewer(TypedDict):
     number: int
     dealer: int | None
     finished: bool
-    view: JSON
+    view: str | HandView | None
     turn: TurnPublic | None
 
 
@@ -175,4 +177,4 @@ class ErrorFrame(TypedDict):
     code: str
     message: str
     field: NotRequired[str]
-    reply_to: NotRequired[str]
+    id: NotRequired[str | int]  # the id of the request refused, when it had a valid one

@@ -15,7 +15,7 @@ process that dies between the claim and the send loses that one push.
 
 Not sent (and recorded why): a turn reminder whose turn is over (the player acted, the
 hand ended); when a page of the seat is open and visible
-(``tables.visibility.seat_visible``), when it waited longer than :data:`STALE`, and when
+(``tables.page_in_view.seat_visible``), when it waited longer than :data:`STALE`, and when
 the push service answers 404 or 410, which also deletes the subscription (the browser
 dropped it).
 
@@ -50,7 +50,7 @@ from pywebpush import WebPushException, webpush
 from requests.adapters import HTTPAdapter
 
 from tables.models import Hand, PushMessage, Table, table_group_name
-from tables.visibility import seat_visible
+from tables.page_in_view import seat_visible
 
 logger = logging.getLogger(__name__)
 

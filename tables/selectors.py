@@ -366,7 +366,7 @@ def view_key(hand: HandScreen, viewer: str | None) -> str | None:
     dealt in (its key), else the public one (``None``).
 
     With :func:`frame_for_viewer`, the one place where what a viewer receives is chosen
-    (a snapshot's hand and each socket's pushed frame, ``tables.live.news_text``); which cards
+    (a snapshot's hand and each socket's pushed frame, ``tables.live.news_frames``); which cards
     a view holds was decided by the engine's ``view``.
     """
     return viewer if viewer is not None and viewer in hand["views"] else None

@@ -17,7 +17,7 @@ Each view is the engine's own ``view(state, viewer)`` (the one place that decide
 cards a viewer may see), computed once per distinct viewer from the in-memory state of
 the hand: a table of N players costs N + 1 views per change, however many sockets
 watch, and no query or lock per socket. Each socket then keeps only its own view
-(``tables.selectors.view_key`` picks which; ``tables.live.news_text`` builds the frame): the
+(``tables.selectors.view_key`` picks which; ``tables.live.news_frames`` builds the frame): the
 page applies it and asks for nothing.
 
 The views travel as JSON text, encoded here, in the writer's thread: the channel layer

@@ -204,9 +204,7 @@ FOUNDATIONS = {
     "tables.payloads": {"tables.events", "tables.messages"},
     "tables.state_cache": {"tables.models"},
     "tables.guests": {"tables.models"},
-    "tables.visibility": set(),
-    "tables.live.presence": {"tables.visibility"},
-    "tables.money": {"tables.models"},
+    "tables.page_in_view": set(),
     "tables.sql": set(),
     "tables.sql.write": {"tables.models", "tables.events"},
     "tables.sql.read": {"tables.models", "tables.events", "tables.sql.write"},
@@ -223,7 +221,7 @@ def test_the_foundations_import_only_what_is_below_them(module):
 
 
 @pytest.mark.parametrize(
-    "reader", ["tables.what_viewers_see", "tables.live.news_text", "tables.sql.read", "tables.broadcast"]
+    "reader", ["tables.what_viewers_see", "tables.live.news_frames", "tables.sql.read", "tables.broadcast"]
 )
 def test_the_screens_and_other_reads_never_reach_writes(reader):
     graph = import_graph(top_level_only=False)
@@ -281,6 +279,9 @@ def test_only_the_write_path_builds_a_table_log():
     "thin",
     [
         "tables.live.consumers",
+        "tables.live.protocol",
+        "tables.live.session",
+        "tables.live.commands",
         "tables.live.viewer",
         "tables.pages.views",
         "tables.pages.views_join",
@@ -374,7 +375,7 @@ ROOMS = {
         "tables.events",
         "tables.guests",
         "tables.models",
-        "tables.visibility",
+        "tables.page_in_view",
     },
     "tables.pages": {
         "tables.services",

@@ -48,9 +48,10 @@ import hashlib
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 CLOSE_TOO_MANY = 4429
 
@@ -204,3 +205,47 @@ class SocketLimits:
 
 #: This process's limits.
 LIMITS = SocketLimits()
+
+
+#: A refusal: its code and the sentence the page is told.
+Refusal = tuple[str, str]
+
+
+def _too_many_reads() -> Refusal:
+    return "too_many_reads", _("Too many requests from you; the page tries again shortly.")
+
+
+class SocketCount:
+    """One socket's place in this process's limits: counted open from :meth:`admit` to
+    :meth:`release`, its reads and commands taken from its person's and address's buckets.
+    Each method returns the refusal to tell the page, or ``None``."""
+
+    def __init__(self) -> None:
+        self.who: Who | None = None
+
+    def admit(self, who: Who) -> Refusal | None:
+        """Count this socket and its opening read (the page is closed with 4429 if refused)."""
+        if not LIMITS.open(who):
+            return "too_many_sockets", _("Too many open pages of this table from you; close some and try again.")
+        self.who = who
+        if LIMITS.read(who):
+            return None
+        self.release()
+        return _too_many_reads()
+
+    def release(self) -> None:
+        who = self.who
+        if who is not None:
+            self.who = None
+            LIMITS.close(who)
+
+    def take(self, limit: Literal["command", "read"] | None) -> Refusal | None:
+        """A frame's cost: a command (over all the person's sockets), a read, or nothing."""
+        who = self.who
+        if who is None or limit is None:
+            return None
+        if limit == "command":
+            if LIMITS.command(who):
+                return None
+            return "too_many_commands", _("Too many commands from you at once; wait a moment and try again.")
+        return None if LIMITS.read(who) else _too_many_reads()

@@ -1,8 +1,8 @@
 """Whose eyes a table socket sees with: its own seat's, or on the host's phone with pass and
 play on, the eyes of the player holding the phone (or nobody's, between holders).
 
-A plain object the consumer (``tables.live.consumers.TableConsumer``) holds, one per socket. It
-does no I/O: the consumer tells it what it read or heard (a snapshot, a catch-up, a piece
+A plain object the socket's session (``tables.live.session.TableSession``) holds. It
+does no I/O: the session tells it what it read or heard (a snapshot, a catch-up, a piece
 of news) and asks it whose eyes to read the next thing with. Each ``heard_*`` method
 returns whether the eyes changed, in which case what was read with the old eyes must be
 read again (tables.services.pass_and_play says who may hold the phone).

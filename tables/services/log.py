@@ -9,7 +9,7 @@ writer at a time: no gap and no duplicate. Nothing is broadcast until the
 transaction commits (``transaction.on_commit``); a rolled-back service tells no one.
 
 The broadcast is news, not the record: the channel layer may drop it, and each
-socket fills a gap from the database (see ``tables.live.consumers``).
+socket fills a gap from the database (see ``tables.live.session``).
 """
 
 from __future__ import annotations

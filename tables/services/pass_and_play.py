@@ -7,7 +7,7 @@ stay hidden while the phone is passed"): several people at one table on the host
   for everyone. Hold'em seats, local ones too, are taken before the game starts.
 - The host's sockets are *the phone*: the host's own seat and every local seat are the
   phone's seats (``tables.selectors.phone_seat_ids``). Which of them *holds* the phone is the socket's own
-  state (``tables.live.consumers``): a tap on "I am <name>" sends ``{"type": "hold", "seat": id}``,
+  state (``tables.live.session``): a tap on "I am <name>" sends ``{"type": "hold", "seat": id}``,
   and :func:`phone_hold_check` allows it only for a seat of this phone whose turn it is in
   the live hand. While one holds, the socket receives that seat's view; the moment the turn
   leaves it, the socket receives the public view (every hidden card hidden) until the next

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -122,3 +123,20 @@ def end_game(table: Table, host_seat_id: int) -> None:
             return
         table_clock_run(table_id=table.pk, now=timezone.now() + timedelta(days=1))
     raise AssertionError("the game did not end")
+
+
+def news_captured(monkeypatch) -> list[dict]:
+    """Every message the writers broadcast from now on, as the channel layer hands it to
+    each socket: decoded from its bytes (none reaches a channel layer)."""
+    from tables.services import log
+
+    sent: list[dict] = []
+
+    def capture(group, frames, screen=None):
+        message: dict = {"type": "table.events", "events": frames}
+        if screen is not None:
+            message["screen"] = screen
+        sent.append(json.loads(json.dumps(message)))
+
+    monkeypatch.setattr(log, "broadcast", capture)
+    return sent

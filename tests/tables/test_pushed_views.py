@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from engine.api import Action
 from engine.games import get_game
 from tables import selectors
-from tables.live.consumers import TableConsumer
+from tables.live.session import TableSession
 from tables.models import Event, Hand, Table
 from tables.services import table_clock_run
 from tests.tables.conftest import repeatable_decks
@@ -132,7 +132,7 @@ def _a_pause_between_hands(monkeypatch, settings):
 @pytest.mark.parametrize("game, seed", [("faras", 1), ("classic", 2), ("999", 3), ("holdem", 4), ("holdem", 5)])
 async def test_every_pushed_view_is_exact_and_shows_only_cards_the_viewer_was_told_of(game, seed, monkeypatch):
     calls = {"snapshot": 0, "events_after": 0}
-    original_snapshot, original_events_after = TableConsumer._send_snapshot, selectors.events_after
+    original_snapshot, original_events_after = TableSession.send_snapshot, selectors.events_after
 
     async def counted_snapshot(self):
         calls["snapshot"] += 1
@@ -142,7 +142,7 @@ async def test_every_pushed_view_is_exact_and_shows_only_cards_the_viewer_was_to
         calls["events_after"] += 1
         return original_events_after(**kwargs)
 
-    monkeypatch.setattr(TableConsumer, "_send_snapshot", counted_snapshot)
+    monkeypatch.setattr(TableSession, "send_snapshot", counted_snapshot)
     monkeypatch.setattr(selectors, "events_after", counted_events_after)
     rng = random.Random(seed)
     choices = {} if game == "holdem" else {"buy_in_chips": 300}

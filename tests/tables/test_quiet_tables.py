@@ -1,4 +1,4 @@
-"""The process's one watcher of quiet tables (``tables.live.quiet_watch``).
+"""The process's one watcher of quiet tables (``tables.live.quiet_tables``).
 
 Rule pinned: the latest seq of every quiet table is read in one query per tick, whatever
 the number of sockets; only the sockets that are behind are told; news keeps a table
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tables.live.quiet_watch import TableWatch
+from tables.live.quiet_tables import TableWatch
 
 
 class FakeSocket:

@@ -1,4 +1,4 @@
-"""Each socket's news frame is assembled from parts encoded once (tables.live.news_text).
+"""Each socket's news frame is assembled from parts encoded once (tables.live.news_frames).
 
 Rules pinned: the text a socket is sent is exactly the JSON of the reply it was sent
 before (the events as its viewer may see them, the screen with its own view only),
@@ -19,10 +19,10 @@ import pytest
 
 from engine.games import GAME_NAMES
 from tables import selectors
-from tables.live import news_text as news_text_module
-from tables.live.news_text import news_text, text_with
+from tables.live import news_frames as news_frames_module
+from tables.live.news_frames import news_text, text_with
 from tables.services import hand_act
-from tests.tables.conftest import current_turn, open_table, random_action, repeatable_decks
+from tests.tables.conftest import current_turn, news_captured, open_table, random_action, repeatable_decks
 
 
 @pytest.fixture(autouse=True)
@@ -60,18 +60,7 @@ def reply_before(message: dict[str, Any], after: int, viewer: str | None) -> dic
 
 def _news_of_random_hands(monkeypatch, django_capture_on_commit_callbacks, game: str, actions: int):
     """(every message the writers broadcast, the seat ids) over random play at one table."""
-    from tables.services import log
-
-    sent: list[dict[str, Any]] = []
-
-    def capture(group, frames, screen=None):
-        message: dict[str, Any] = {"type": "table.events", "events": frames}
-        if screen is not None:
-            message["screen"] = screen
-        # What the channel layer hands each socket: the message as decoded from its bytes.
-        sent.append(json.loads(json.dumps(message)))
-
-    monkeypatch.setattr(log, "broadcast", capture)
+    sent = news_captured(monkeypatch)
     rng = random.Random(game)
     with django_capture_on_commit_callbacks(execute=True):
         table, seats = open_table(game, 3)
@@ -145,7 +134,7 @@ def test_events_already_had_are_left_out_and_a_screen_not_at_the_last_event_too(
 
 
 def test_a_message_gone_from_the_cache_is_encoded_again(monkeypatch):
-    monkeypatch.setattr(news_text_module, "KEPT", 2)
+    monkeypatch.setattr(news_frames_module, "KEPT", 2)
     for round_ in range(20):
         message = _message(["1"] if round_ % 2 else None)
         expected = json.dumps(reply_before(message, 0, "2"))

@@ -15,7 +15,7 @@ once per message: the events for each pattern of what a viewer may see of them (
 pattern for news that hides nothing), the screen around the view, and each view, which
 ``tables.what_viewers_see`` already encoded in the writer's thread. Sockets whose viewers see the
 same (every watcher) share one text. The text is the JSON ``json.dumps`` made of the
-reply before, byte for byte (``tests/tables/test_news_text.py``).
+reply before, byte for byte (``tests/tables/test_news_frames.py``).
 
 What a viewer may see is not decided here: :func:`tables.selectors.event_visible` and
 :func:`tables.selectors.view_key` decide it (with ``frame_for_viewer``, the one place),

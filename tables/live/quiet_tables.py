@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 
 
 class QuietSocket(Protocol):
-    """What the watcher needs of a socket (``tables.live.consumers.TableConsumer``)."""
+    """What the watcher needs of a socket (``tables.live.session.TableSession``)."""
 
     last_seq: int
 

@@ -7,6 +7,9 @@ push sender (``tables.push``) reads it; it lives here, below the socket transpor
 sender needs nothing of ``tables.live``. The same limits as the open count: a cache emptied
 reads as "not in view" (a push may reach a page that is open); a process that dies with
 visible pages leaves their count up until the key expires (:data:`VISIBLE_TTL`).
+
+Not to be confused with who may see an event (``tables.selectors.event_visible``): this
+module knows only whether a page is on screen.
 """
 
 from __future__ import annotations
