@@ -8,7 +8,7 @@ from ledger.models import HomeGame, HomeGameNight, LedgerEntry, TableLedger, Tra
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(ReadOnlyAdmin):
+class LedgerEntryAdmin(ReadOnlyAdmin[LedgerEntry]):
     """Entries come from play; a correction is a reversal made by a service."""
 
     list_display = ("id", "table", "player_name", "kind", "chips", "price", "reverses", "created_at")
@@ -17,18 +17,18 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(TableLedger)
-class TableLedgerAdmin(ReadOnlyAdmin):
+class TableLedgerAdmin(ReadOnlyAdmin[TableLedger]):
     list_display = ("table", "chips_bought", "chips_cashed_out", "money_paid")
 
 
-class HomeGameNightInline(admin.TabularInline):
+class HomeGameNightInline(admin.TabularInline[HomeGameNight, HomeGame]):
     model = HomeGameNight
     extra = 0
     raw_id_fields = ("table",)
 
 
 @admin.register(HomeGame)
-class HomeGameAdmin(GuardedLookups, admin.ModelAdmin):
+class HomeGameAdmin(GuardedLookups[HomeGame], admin.ModelAdmin[HomeGame]):
     list_display = ("name", "host", "created_at")
     search_fields = ("name",)
     filter_horizontal = ("members",)
@@ -36,5 +36,5 @@ class HomeGameAdmin(GuardedLookups, admin.ModelAdmin):
 
 
 @admin.register(TransferPaid)
-class TransferPaidAdmin(GuardedLookups, admin.ModelAdmin):
+class TransferPaidAdmin(GuardedLookups[TransferPaid], admin.ModelAdmin[TransferPaid]):
     list_display = ("table", "payer_name", "payee_name", "amount", "marked_by", "at")

@@ -22,7 +22,7 @@ class HomeGameForm(forms.Form):
         return name_clean(self.cleaned_data["name"], max_length=80)
 
 
-class _TableChoiceField(forms.ModelChoiceField):
+class _TableChoiceField(forms.ModelChoiceField[Table]):
     """A table named with the day it was opened."""
 
     def label_from_instance(self, obj: Table) -> str:
