@@ -87,7 +87,8 @@ def night_invitation(night: PlannedNight, *, attendee: str, organizer: str, site
     attendee_address.params["RSVP"] = vText("FALSE")
     event.add("attendee", attendee_address)
     calendar.add_component(event)
-    return calendar.to_ical()
+    ical: bytes = calendar.to_ical()
+    return ical
 
 
 def nights_calendar(nights: Iterable[PlannedNight], *, name: str, site_url: str) -> bytes:
@@ -99,4 +100,5 @@ def nights_calendar(nights: Iterable[PlannedNight], *, name: str, site_url: str)
     calendar.add("x-wr-calname", name)
     for night in nights:
         calendar.add_component(night_event(night, site_url=site_url))
-    return calendar.to_ical()
+    ical: bytes = calendar.to_ical()
+    return ical

@@ -147,4 +147,5 @@ def clock_state(
 
 def level_start_ms(levels: list[dict[str, Any]], index: int) -> int:
     """How many milliseconds of play come before level ``index``."""
-    return sum(level["seconds"] for level in levels[:index]) * 1000
+    seconds: int = sum(level["seconds"] for level in levels[:index])
+    return seconds * 1000

@@ -89,7 +89,8 @@ def public_key() -> str:
     if key is None:
         return ""
     raw = key.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-    return b64urlencode(raw)
+    encoded: str = b64urlencode(raw)
+    return encoded
 
 
 #: IPv6 ranges that carry an IPv4 address in their last 32 bits: IPv4-compatible (::/96,

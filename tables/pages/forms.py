@@ -334,7 +334,8 @@ class JoinByCodeForm(forms.Form):
     code = forms.CharField(label=_("Table code"), max_length=12)
 
     def clean_code(self) -> str:
-        return self.cleaned_data["code"].strip()
+        code: str = self.cleaned_data["code"]
+        return code.strip()
 
 
 class JoinAskForm(forms.Form):
@@ -350,7 +351,8 @@ class JoinAskForm(forms.Form):
             del self.fields["display_name"]
 
     def clean_code(self) -> str:
-        return self.cleaned_data["code"].strip().upper()
+        code: str = self.cleaned_data["code"]
+        return code.strip().upper()
 
     def clean_display_name(self) -> str:
         name = " ".join(self.cleaned_data.get("display_name", "").split())

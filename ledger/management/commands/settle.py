@@ -23,7 +23,7 @@ def _refuse_constant(name: str) -> NoReturn:
 
 class Command(BaseCommand):
     help = "Settle a game from a JSON file (or - for standard input): balances and the fewest transfers."
-    requires_system_checks: list = []
+    requires_system_checks: list[str] = []
     requires_migrations_checks = False
 
     def add_arguments(self, parser: CommandParser) -> None:
