@@ -15,7 +15,7 @@ from accounts.models import User
 
 
 @admin.register(User)
-class PlayerAdmin(GuardedLookups, UserAdmin):
+class PlayerAdmin(GuardedLookups[User], UserAdmin[User]):
     list_display = ("username", "display_name", "email", "is_staff", "date_joined")
     search_fields = ("username", "display_name", "email")
     fieldsets = (

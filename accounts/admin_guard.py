@@ -24,7 +24,7 @@ answers are the same in two worlds that differ only in their secrets.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.contrib import admin
 from django.contrib.admin import SimpleListFilter
@@ -135,11 +135,15 @@ def order_allowed(model: type[models.Model], term: Any) -> bool:
     return all(order_allowed(model, source) for source in getattr(term, "get_source_expressions", list)())
 
 
-class GuardedLookups:
+_ModelT = TypeVar("_ModelT", bound=Model)
+_ParentT = TypeVar("_ParentT", bound=Model)
+
+
+class GuardedLookups(Generic[_ModelT]):
     """Mixed into every ModelAdmin of the site: no lookup, search, filter or ordering
     through a secret, and no 500 from a lookup the database refuses."""
 
-    model: type[models.Model]
+    model: type[_ModelT]
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
         if lookup in _simple_filter_parameters(self, request):
@@ -224,11 +228,11 @@ class ReadOnlyPermissions:
         return False
 
 
-class ReadOnlyAdmin(GuardedLookups, ReadOnlyPermissions, admin.ModelAdmin):
+class ReadOnlyAdmin(GuardedLookups[_ModelT], ReadOnlyPermissions, admin.ModelAdmin[_ModelT]):
     pass
 
 
-class ReadOnlyInline(ReadOnlyPermissions, admin.TabularInline):
+class ReadOnlyInline(ReadOnlyPermissions, admin.TabularInline[_ModelT, _ParentT]):
     extra = 0
     can_delete = False
     show_change_link = True

@@ -30,21 +30,21 @@ class DisplayNameMixin:
         return name_clean(value) if value and value.strip() else ""
 
 
-class SignUpForm(DisplayNameMixin, UserCreationForm):
+class SignUpForm(DisplayNameMixin, UserCreationForm[User]):
     """Username, display name, an optional e-mail and the password twice.
 
     Usernames are unique ignoring case (the base form checks it). The e-mail carries the
     home games' mails and a forgotten password's reset link.
     """
 
-    # django-stubs does not declare the base form's Meta, which Django has.
-    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
+    # django-stubs does not declare the base form's Meta, which Django has (so mypy sees Any).
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         model = User
         fields = ("username", "display_name", "email")
         help_texts = {"email": EMAIL_HELP_TEXT}
 
 
-class ProfileForm(DisplayNameMixin, forms.ModelForm):
+class ProfileForm(DisplayNameMixin, forms.ModelForm[User]):
     """What a player may change about themselves: the name shown at the table, the e-mail,
     the site's language (empty: the browser's)."""
 

@@ -12,6 +12,7 @@ account. :func:`language_for_scope` gives a WebSocket the same answer a page wou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -48,7 +49,7 @@ def _set_cookie(response: HttpResponse, language: str) -> None:
 class AccountLanguageMiddleware:
     """A logged-in player's language wins over the cookie and the browser (after AuthenticationMiddleware)."""
 
-    def __init__(self, get_response: Any) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:

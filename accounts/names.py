@@ -64,7 +64,8 @@ def name_normal(value: str) -> str:
 
 def name_visible(value: str) -> str:
     """``value`` as people see it: NFKC, without any character of :data:`INVISIBLE`."""
-    return INVISIBLE.sub("", unicodedata.normalize("NFKC", value))
+    visible: str = INVISIBLE.sub("", unicodedata.normalize("NFKC", value))
+    return visible
 
 
 @lru_cache(maxsize=1)

@@ -7,6 +7,8 @@ Asking for a password reset is limited per client address and per e-mail address
 (:class:`LimitedPasswordResetView`).
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import REDIRECT_FIELD_NAME, login
@@ -14,7 +16,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render, resolve_url
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -36,14 +38,14 @@ def safe_next(request: HttpRequest) -> str:
     return ""
 
 
-class SignUpView(CreateView):
+class SignUpView(CreateView[User, SignUpForm]):
     """Create an account and log the new player in, then go on to ``next`` (an invite they
     came from) when it is a page of this site, else home. A logged-in player goes there at once."""
 
     form_class = SignUpForm
     template_name = "accounts/signup.html"
 
-    def dispatch(self, request, *args, **kwargs):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if request.user.is_authenticated:
             return redirect(safe_next(request) or "home")
         return super().dispatch(request, *args, **kwargs)
@@ -51,12 +53,12 @@ class SignUpView(CreateView):
     def get_success_url(self) -> str:
         return safe_next(self.request) or resolve_url("home")
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["next"] = safe_next(self.request)
         return context
 
-    def form_valid(self, form: SignUpForm):
+    def form_valid(self, form: SignUpForm) -> HttpResponse:
         response = super().form_valid(form)
         user = form.instance  # saved by form_valid above (it is also self.object)
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -65,7 +67,7 @@ class SignUpView(CreateView):
         return response
 
 
-class ProfileView(LoginRequiredMixin, UpdateView):
+class ProfileView(LoginRequiredMixin, UpdateView[User, ProfileForm]):
     """The signed-in player changes their display name."""
 
     form_class = ProfileForm
@@ -77,7 +79,7 @@ class ProfileView(LoginRequiredMixin, UpdateView):
         assert isinstance(user, User)  # LoginRequiredMixin lets only a signed-in player in
         return user
 
-    def form_valid(self, form: ProfileForm):
+    def form_valid(self, form: ProfileForm) -> HttpResponse:
         messages.success(self.request, _("Your profile is saved."))
         return super().form_valid(form)
 

@@ -18,10 +18,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import django_stubs_ext
 import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+
+# Django's generic classes take the type parameters django-stubs gives them at run time too
+# (``admin.ModelAdmin[Table]``, ``forms.ModelForm[User]``), for strict mypy: the library's
+# published monkeypatch, before any app defines its admin or forms.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"

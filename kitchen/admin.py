@@ -9,27 +9,27 @@ from kitchen.models import AddOn, Elimination, KitchenNight, SharedCost, Tournam
 
 
 @admin.register(KitchenNight)
-class KitchenNightAdmin(ReadOnlyAdmin):
+class KitchenNightAdmin(ReadOnlyAdmin[KitchenNight]):
     list_display = ("table", "created_at")
     search_fields = ("table__code",)
 
 
 @admin.register(SharedCost)
-class SharedCostAdmin(ReadOnlyAdmin):
+class SharedCostAdmin(ReadOnlyAdmin[SharedCost]):
     list_display = ("night", "what", "amount", "paid_by", "recorded_by", "created_at")
     search_fields = ("what", "night__table__code")
 
 
 @admin.register(TournamentClock)
-class TournamentClockAdmin(ReadOnlyAdmin):
+class TournamentClockAdmin(ReadOnlyAdmin[TournamentClock]):
     list_display = ("night", "started", "elapsed_ms", "running_since", "rebuy_levels", "addon_level", "addon_chips")
 
 
 @admin.register(Elimination)
-class EliminationAdmin(ReadOnlyAdmin):
+class EliminationAdmin(ReadOnlyAdmin[Elimination]):
     list_display = ("clock", "seat", "place", "created_at")
 
 
 @admin.register(AddOn)
-class AddOnAdmin(ReadOnlyAdmin):
+class AddOnAdmin(ReadOnlyAdmin[AddOn]):
     list_display = ("clock", "seat", "created_at")

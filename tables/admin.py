@@ -33,7 +33,7 @@ from tables.services import ServiceError, table_update_settings
 # --- tables --------------------------------------------------------------------------------
 
 
-class TableAdminForm(forms.ModelForm):
+class TableAdminForm(forms.ModelForm[Table]):
     """The host's settings of a table as JSON, checked by the lobby's own validator."""
 
     host_settings = forms.JSONField(
@@ -75,7 +75,7 @@ class TableAdminForm(forms.ModelForm):
 
 
 @admin.register(Table)
-class TableAdmin(GuardedLookups, admin.ModelAdmin):
+class TableAdmin(GuardedLookups[Table], admin.ModelAdmin[Table]):
     form = TableAdminForm
     list_display = ("code", "game", "status", "host", "hands_played", "buy_in_chips", "buy_in_price", "created_at")
     list_filter = ("game", "status", "created_at")
@@ -124,14 +124,14 @@ class TableAdmin(GuardedLookups, admin.ModelAdmin):
 # --- seats, hands, the event log -------------------------------------------------------------
 
 
-class SeatInline(ReadOnlyInline):
+class SeatInline(ReadOnlyInline[Seat, Table]):
     model = Seat
     fields = ("display_name", "user", "number", "status", "stack", "buy_ins", "buy_backs_used")
     readonly_fields = fields
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnlyAdmin):
+class SeatAdmin(ReadOnlyAdmin[Seat]):
     list_display = ("display_name", "table", "user", "number", "status", "stack", "buy_ins", "buy_backs_used")
     list_filter = ("status", "table__game")
     search_fields = ("display_name", "user__username", "table__code")
@@ -140,7 +140,7 @@ class SeatAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnlyAdmin):
+class HandAdmin(ReadOnlyAdmin[Hand]):
     list_display = ("__str__", "table", "number", "dealer", "pot", "started_at", "ended_at")
     list_filter = ("table__game", ("ended_at", admin.EmptyFieldListFilter))
     search_fields = ("table__code",)
@@ -155,7 +155,7 @@ class HandAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnlyAdmin):
+class EventAdmin(ReadOnlyAdmin[Event]):
     """The log, read-only. An event only some seats may see (a player's cards) shows its
     payload only once its hand has ended: during play no one, superusers included, reads
     hidden cards here (docs/fairness.md, "Who can see what")."""
