@@ -20,6 +20,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from tables import selectors, what_viewers_see
 from tables.events import event_frame
@@ -44,7 +46,7 @@ from tables.services import (
     table_start,
     table_update_settings,
 )
-from tests.tables.conftest import open_table
+from tests.tables.conftest import make_user, open_table
 from tests.tables.leaks import _cards_in, card_owners, cards_revealed
 from tests.tables.test_seat_link_once import _play_out_the_hand
 
@@ -279,3 +281,59 @@ def test_a_claim_does_not_block_the_seats_own_requests():
     # Dipa, still on her own browser, may ask for a seat while a claim of hers waits.
     seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
     assert {r["what"] for r in selectors.requests_pending(table=table)} == {"claim", "seat"}
+
+
+# --- the invite link's page ----------------------------------------------------------------
+
+
+def _invite(table: Table) -> str:
+    return reverse("table_invite", kwargs={"code": table.code, "invite_token": table.invite_token})
+
+
+def test_the_invite_page_offers_this_is_me_waits_and_takes_her_to_her_seat():
+    table, host, gita, old_token = _table_with_gita()
+    phone = Client()
+    link = _invite(table)
+    refused = phone.post(link, {"display_name": "Gita", "role": "seat"})
+    page = refused.content.decode()
+    assert refused.status_code == 200 and "This is me" in page and "If you have your seat link" in page
+    assert Seat.objects.filter(table=table).count() == 3  # no second seat
+    asked = phone.post(link, {"display_name": "Gita", "this_is_me": "1"})
+    assert asked.status_code == 302 and asked["Location"] == link
+    waiting = phone.get(link).content.decode()
+    assert "Waiting for the host" in waiting and 'http-equiv="refresh"' in waiting
+    pending = selectors.requests_pending(table=table)
+    assert [r["what"] for r in pending] == ["claim"]
+    request_approve(table_id=table.pk, seat_id=host.pk, request=pending[0]["request"])
+    taken = phone.get(link)
+    assert taken.status_code == 302 and taken["Location"] == reverse("table_detail", kwargs={"code": table.code})
+    gita.refresh_from_db()
+    assert gita.guest_token == phone.session["dashain_guest_token"] != old_token
+    assert phone.get(reverse("table_detail", kwargs={"code": table.code})).status_code == 200
+
+
+def test_the_invite_page_says_no_after_a_denial_and_lets_her_withdraw():
+    table, host, _gita, _old = _table_with_gita()
+    link = _invite(table)
+    phone = Client()
+    phone.post(link, {"display_name": "Gita", "this_is_me": "1"})
+    phone.post(link, {"claim_withdraw": "1"})
+    assert selectors.requests_pending(table=table) == []
+    assert "This is me" not in phone.get(link).content.decode()  # withdrawn: the usual form
+    other = Client()
+    other.post(link, {"display_name": "gita", "this_is_me": "1"})
+    request_deny(table_id=table.pk, seat_id=host.pk, request=selectors.requests_pending(table=table)[0]["request"])
+    assert "The host said no" in other.get(link).content.decode()
+    again = other.post(link, {"display_name": "Gita", "this_is_me": "1"})
+    assert again.status_code == 200 and "wait a minute" in again.content.decode()
+
+
+def test_no_offer_for_an_accounts_name_or_a_signed_in_visitor():
+    table, host, _gita, _old = _table_with_gita()
+    link = _invite(table)
+    page = Client().post(link, {"display_name": host.display_name, "role": "seat"}).content.decode()
+    assert "This is me" not in page and "already called" in page
+    member = Client()
+    member.force_login(make_user("eve-claim"))
+    member.post(link, {"display_name": "Gita", "this_is_me": "1"})
+    assert selectors.requests_pending(table=table) == []
