@@ -1,4 +1,4 @@
-""""This is me": a guest on a new browser asks the host for her own seat back (issue 38).
+""" "This is me": a guest on a new browser asks the host for her own seat back (issue 38).
 
 A guest who lost her browser (a new phone, cookies cleared) opens the table's invite link
 and types her name; it is taken, by her own seat. Instead of a second seat (and a second
@@ -41,14 +41,13 @@ from tables.services.push import push_queue
 from tables.services.requests import AFTER_DENIAL, CLAIM, REQUEST_WINDOW, REQUESTS_PER_WINDOW, requester_key
 from tables.services.write import table_write
 
-
 _KINDS = (
     EventKind.REQUEST_MADE,
     EventKind.REQUEST_APPROVED,
     EventKind.REQUEST_DENIED,
     EventKind.REQUEST_CANCELLED,
 )
-_STATES = {
+_STATES: dict[str, str] = {
     EventKind.REQUEST_MADE: "waiting",
     EventKind.REQUEST_APPROVED: "approved",
     EventKind.REQUEST_DENIED: "denied",

@@ -1,4 +1,4 @@
-""""This is me": a guest on a new browser asks the host for her own seat (issue 38, point 1).
+""" "This is me": a guest on a new browser asks the host for her own seat (issue 38, point 1).
 
 Rules pinned (``tables.services.claims``), each as the person who would misuse it: a
 stranger with the invite link typing a guest's name to read her cards.
@@ -145,7 +145,8 @@ def test_during_a_hand_she_is_dealt_into_the_seat_moves_when_it_ends_and_no_card
     assert selectors.seat_gone(seat_id=gita.pk, guest_token=old_token) == "seat_moved"
     # The new browser's first read shows the hand that ended as a watcher saw it.
     owners = card_owners(table)[1]
-    shown = {card for _seq, number, kind, payload in cards_revealed(table) if number == 1 for card in _cards_in(payload)}
+    revealed = cards_revealed(table)
+    shown = {card for _seq, number, _kind, payload in revealed if number == 1 for card in _cards_in(payload)}
     snapshot = what_viewers_see.table_snapshot(table_id=table.pk, seat_id=gita.pk)
     assert snapshot["hand"] is not None and snapshot["hand"]["number"] == 1
     hers = [card for card in _cards_in(snapshot["hand"]) if owners.get(card) == str(gita.pk) and card not in shown]
@@ -259,7 +260,7 @@ def test_a_seat_moved_by_its_link_meanwhile_is_not_given_away_by_an_old_claim():
 
 
 def test_a_ban_drops_a_waiting_claim_and_stops_an_approved_one():
-    table, host, gita, old = _table_with_gita()
+    table, host, gita, _old = _table_with_gita()
     _claim(table)
     seat_remove(table_id=table.pk, seat_id=host.pk, remove_seat_id=gita.pk, ban=True)
     assert selectors.requests_pending(table=table) == []
@@ -274,9 +275,10 @@ def test_a_ban_drops_a_waiting_claim_and_stops_an_approved_one():
 
 
 def test_a_claim_does_not_block_the_seats_own_requests():
-    table, host, gita, _old = _table_with_gita()
+    table, host, _gita, _old = _table_with_gita()
     table_update_settings(table_id=table.pk, seat_id=host.pk, choices={"approve_seats": True})
-    dipa = table_join(code=table.code, invite_token=table.invite_token, guest_name="Dipa", guest_token=guest_token_new())
+    invite = table.invite_token
+    dipa = table_join(code=table.code, invite_token=invite, guest_name="Dipa", guest_token=guest_token_new())
     _claim(table, "Dipa")
     # Dipa, still on her own browser, may ask for a seat while a claim of hers waits.
     seat_ask(table_id=table.pk, seat_id=dipa.pk, what="seat")
