@@ -303,7 +303,7 @@ def test_the_invite_page_offers_this_is_me_waits_and_takes_her_to_her_seat():
     asked = phone.post(link, {"display_name": "Gita", "this_is_me": "1"})
     assert asked.status_code == 302 and asked["Location"] == link
     waiting = phone.get(link).content.decode()
-    assert "Waiting for the host" in waiting and 'http-equiv="refresh"' in waiting
+    assert "Waiting for the host" in waiting and "js/claim_wait.js" in waiting
     pending = selectors.requests_pending(table=table)
     assert [r["what"] for r in pending] == ["claim"]
     request_approve(table_id=table.pk, seat_id=host.pk, request=pending[0]["request"])
