@@ -46,6 +46,7 @@ from tables.services import (
     table_start,
     table_update_settings,
 )
+from tables.services.computers import computer_add
 from tests.tables.conftest import make_user, open_table
 from tests.tables.leaks import _cards_in, card_owners, cards_revealed
 from tests.tables.test_seat_link_once import _play_out_the_hand
@@ -167,11 +168,13 @@ def test_only_a_guests_seat_not_banned_may_be_claimed():
     assert _log(table) == before
 
 
-def test_a_local_players_seat_cannot_be_claimed():
+def test_a_local_players_or_a_computers_seat_cannot_be_claimed():
     table, host, _gita, _token = _table_with_gita()
     local_player_add(table_id=table.pk, seat_id=host.pk, name="Bikash")
+    computer = computer_add(table_id=table.pk, seat_id=host.pk, strength="easy")
     before = _log(table)
     _refused("not_claimable", _claim, table, "Bikash")
+    _refused("name_reserved", _claim, table, computer.display_name)  # a computer's name: no guest's
     assert _log(table) == before
 
 
