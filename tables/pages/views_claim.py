@@ -23,7 +23,6 @@ from tables import services
 from tables.models import Table
 from tables.pages.forms import JoinForm
 from tables.pages.visitor import session_guest_token
-from tables.services.claims import seat_claimable
 from tables.services.errors import ServiceError
 
 
@@ -89,5 +88,5 @@ def claim_offer(request: HttpRequest, table: Table, error: ServiceError, name: o
     "This is me" for it (a guest visitor, the name taken by a guest's seat not banned)."""
     if request.user.is_authenticated or error.code != "name_taken":
         return None
-    seat = seat_claimable(table, name)
+    seat = services.seat_claimable(table, name)
     return seat.display_name if seat is not None else None
