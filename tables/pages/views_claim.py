@@ -86,7 +86,7 @@ def _ask(request: HttpRequest, table: Table, invite_token: str) -> HttpResponse:
 def claim_offer(request: HttpRequest, table: Table, error: ServiceError, name: object) -> str | None:
     """The name of the guest's seat a refused name belongs to, when the page should offer
     "This is me" for it (a guest visitor, the name taken by a guest's seat not banned)."""
-    if request.user.is_authenticated or error.code != "name_taken":
+    if request.user.is_authenticated or error.code != "name_taken" or table.settings.get("not_dealt"):
         return None
     seat = services.seat_claimable(table, name)
     return seat.display_name if seat is not None else None

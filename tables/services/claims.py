@@ -81,9 +81,10 @@ def seat_claim_ask(*, code: object, invite_token: object, guest_name: object, gu
     seat called ``guest_name``. Returns the request's id (its seq).
 
     Refused, writing nothing: ``no_invite`` (no such table, or not its invite link: the same
-    answer), ``ended``, ``other_seat`` (this browser has a seat here already), ``banned``,
-    ``not_claimable`` (no guest's seat of that name, or an account's, a computer's, a banned
-    one), ``request_pending`` (this browser waits for an answer already), ``claim_pending``
+    answer), ``ended``, ``not_dealt`` (a night played with real cards), ``other_seat`` (this
+    browser has a seat here already), ``banned``, ``not_claimable`` (no guest's seat of that
+    name, or an account's, a local player's, a banned one), ``name_reserved`` (a computer's
+    name), ``request_pending`` (this browser waits for an answer already), ``claim_pending``
     (someone's claim of that seat waits already), ``too_many_requests``, ``no_session``."""
     token = _token(guest_token)
     name = _clean_name(guest_name)
@@ -93,6 +94,8 @@ def seat_claim_ask(*, code: object, invite_token: object, guest_name: object, gu
     with table_write(table.pk) as (table, log):
         if table.status == Table.Status.ENDED:
             raise ServiceError("ended", _("This game has ended."))
+        if table.settings.get("not_dealt"):  # a kitchen night: its page lists no such request
+            raise ServiceError("not_dealt", _("This table is played with real cards: nobody is dealt here."))
         mine = selectors.seat_for_viewer(table=table, guest_token=token)
         if mine is not None and mine.banned:
             raise ServiceError("banned", _("The host has removed you from this game."))

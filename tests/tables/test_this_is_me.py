@@ -342,3 +342,13 @@ def test_no_offer_for_an_accounts_name_or_a_signed_in_visitor():
     member.force_login(make_user("eve-claim"))
     member.post(link, {"display_name": "Gita", "this_is_me": "1"})
     assert selectors.requests_pending(table=table) == []
+
+
+def test_no_claim_at_a_night_played_with_real_cards():
+    from tests.kitchen.conftest import open_night
+
+    night = open_night(make_user("asha-night"))
+    table_join(code=night.code, invite_token=night.invite_token, guest_name="Gita", guest_token=guest_token_new())
+    before = _log(night)
+    _refused("not_dealt", _claim, night, "Gita")
+    assert _log(night) == before
