@@ -68,9 +68,12 @@ def test_a_guest_on_a_new_phone_says_this_is_me_and_the_host_gives_her_seat_back
     expect(request).to_contain_text("A new browser says it is Gita.")
     expect(request).to_contain_text(f"Gita's seat and its {before[gita.seat]} go to that browser")  # "990 chips"
     expect(host.page.locator("#hand-log")).to_contain_text("A new browser asks the host for Gita's seat.")
+    # Her old page reads it too, in the table's log.
+    expect(gita.page.locator("#hand-log")).to_contain_text("A new browser asks the host for Gita's seat.")
     host.page.screenshot(path=str(artifacts / "request-host.png"), full_page=True)
     host.page.locator('#host-requests [data-command="approve"]').click()
     expect(host.page.locator("#host-requests-box")).to_be_hidden()
+    expect(host.page.locator("#hand-log")).to_contain_text("The host gives Gita's seat to a new browser.")
 
     # Her waiting page looks again and takes her to her seat.
     phone.page.wait_for_url(re.compile(r"/tables/CLAIM8/$"), timeout=PAGE_TIMEOUT_MS)
