@@ -352,3 +352,15 @@ def test_no_claim_at_a_night_played_with_real_cards():
     before = _log(night)
     _refused("not_dealt", _claim, night, "Gita")
     assert _log(night) == before
+
+
+def test_a_browser_that_joined_as_someone_else_meanwhile_does_not_take_the_seat_too():
+    table, host, gita, old = _table_with_gita()
+    asked, token = _claim(table)
+    request_approve(table_id=table.pk, seat_id=host.pk, request=asked)
+    table_join(code=table.code, invite_token=table.invite_token, guest_name="Gita Two", guest_token=token)
+    before = _log(table)
+    _refused("other_seat", seat_claim_take, table_id=table.pk, guest_token=token)
+    assert _log(table) == before
+    gita.refresh_from_db()
+    assert gita.guest_token == old
