@@ -40,8 +40,8 @@ class EventKind(StrEnum):
     SEAT_MOVED = "seat_moved"  # a guest's seat link opened in another browser: seat, name (its old pages close)
     # Asking the host (tables.services.requests): a request's id is its seq; exactly one of
     # approved / denied / cancelled ends it (``request``: that seq).
-    REQUEST_MADE = "request_made"  # seat, name, what ("seat" | "buy_back" | "join"), number, chips, price, buy_ins
-    # (a request to join: who, never sent)
+    REQUEST_MADE = "request_made"  # seat, name, what ("seat" | "buy_back" | "join" | "claim"), number, chips, ...
+    # (a request to join: who, never sent; a guest's "This is me": claim, the seat asked for, and who)
     REQUEST_APPROVED = "request_approved"  # request, seat, what; the seat_taken / seat_bought_back follows
     REQUEST_DENIED = "request_denied"  # request, seat, what, name
     REQUEST_CANCELLED = "request_cancelled"  # request, seat, what, by ("player"; "asker", with name, to join)

@@ -78,6 +78,7 @@ class RequestPublic(TypedDict):
     price: str | None
     buy_ins: NotRequired[int | None]  # the services' own reading only (``private``)
     who: NotRequired[str]  # the services' own reading only: never sent
+    claim: NotRequired[int]  # "This is me" (what: "claim"): the guest's seat asked for
 
 
 class EventFrame(TypedDict):

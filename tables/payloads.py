@@ -75,12 +75,13 @@ class SeatBoughtBack(TypedDict):
 class RequestMade(TypedDict):
     seat: int | None  # None: someone with only the code asks to be let in
     name: NotRequired[str]
-    what: str  # "seat", "buy_back" or "join"
+    what: str  # "seat", "buy_back", "join" or "claim"
     number: int | None
     chips: NotRequired[int]
     price: NotRequired[str]
     buy_ins: NotRequired[int]
-    who: NotRequired[str]  # private: who asks to be let in
+    who: NotRequired[str]  # private: who asks to be let in (or for a seat, "claim")
+    claim: NotRequired[int]  # "This is me": the guest's seat asked for (seat: None)
 
 
 class RequestEnded(TypedDict):
@@ -91,7 +92,8 @@ class RequestEnded(TypedDict):
     what: str
     name: NotRequired[str]
     who: NotRequired[str]
-    by: NotRequired[str]  # cancelled: "player", "asker" (to join), or the host's end of the game
+    claim: NotRequired[int]  # "This is me": the guest's seat asked for
+    by: NotRequired[str]  # cancelled: "player", "asker" (to join or for a seat), or the host's end of the game
 
 
 class PlayerSeed(TypedDict):

@@ -188,10 +188,11 @@ def seat_gone(*, seat_id: int, guest_token: str | None) -> str | None:
 
 def requests_pending(*, table: Table, private: bool = False) -> list[RequestPublic]:
     """The requests to the host not answered yet (``tables.services.requests``), oldest
-    first: ``{"request": seq, "seat": id, "name": ..., "what": "seat" | "buy_back" | "join",
+    first: ``{"request": seq, "seat": id, "name": ..., "what": "seat" | "buy_back" | "join" | "claim",
     "number": n | None, "chips": n | None, "price": "10.00" | None}`` (the buy-in asked
     for). Read from the log: a ``request_made`` not ended by an approval, a denial or a
-    withdrawal, by a player not banned since. ``private`` (the services only): also the
+    withdrawal, by a player not banned since (for ``"claim"``, a guest's "This is me", also
+    ``claim``: the seat asked for, not banned since). ``private`` (the services only): also the
     player's ``buy_ins`` when they asked and, for a request to join, its asker's key
     (``who``), which is never sent."""
     made = (
@@ -214,6 +215,8 @@ def requests_pending(*, table: Table, private: bool = False) -> list[RequestPubl
                 "chips": payload.get("chips"),
                 "price": payload.get("price"),
             }
+            if payload.get("claim"):
+                pending[seq]["claim"] = payload["claim"]  # "This is me": the guest's seat asked for
             if private:
                 pending[seq]["buy_ins"] = payload.get("buy_ins")
                 if payload.get("who"):
@@ -222,11 +225,11 @@ def requests_pending(*, table: Table, private: bool = False) -> list[RequestPubl
             pending.pop(payload.get("request"), None)
     if pending:
         banned = set(
-            Seat.objects.filter(table=table, banned=True, pk__in=[r["seat"] for r in pending.values()]).values_list(
-                "pk", flat=True
-            )
+            Seat.objects.filter(
+                table=table, banned=True, pk__in=[r["seat"] or r.get("claim") for r in pending.values()]
+            ).values_list("pk", flat=True)
         )
-        return [request for request in pending.values() if request["seat"] not in banned]
+        return [request for request in pending.values() if (request["seat"] or request.get("claim")) not in banned]
     return []
 
 
@@ -274,6 +277,7 @@ def _join_requests(table: Table, who: str) -> list[tuple[str, dict[str, Any]]]:
                 EventKind.REQUEST_CANCELLED,
             ),
             payload__who=who,
+            payload__what="join",
         )
         .order_by("seq")
         .values_list("kind", "payload")

@@ -249,6 +249,7 @@ SERVICE_RANKS = {
     "requests": 12,
     "pass_and_play": 12,
     "computers": 13,
+    "claims": 13,
     "clock_run": 14,
 }
 

@@ -201,6 +201,10 @@ def table_page_strings() -> dict[str, Any]:
         "request_seat_number": _("%(player)s asks for seat %(number)s."),
         "request_buy_back": _("%(player)s asks to buy in again."),
         "request_join": _("%(player)s asks to be let in, to watch."),
+        "request_claim": _(
+            "A new browser says it is %(player)s. If you approve, %(player)s's seat and its %(chips)s chips go to "
+            "that browser, and the browser holding it now loses it."
+        ),
         "approve": _("Approve"),
         "deny": _("Deny"),
         "approve_player": _("Approve %(player)s"),
@@ -251,6 +255,10 @@ def table_page_strings() -> dict[str, Any]:
         "log_request_join": _("%(name)s asks the host to be let in."),
         "log_request_join_approved": _("The host lets %(name)s in."),
         "log_request_cancelled": _("%(name)s withdraws their request."),
+        "log_request_claim": _("A new browser asks the host for %(name)s's seat."),
+        "log_request_claim_approved": _("The host gives %(name)s's seat to a new browser."),
+        "log_request_claim_denied": _("The host says no to giving %(name)s's seat to a new browser."),
+        "log_request_claim_cancelled": _("The request for %(name)s's seat on a new browser is withdrawn."),
         "log_game_started": _("The game starts."),
         "log_game_paused": _("The host pauses the game."),
         "log_game_resumed": _("The game goes on."),

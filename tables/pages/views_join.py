@@ -32,6 +32,7 @@ from config.limits import join_attempt_failed, join_retry_after
 from tables import selectors, services
 from tables.models import Seat, Table
 from tables.pages.forms import JoinAskForm, JoinByCodeForm, JoinForm
+from tables.pages.views_claim import claim_answer, claim_offer
 from tables.pages.visitor import (
     service_error_on_form,
     session_guest_token,
@@ -253,6 +254,9 @@ def table_invite(request: HttpRequest, code: str, invite_token: str) -> HttpResp
         return table
     if not services.invite_token_matches(table, invite_token):
         return _join_refused(request, code=table.code)
+    claimed = claim_answer(request, table, invite_token)  # "This is me" (issue 38)
+    if claimed is not None:
+        return claimed
     guest = not request.user.is_authenticated
     form = JoinForm(request.POST or None, guest=guest)
     if request.method != "POST" or not form.is_valid():
@@ -270,8 +274,10 @@ def table_invite(request: HttpRequest, code: str, invite_token: str) -> HttpResp
             _seat_take_or_ask(request, table, seat)
     except ServiceError as error:
         if seat is None:
+            offer = claim_offer(request, table, error, form.cleaned_data.get("display_name"))
             service_error_on_form(form, error)
-            return render(request, "tables/join.html", {"table": table, "form": form, "guest": guest})
+            context = {"table": table, "form": form, "guest": guest, "claim_offer": offer}
+            return render(request, "tables/join.html", context)
         # joined, but the seat could not be taken (full, hold'em started...): watch
         messages.warning(request, force_str(error.message))
     return redirect("table_detail", code=table.code)

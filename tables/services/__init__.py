@@ -7,6 +7,13 @@ See ``docs/architecture.md`` for the module map and ``docs/live-play.md`` for th
 
 from tables.services.acting import hand_act, hand_see
 from tables.services.away import hand_act_for_away
+from tables.services.claims import (
+    seat_claim_ask,
+    seat_claim_state,
+    seat_claim_take,
+    seat_claim_withdraw,
+    seat_claimable,
+)
 from tables.services.clock_run import table_clock_run, table_clock_run_if_due, table_clock_sweep
 from tables.services.errors import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 from tables.services.hosting import (
@@ -74,6 +81,11 @@ __all__ = [
     "request_deny",
     "seat_ask",
     "seat_buy_back",
+    "seat_claim_ask",
+    "seat_claim_state",
+    "seat_claim_take",
+    "seat_claim_withdraw",
+    "seat_claimable",
     "seat_come_back",
     "seat_leave",
     "seat_link_key",

@@ -76,6 +76,23 @@ def seat_move(log: TableLog, *, seat: Seat, guest_token: str) -> None:
     log.append(EventKind.SEAT_MOVED, {"seat": seat.pk, "name": seat.display_name})
 
 
+def seat_move_when_free(log: TableLog, *, seat: Seat, guest_token: str) -> bool:
+    """Move a guest's seat to the browser holding ``guest_token`` now, or, when the seat is
+    dealt into the hand being played (its cards are the old browser's), keep that browser's
+    claim (``link_claim``) and move it when the hand ends (:func:`seat_link_claims_apply`).
+    ``False`` (nothing changed) when another browser's claim waits for this hand already.
+    Both ways back to a seat go through here: its seat link (issue 28) and "This is me"
+    approved by the host (issue 38)."""
+    if not selectors.seat_in_live_hand(table=log.table, seat=seat):
+        seat_move(log, seat=seat, guest_token=guest_token)
+        return True
+    if seat.link_claim:
+        return seat.link_claim == guest_token
+    seat.link_claim = guest_token
+    row_save(seat, ["link_claim"])
+    return True
+
+
 def seat_link_claims_apply(log: TableLog, *, seats: list[Seat]) -> None:
     """The hand is over: a seat whose link was opened while it was dealt in (issue 34) moves
     to that browser now, before the next deal. The claim is dropped instead when the seat

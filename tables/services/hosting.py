@@ -28,7 +28,7 @@ from tables.models import Seat, Table
 from tables.services.between_hands import hand_deal_now
 from tables.services.dealing import next_dealer, variant_called_by
 from tables.services.errors import ServiceError
-from tables.services.hand_end import game_end, seat_cash_out_and_unseat, seat_move
+from tables.services.hand_end import game_end, seat_cash_out_and_unseat, seat_move_when_free
 from tables.services.seat_state import AWAY_KEY, in_live_hand
 from tables.services.table_settings import chip_value_kept, prizes_kept, table_settings_build
 from tables.services.turns import (
@@ -198,10 +198,7 @@ def seat_link_use(*, code: str, seat_id: object, key: object, guest_token: str) 
                 "other_seat",
                 _("This browser already has another seat at this table; open the seat link in another browser."),
             )
-        if not in_live_hand(table, seat):
-            seat_move(log, seat=seat, guest_token=guest_token)
-            return seat
-        if seat.link_claim:
+        if not seat_move_when_free(log, seat=seat, guest_token=guest_token):
             raise ServiceError(
                 "link_waiting",
                 _(
@@ -209,8 +206,6 @@ def seat_link_use(*, code: str, seat_id: object, key: object, guest_token: str) 
                     "the seat goes there when the hand ends."
                 ),
             )
-        seat.link_claim = guest_token
-        seat.save(update_fields=["link_claim"])
     return seat
 
 

@@ -70,6 +70,7 @@ if TYPE_CHECKING:
 
 WHAT = ("seat", "buy_back")
 JOIN = "join"
+CLAIM = "claim"  # a guest's "This is me" (tables.services.claims)
 REQUESTS_PER_WINDOW = 5
 REQUEST_WINDOW = timedelta(minutes=10)
 AFTER_DENIAL = timedelta(seconds=60)
@@ -180,6 +181,8 @@ def request_approve(*, table_id: int, seat_id: int, request: object) -> int:
                 },
             )
             return approval.seq
+        if pending["what"] == CLAIM:
+            return _claim_approve(table, log, pending)
         player = seat_at(table, pending["seat"])
         _require_as_asked(table, player, pending)
         approval = log.append(
@@ -195,6 +198,35 @@ def request_approve(*, table_id: int, seat_id: int, request: object) -> int:
             if error.code in _NOT_NOW:
                 raise ServiceError(error.code, _NOT_NOW[error.code] % {"name": player.display_name}) from None
             raise
+    return approval.seq
+
+
+def _claim_approve(table: Table, log: TableLog, pending: RequestPublic) -> int:
+    """The host gives a guest's seat to the browser that said "This is me"
+    (``tables.services.claims``): recorded here; that browser's page takes the seat. Refused
+    when the seat has moved to another browser since the request (its seat link was used,
+    most likely by its owner): the request is about a browser that is not there any more."""
+    seat = seat_at(table, pending["claim"])
+    moved = Event.objects.filter(
+        table=table, kind=EventKind.SEAT_MOVED, payload__seat=seat.pk, seq__gt=pending["request"]
+    ).exists()
+    if moved:
+        raise ServiceError(
+            "request_stale",
+            _("%(name)s's seat has moved to another browser since this request: deny it.")
+            % {"name": seat.display_name},
+        )
+    approval = log.append(
+        EventKind.REQUEST_APPROVED,
+        {
+            "request": pending["request"],
+            "seat": None,
+            "claim": seat.pk,
+            "what": CLAIM,
+            "name": seat.display_name,
+            "who": pending["who"],
+        },
+    )
     return approval.seq
 
 
@@ -230,8 +262,10 @@ def request_deny(*, table_id: int, seat_id: int, request: object) -> int:
             "what": pending["what"],
             "name": pending["name"],
         }
-        if pending["what"] == JOIN:
+        if pending["what"] in (JOIN, CLAIM):
             payload["who"] = pending["who"]
+        if pending["what"] == CLAIM:
+            payload["claim"] = pending["claim"]
         event = log.append(EventKind.REQUEST_DENIED, payload)
     return event.seq
 
@@ -348,7 +382,9 @@ def join_withdraw(*, code: object, user: User | AnonymousUser | None = None, gue
         if state == "denied":
             raise ServiceError("request_answered", _("The host has already said no."))
         mine = [
-            request for request in selectors.requests_pending(table=table, private=True) if request.get("who") == who
+            request
+            for request in selectors.requests_pending(table=table, private=True)
+            if request.get("who") == who and request["what"] == JOIN
         ]
         if not mine:
             raise ServiceError("no_request", _("You have no request waiting at this table."))

@@ -29,6 +29,9 @@ from tables.services import (
     request_deny,
     seat_ask,
     seat_buy_back,
+    seat_claim_ask,
+    seat_claim_take,
+    seat_claim_withdraw,
     seat_link_key,
     seat_link_use,
     seat_remove,
@@ -147,6 +150,16 @@ def _requests_and_bans() -> None:
     asked_in = join_ask(code=table.code, user=make_user(f"eve-{random.random()}"))
     assert asked_in is not None
     request_approve(table_id=table.pk, seat_id=host.pk, request=asked_in)
+    # "This is me" (issue 38): a claim denied, one withdrawn, one approved and taken.
+    for name, answer in (("Dipa", request_deny), ("Gita", None), ("Esha", request_approve)):
+        token = guest_token_new()
+        claimed = seat_claim_ask(code=table.code, invite_token=table.invite_token, guest_name=name, guest_token=token)
+        if answer is None:
+            seat_claim_withdraw(table_id=table.pk, guest_token=token)
+            continue
+        answer(table_id=table.pk, seat_id=host.pk, request=claimed)
+        if answer is request_approve:
+            seat_claim_take(table_id=table.pk, guest_token=token)
     table_update_settings(table_id=table.pk, seat_id=host.pk, choices={"approve_seats": False})
     seat_buy_back(table_id=table.pk, seat_id=seats[1].pk)
     seat_remove(table_id=table.pk, seat_id=host.pk, remove_seat_id=seats[1].pk)

@@ -94,10 +94,10 @@ export function describe(event, nameOf) {
     case "seat_left": case "seat_out": return fmt(S.log_seat_left, { name: nameOf(d.seat) });
     case "seat_banned": return fmt(S.log_seat_banned, p);
     case "invite_rotated": return S.log_invite_rotated;
-    case "request_made": return fmt(d.what === "buy_back" ? S.log_request_buy_back : d.what === "join" ? S.log_request_join : S.log_request_seat, p);
-    case "request_approved": return d.what === "join" ? fmt(S.log_request_join_approved, p) : null;   // a seat or buy-back: told by the event after it
-    case "request_denied": return fmt(S.log_request_denied, p);
-    case "request_cancelled": return fmt(S.log_request_cancelled, { name: d.seat === null || d.seat === undefined ? d.name || "" : nameOf(d.seat) });
+    case "request_made": return fmt(d.what === "buy_back" ? S.log_request_buy_back : d.what === "join" ? S.log_request_join : d.what === "claim" ? S.log_request_claim : S.log_request_seat, p);
+    case "request_approved": return d.what === "join" ? fmt(S.log_request_join_approved, p) : d.what === "claim" ? fmt(S.log_request_claim_approved, p) : null;   // a seat or buy-back: told by the event after it
+    case "request_denied": return fmt(d.what === "claim" ? S.log_request_claim_denied : S.log_request_denied, p);
+    case "request_cancelled": if (d.what === "claim") return fmt(S.log_request_claim_cancelled, p); return fmt(S.log_request_cancelled, { name: d.seat === null || d.seat === undefined ? d.name || "" : nameOf(d.seat) });
     case "game_started": return S.log_game_started;
     case "game_paused": return S.log_game_paused;
     case "game_resumed": return S.log_game_resumed;

@@ -2,7 +2,7 @@
    an answer (approve / deny), removing a player between hands, with or without a ban. */
 
 import { $, el, once } from "../dom.js";
-import { S, fmt } from "../words.js";
+import { S, fmt, number } from "../words.js";
 import { handLive, owner, rules, state } from "../store.js";
 import { askFirst, controlButton, keepFocus, openQuestion } from "../controls.js";
 
@@ -78,8 +78,11 @@ function renderRequests(host, status) {
     for (const request of requests) {
       const text = request.what === "buy_back" ? S.request_buy_back
         : request.what === "join" ? S.request_join
+        : request.what === "claim" ? S.request_claim
         : request.number ? S.request_seat_number : S.request_seat;
-      const params = { player: request.name, number: request.number };
+      // "This is me" (issue 38): the seat and its chips go to the browser that asks.
+      const claimed = request.what === "claim" ? state.seats[String(request.claim)] : null;
+      const params = { player: request.name, number: request.number, chips: number(claimed ? claimed.stack : 0) };
       const approve = host("approve", S.approve, { request: request.request });
       approve.setAttribute("aria-label", fmt(S.approve_player, params));
       const deny = host("deny", S.deny, { request: request.request });
