@@ -55,6 +55,10 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     "push_public_key",
     "push_subscribe",
     "push_unsubscribe",
+    # Whether a name is a seat a new browser may claim, and this browser's latest claim
+    # (issue 38): reads.
+    "seat_claimable",
+    "seat_claim_state",
 }
 
 
@@ -113,6 +117,11 @@ def _calls(table, seats, watcher):
             table_id=table.pk, seat_id=host.pk, local_seat_id=host.pk
         ),
         "variant_call": lambda: services.variant_call(table_id=table.pk, seat_id=player.pk, variant="muflis"),
+        "seat_claim_ask": lambda: services.seat_claim_ask(
+            code=table.code, invite_token=table.invite_token, guest_name=player.display_name, guest_token="a" * 32
+        ),
+        "seat_claim_take": lambda: services.seat_claim_take(table_id=table.pk, guest_token="a" * 32),
+        "seat_claim_withdraw": lambda: services.seat_claim_withdraw(table_id=table.pk, guest_token="a" * 32),
     }
 
 
