@@ -5,6 +5,7 @@ Every admin of the site filters, searches and orders through no secret
 login records, registered again below with the same guard.
 """
 
+from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
@@ -31,7 +32,10 @@ class PlayerAdmin(GuardedLookups[User], UserAdmin[User]):
 def guard_registered(site: admin.AdminSite = admin.site) -> None:
     """Register again, with :class:`GuardedLookups`, every admin registered before this
     module by another app (Django's groups, django-axes' records)."""
-    for model, model_admin in list(site._registry.items()):
+    for model in apps.get_models():
+        if not site.is_registered(model):
+            continue
+        model_admin = site.get_model_admin(model)
         if isinstance(model_admin, GuardedLookups):
             continue
         base = type(model_admin)
