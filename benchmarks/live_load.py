@@ -434,8 +434,11 @@ def main() -> None:
     env = _env(args.hand_pause)
     _ensure_database(env["DATABASE_URL"])
     _setup_django(env)
+    from django.conf import settings  # the layer the daphnes run: they read the same settings
+
     print(
-        f"{args.processes} daphne process(es), PostgreSQL + channels-redis, Faras, think {args.think} s, "
+        f"{args.processes} daphne process(es), PostgreSQL + {settings.DASHAIN_CHANNEL_LAYER} layer, Faras, "
+        f"think {args.think} s, "
         f"{args.seconds:.0f} s a run, "
         + ("next hand dealt at once" if args.hand_pause is None else f"{args.hand_pause} s between hands (Celery)"),
         flush=True,
