@@ -320,12 +320,13 @@ def join_ask(
 ) -> int | None:
     """Ask the host of the table with ``code`` to let this person in (to watch; they sit
     down later like anyone at the table). Returns the request's id, or ``None`` when
-    nothing was recorded: no such table, the game over, a ban, or a request of theirs
+    nothing was recorded: no such table, the game over, a night played with real cards (its
+    people are let in on its own page, under its rules), a ban, or a request of theirs
     already waiting. The caller answers the same whatever happened, so asking tells a
     stranger nothing about the code. A bad name or an expired session is refused."""
     account, name, token = _asker(user, guest_name, guest_token)
     table = selectors.table_by_code(code=code) if isinstance(code, str) else None
-    if table is None or table.status == Table.Status.ENDED:
+    if table is None or table.status == Table.Status.ENDED or table.settings.get("not_dealt"):
         return None
     who = requester_key(user=account, guest_token=token)
     with table_write(table.pk) as (table, log):

@@ -77,3 +77,20 @@ def test_the_host_cannot_seat_computers_at_a_night_for_play_chips(client, host, 
     client.force_login(host)
     url = reverse("table_computers", kwargs={"code": night.code})
     refused_on_the_page(client, url, {"command": command, "strength": "easy"}, NOT_DEALT)
+
+
+def test_a_stranger_with_only_the_code_asks_the_online_table_and_nothing_is_recorded(client, host, night):
+    """The lobby's "Ask the host" with a kitchen night's code: the online table's join request
+    would wait where the night's page never shows it. Nothing is recorded, and the stranger
+    sees the same waiting page as for any code, so the answer tells nothing of the code."""
+    log_before = list(Event.objects.filter(table=night).values_list("seq", "kind"))
+    response = client.post(reverse("table_join_by_code"), {"code": night.code, "display_name": "Stranger"})
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"?code={night.code}")
+    unknown = client.post(reverse("table_join_by_code"), {"code": "ZZZZZZ", "display_name": "Stranger"})
+    assert unknown.status_code == 302 and unknown["Location"].endswith("?code=ZZZZZZ")
+    assert list(Event.objects.filter(table=night).values_list("seq", "kind")) == log_before
+    assert requests_pending(table=night, private=True) == []
+    client.force_login(make_user("eve"))
+    client.post(reverse("table_join_by_code"), {"code": night.code})
+    assert list(Event.objects.filter(table=night).values_list("seq", "kind")) == log_before
