@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.names import name_clean
+from accounts.zones import zone_choices
 
 # Both forms ask for the same optional e-mail and explain it the same way.
 EMAIL_HELP_TEXT = _(
@@ -31,17 +32,30 @@ class DisplayNameMixin:
 
 
 class SignUpForm(DisplayNameMixin, UserCreationForm[User]):
-    """Username, display name, an optional e-mail and the password twice.
+    """Username, display name, an optional e-mail, the time zone and the password twice.
 
     Usernames are unique ignoring case (the base form checks it). The e-mail carries the
     home games' mails and a forgotten password's reset link.
     """
+
+    time_zone = forms.ChoiceField(
+        label=_("Your time zone"),
+        choices=zone_choices,
+        initial="UTC",
+        required=False,  # a browser always sends the list's choice; a form without it keeps none
+        help_text=_("Your home games' nights are shown in it. The one your browser uses is chosen for you."),
+    )
 
     # django-stubs does not declare the base form's Meta, which Django has (so mypy sees Any).
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         model = User
         fields = ("username", "display_name", "email")
         help_texts = {"email": EMAIL_HELP_TEXT}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:  # sent back with an error, the list keeps what the person chose
+            self.fields["time_zone"].widget.attrs["data-browser-zone"] = ""
 
 
 class ProfileForm(DisplayNameMixin, forms.ModelForm[User]):

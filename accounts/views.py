@@ -25,6 +25,7 @@ from django.views.generic import CreateView, UpdateView
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
+from accounts.signals import signed_up
 from config.limits import CacheLimit, client_address, secret_digest
 
 
@@ -61,6 +62,7 @@ class SignUpView(CreateView[User, SignUpForm]):
     def form_valid(self, form: SignUpForm) -> HttpResponse:
         response = super().form_valid(form)
         user = form.instance  # saved by form_valid above (it is also self.object)
+        signed_up.send(sender=User, user=user, time_zone=form.cleaned_data.get("time_zone") or "")
         login(self.request, user, backend="django.contrib.auth.backends.ModelBackend")
         welcome = _("Welcome, %(name)s. Your account is ready.") % {"name": user.table_name}
         messages.success(self.request, welcome)

@@ -12,12 +12,15 @@ class HomeGamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import m2m_changed
 
+        from accounts.signals import signed_up
         from homegames.models import HomeGame
-        from homegames.services import invitations_of_new_members, notices_sweep
+        from homegames.services import invitations_of_new_members, notices_sweep, zone_of_new_account
         from homegames.services_members import calendar_feeds_of_removed
         from tables.background_threads import swept
 
         swept.connect(notices_sweep, dispatch_uid="homegames_notices_sweep")
+        # The zone a new account confirmed at sign-up is the one its nights are shown in.
+        signed_up.connect(zone_of_new_account, dispatch_uid="homegames_zone_of_new_account")
         # A removed member's calendar feed is deleted, so joining again never revives its old address.
         m2m_changed.connect(
             calendar_feeds_of_removed, sender=HomeGame.members.through, dispatch_uid="homegames_feeds_removed"

@@ -4,7 +4,6 @@ the settle-up, the e-mail address of someone joining."""
 
 from __future__ import annotations
 
-import zoneinfo
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -12,6 +11,7 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_clean
+from accounts.zones import zone_choices
 from homegames.models import Answer, HomeGame, NightTemplate
 from tables.models import Table
 
@@ -19,10 +19,6 @@ if TYPE_CHECKING:  # generic to the type checker only (django-stubs); a plain cl
     _ModelChoiceField = forms.ModelChoiceField[Table]
 else:
     _ModelChoiceField = forms.ModelChoiceField
-
-
-def zone_choices() -> list[tuple[str, str]]:
-    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
 
 class TemplateNameForm(forms.Form):

@@ -76,6 +76,14 @@ def member_prefs_save(*, user: User, time_zone: str, reminders: bool = True) -> 
     return prefs
 
 
+def zone_of_new_account(*, user: User, time_zone: str, **_signal: Any) -> None:
+    """``accounts.signals.signed_up``'s receiver: the zone confirmed at sign-up kept as the
+    new member's (reminders on, as for anyone who never chose); none sent, none kept (the
+    nights' pages then propose the browser's, ``{% zone_prompt %}``)."""
+    if time_zone:
+        member_prefs_save(user=user, time_zone=time_zone)
+
+
 @transaction.atomic
 def night_template_save(
     *, home_game: HomeGame, name: str, game: str, choices: dict[str, Any], by: User

@@ -1,5 +1,7 @@
 """Sign-up: a new player gets an account and is logged in; bad input creates nothing."""
 
+import re
+
 import pytest
 from django.contrib.auth import password_validation
 from django.urls import reverse
@@ -7,6 +9,8 @@ from django.utils.html import escape
 
 from accounts.forms import SignUpForm
 from accounts.models import User
+from homegames.models import MemberPrefs
+from homegames.selectors import user_zone
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +118,36 @@ def test_a_logged_in_player_is_sent_home_instead_of_signing_up_again(client):
     assert response.status_code == 302
     assert response.url == reverse("home")
     assert User.objects.count() == 1
+
+
+def test_the_time_zone_confirmed_at_sign_up_is_the_one_the_nights_are_shown_in(client):
+    page = client.get(reverse("signup"))
+    zone_list = re.search(r'<select name="time_zone"[^>]*>', page.text)
+    assert zone_list is not None and "data-browser-zone" in zone_list.group(0)  # static/js/zone_field.js sets it
+    assert re.search(r'<option value="UTC" selected>', page.text)  # without the browser's, UTC
+
+    response = sign_up(client, time_zone="Asia/Kathmandu")
+
+    assert response.status_code == 302
+    user = User.objects.get(username="sita")
+    assert MemberPrefs.objects.get(user=user).time_zone == "Asia/Kathmandu"
+    assert MemberPrefs.objects.get(user=user).reminders is True
+    assert str(user_zone(user)) == "Asia/Kathmandu"
+
+
+def test_a_zone_not_on_the_list_is_refused_and_creates_nothing(client):
+    response = sign_up(client, time_zone="Mars/Olympus_Mons", username="ravi", password2="not-the-same-1")
+
+    assert response.status_code == 200
+    assert not User.objects.filter(username="ravi").exists()
+    assert not MemberPrefs.objects.exists()
+    errors = response.context["form"].errors
+    assert "time_zone" in errors and "password2" in errors
+    # Sent back with errors, the list keeps the person's choice: the browser's zone is not put over it.
+    zone_list = re.search(r'<select name="time_zone"[^>]*>', response.text)
+    assert zone_list is not None and "data-browser-zone" not in zone_list.group(0)
+
+
+def test_a_sign_up_without_a_zone_keeps_none_and_the_nights_propose_the_browsers(client):
+    assert sign_up(client).status_code == 302
+    assert not MemberPrefs.objects.filter(user__username="sita").exists()

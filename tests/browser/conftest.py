@@ -287,8 +287,10 @@ def new_page(chromium, live_site):
     live_site.set_next_hand_delay(3600)
     contexts = []
 
-    def open_page(username: str | None = None, *, viewport=None):
-        context = chromium.new_context(base_url=live_site.url, viewport=viewport or {"width": 1200, "height": 860})
+    def open_page(username: str | None = None, *, viewport=None, timezone_id: str | None = None):
+        context = chromium.new_context(
+            base_url=live_site.url, viewport=viewport or {"width": 1200, "height": 860}, timezone_id=timezone_id
+        )
         context.set_default_timeout(PAGE_TIMEOUT_MS)
         if username:
             live_site.sign_in(context, username)

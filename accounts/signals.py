@@ -1,0 +1,9 @@
+"""What accounts tell the apps above them, which they may not import (tests/test_import_graph.py)."""
+
+from django.dispatch import Signal
+
+#: Sent once a new account is saved by the sign-up form, with ``user`` and the ``time_zone``
+#: the person confirmed there (the browser's, proposed by static/js/zone_field.js, or another
+#: they chose; "" when the form sent none). homegames keeps it as the zone the nights are
+#: shown in.
+signed_up = Signal()
