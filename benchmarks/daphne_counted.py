@@ -128,11 +128,33 @@ def gc_recorder(into: list[list[float]]) -> Any:
     return record
 
 
+def young_types_recorder(path: Path) -> Any:
+    """A ``gc.callbacks`` entry that, as each collection of the young generation starts,
+    appends to ``path`` a JSON line of the 30 most common types among the objects it is
+    about to look at (``gc.get_objects(0)``): what the process leaves for the collector
+    (``DASHAIN_BENCH_GC_TYPES``)."""
+
+    def record(phase: str, info: dict[str, Any]) -> None:
+        if phase != "start" or info["generation"] != 0:
+            return
+        counted: dict[str, int] = {}
+        for item in gc.get_objects(0):
+            name = type(item).__qualname__
+            module = getattr(type(item), "__module__", "")
+            key = f"{module}.{name}"
+            counted[key] = counted.get(key, 0) + 1
+        top = sorted(counted.items(), key=lambda pair: -pair[1])[:30]
+        with path.open("a") as file:
+            file.write(json.dumps({"objects": sum(counted.values()), "types": top}) + "\n")
+
+    return record
+
+
 def _lag_probe() -> None:
     """Once the server's loop runs: ask it to call back every LAG_EVERY s and note how late it was."""
-    from twisted.internet import reactor
+    import asyncio
 
-    loop = reactor._asyncioEventloop  # daphne's loop (twisted's asyncio reactor)
+    loop = asyncio.get_running_loop()  # daphne's loop (twisted's asyncio reactor runs in it)
 
     def tick(expected: float) -> None:
         now = loop.time()
@@ -163,6 +185,8 @@ def main() -> None:
 
     connection_created.connect(_on_connection, weak=False)
     gc.callbacks.append(gc_recorder(_gc))
+    if os.environ.get("DASHAIN_BENCH_GC_TYPES"):
+        gc.callbacks.append(young_types_recorder(Path(os.environ["DASHAIN_BENCH_GC_TYPES"])))
 
     def dump(signum: int, frame: Any) -> None:
         _dump(counts_file)
@@ -171,7 +195,9 @@ def main() -> None:
     from daphne.cli import CommandLineInterface
     from twisted.internet import reactor
 
-    reactor.callWhenRunning(_lag_probe)  # daphne installs the asyncio reactor on import
+    # daphne installs the asyncio reactor on import; the probe starts from inside its loop.
+    running: Any = reactor  # the installed reactor; twisted's stubs type the module as an interface
+    running.callWhenRunning(lambda: running.callLater(0, _lag_probe))
     CommandLineInterface().run(arguments)
 
 
