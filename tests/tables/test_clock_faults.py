@@ -38,7 +38,8 @@ from tests.tables.faults import Player, Site, database_for, players_at, reconnec
 
 #: Seconds within which something due must happen (sweep every 1 s here, on 2 busy cores).
 BOUND = 4.0
-#: A socket that heard nothing checks the log after this long (TableConsumer.quiet_seconds).
+#: A socket that heard nothing checks the log after TableConsumer.quiet_seconds (1 s); the
+#: bounds below allow it this long, as when it was 5 s.
 QUIET = 5.0
 CHOICES = {"turn_timer": 5, "hand_pause": 3}
 
