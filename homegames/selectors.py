@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.zones import zone_names
 from homegames.models import Answer, CalendarFeed, HomeGame, HomeGameNight, MemberPrefs, PlannedNight
 from ledger.models import LedgerEntry
 
@@ -80,7 +81,7 @@ def claimable_seats(*, home_game: HomeGame) -> list[Seat]:
 
 
 def zone_name_valid(name: str) -> bool:
-    return name in zoneinfo.available_timezones()
+    return name in zone_names()
 
 
 def user_zone(user: User | AnonymousUser) -> zoneinfo.ZoneInfo:
