@@ -5,10 +5,13 @@ Every admin of the site filters, searches and orders through no secret
 login records, registered again below with the same guard.
 """
 
+from typing import Any
+
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
+from django.db.models import Model
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_guard import GuardedLookups
@@ -29,13 +32,15 @@ class PlayerAdmin(GuardedLookups[User], UserAdmin[User]):
     )
 
 
+def registered_admins(site: admin.AdminSite = admin.site) -> dict[type[Model], admin.ModelAdmin[Any]]:
+    """Every model of ``site`` and its admin, through the site's public API."""
+    return {model: site.get_model_admin(model) for model in apps.get_models() if site.is_registered(model)}
+
+
 def guard_registered(site: admin.AdminSite = admin.site) -> None:
     """Register again, with :class:`GuardedLookups`, every admin registered before this
     module by another app (Django's groups, django-axes' records)."""
-    for model in apps.get_models():
-        if not site.is_registered(model):
-            continue
-        model_admin = site.get_model_admin(model)
+    for model, model_admin in registered_admins(site).items():
         if isinstance(model_admin, GuardedLookups):
             continue
         base = type(model_admin)

@@ -15,11 +15,9 @@ import logging
 import re
 import secrets
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from axes.models import AccessAttempt, AccessLog
-from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.hashers import make_password
 from django.core.exceptions import FieldDoesNotExist
@@ -27,6 +25,7 @@ from django.db import models
 from django.test import Client
 from django.urls import reverse
 
+from accounts.admin import registered_admins
 from accounts.admin_guard import GuardedLookups, field_is_secret, path_allowed
 from accounts.models import User
 from homegames.models import HomeGame, HomeGameNight
@@ -134,15 +133,10 @@ SECRET_GUESS_FIELDS = (
 )
 
 
-def _registered() -> dict[type[models.Model], Any]:
-    """Every model of the admin and its ModelAdmin, through the site's public API."""
-    return {model: admin.site.get_model_admin(model) for model in apps.get_models() if admin.site.is_registered(model)}
-
-
 def _changelists() -> list[tuple[type[models.Model], str]]:
     return [
         (model, reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist"))
-        for model in _registered()
+        for model in registered_admins()
     ]
 
 
@@ -269,7 +263,7 @@ def test_the_issues_attacks_are_refused_alike_for_true_and_false_guesses(operato
 def test_every_admin_is_guarded_and_names_no_secret_in_its_own_lists(rf):
     request = rf.get("/")
     request.user = User(is_superuser=True, is_staff=True)
-    for model, model_admin in _registered().items():
+    for model, model_admin in registered_admins().items():
         assert isinstance(model_admin, GuardedLookups), model
         for name in model_admin.get_search_fields(request):
             assert path_allowed(model, name.lstrip("^=@")), (model, name)
@@ -300,7 +294,7 @@ def test_every_secret_looking_column_of_the_site_is_a_secret_to_the_admin():
     """A new column called token, secret, seed, password, hash or key is refused by the
     guard from the day it is added, or this test names it."""
     looks_secret = re.compile(r"token|secret|seed_bytes|password|hash|session|_key$|post_data|get_data")
-    for model in _registered():
+    for model in registered_admins():
         for field in model._meta.get_fields():
             if field.concrete and looks_secret.search(field.name) and field.name != "seed_commitment":
                 assert field_is_secret(field), (model, field.name)
