@@ -10,6 +10,12 @@ table, the sockets open here and when news last came, and on each tick reads the
 seq of every quiet table in **one** query. Only a socket that really is behind then
 reads what it missed from the log.
 
+The page's ``ping`` asks the same question for one socket (``TableWatch.latest``). Pages that
+opened together ping together (every page of a process after a restart, or a benchmark's
+400), so the asks that arrive while a read is under way wait for the next one and share it:
+one query for all of them, not one thread hop and query each (``docs/live-play.md``,
+"Pings read together").
+
 The watcher lives on the server's event loop (one per loop, so tests with a loop each
 stay apart) and stops when its last socket leaves.
 """
@@ -49,6 +55,9 @@ class TableWatch:
         self.news_at: dict[int, float] = {}
         self.task: asyncio.Task[None] | None = None
         self.reads = 0  # how many times the log was asked (one query each), for tests
+        # The pings' asks not yet read: table -> the future its askers wait on.
+        self.asked: dict[int, asyncio.Future[int]] = {}
+        self.answering: asyncio.Task[None] | None = None
 
     def join(self, table_id: int, socket: QuietSocket) -> None:
         self.sockets.setdefault(table_id, set()).add(socket)
@@ -69,6 +78,33 @@ class TableWatch:
         """News of the table reached this process: it is not quiet."""
         if table_id in self.news_at:
             self.news_at[table_id] = time.monotonic()
+
+    async def latest(self, table_id: int) -> int:
+        """The seq of the table's latest event, read after this call began, in one query with
+        every other ask made before that read starts (a ``ping``'s question)."""
+        waiting = self.asked.get(table_id)
+        if waiting is None:
+            waiting = self.asked[table_id] = asyncio.get_running_loop().create_future()
+        if self.answering is None or self.answering.done():
+            self.answering = asyncio.ensure_future(self._answer())
+        # Shielded: one asker's socket closing must not cancel the others' answer.
+        return await asyncio.shield(waiting)
+
+    async def _answer(self) -> None:
+        while self.asked:
+            batch, self.asked = self.asked, {}
+            try:
+                self.reads += 1
+                latest = await self.latest_seqs(list(batch))
+            except Exception as error:  # the askers see the read's own error (the database away)
+                for waiting in batch.values():
+                    if not waiting.done():
+                        waiting.set_exception(error)
+                        waiting.exception()  # an asker that has left leaves nothing unretrieved
+                continue
+            for table_id, waiting in batch.items():
+                if not waiting.done():
+                    waiting.set_result(latest.get(table_id, 0))
 
     async def _run(self) -> None:
         while self.sockets:

@@ -201,7 +201,10 @@ class TableSession:
 
     async def catch_up(self) -> int:
         """Send what the log has after this socket's seq; returns the table's latest seq."""
-        latest = await database_sync_to_async(selectors.table_last_seq)(table_id=self.table_id)
+        if self.watch is not None:
+            latest = await self.watch.latest(self.table_id)  # read with the other pings of this moment
+        else:
+            latest = await database_sync_to_async(selectors.table_last_seq)(table_id=self.table_id)
         async with self.sending:
             if latest <= self.last_seq:
                 return latest

@@ -86,3 +86,49 @@ async def test_a_failed_read_is_tried_again_later():
     assert attempts >= 2 and socket.told and socket.told[0] == 5
     watch.leave(1, socket)
     await asyncio.sleep(0.2)
+
+
+async def test_pings_of_one_moment_share_one_read():
+    """400 sockets' pings at once (pages that opened together) cost two reads, not 400: the
+    first ask starts a read, every ask made before that read begins shares it, and the asks
+    made while it runs share the next one."""
+    reads: list[list[int]] = []
+    gate = asyncio.Event()
+
+    async def latest_seqs(table_ids: list[int]) -> dict[int, int]:
+        reads.append(sorted(table_ids))
+        await gate.wait()
+        return {table_id: 100 + table_id for table_id in table_ids}
+
+    watch = TableWatch(latest_seqs=latest_seqs, quiet_seconds=lambda: 60.0)
+    first = [asyncio.ensure_future(watch.latest(table_id % 100)) for table_id in range(400)]
+    await asyncio.sleep(0)  # the read has begun
+    later = [asyncio.ensure_future(watch.latest(7)), asyncio.ensure_future(watch.latest(500))]
+    await asyncio.sleep(0)
+    assert reads == [list(range(100))]
+    gate.set()
+    answers = await asyncio.gather(*first, *later)
+    assert answers == [100 + table_id % 100 for table_id in range(400)] + [107, 600]
+    assert reads == [list(range(100)), [7, 500]]  # the later asks were read after they were made
+
+
+async def test_a_failed_ping_read_is_each_askers_error_and_a_closed_socket_cancels_only_its_own():
+    attempts = 0
+
+    async def latest_seqs(table_ids: list[int]) -> dict[int, int]:
+        nonlocal attempts
+        attempts += 1
+        await asyncio.sleep(0)
+        if attempts == 1:
+            raise ConnectionError("the database is away")
+        return dict.fromkeys(table_ids, 9)
+
+    watch = TableWatch(latest_seqs=latest_seqs, quiet_seconds=lambda: 60.0)
+    asks = [asyncio.ensure_future(watch.latest(1)) for _ in range(3)]
+    results = await asyncio.gather(*asks, return_exceptions=True)
+    assert all(isinstance(result, ConnectionError) for result in results)
+    leaving, staying = asyncio.ensure_future(watch.latest(1)), asyncio.ensure_future(watch.latest(1))
+    await asyncio.sleep(0)
+    leaving.cancel()
+    assert await staying == 9
+    assert leaving.cancelled()
