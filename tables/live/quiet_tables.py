@@ -13,7 +13,7 @@ reads what it missed from the log.
 The page's ``ping`` asks the same question for one socket (``TableWatch.latest``). Pages that
 opened together ping together (every page of a process after a restart, or a benchmark's
 400), so the asks that arrive while a read is under way wait for the next one and share it:
-one query for all of them, not one thread hop and query each (``docs/live-play.md``,
+one query for all of them, not one thread hop and query each (``docs/measurements/live-play.md``,
 "Pings read together").
 
 The watcher lives on the server's event loop (one per loop, so tests with a loop each
