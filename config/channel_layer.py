@@ -499,7 +499,9 @@ class _Here:
                 logger.warning("publishing %d messages failed", len(batch), exc_info=True)
 
     async def close(self) -> None:
-        for task in (self.reader, self.publisher):
+        # The sockets' pending leaves too: closing the pub/sub connection below ends every
+        # subscription, and a leave left pending would be destroyed with its loop.
+        for task in (self.reader, self.publisher, *self.leaving):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):

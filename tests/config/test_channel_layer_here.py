@@ -221,3 +221,23 @@ async def test_a_threads_sends_are_handed_over_without_waiting_and_arrive_in_ord
     finally:
         await here.flush()
         await there.flush()
+
+
+async def test_closing_the_layer_ends_the_leaves_its_sockets_left_pending() -> None:
+    """A socket stopped (its receive cancelled) leaves its group in a task; the layer's
+    flush, with that leave still waiting its turn at the subscription lock, ends it too, so
+    none is left pending for its loop to destroy."""
+    layer = _layer(HereFirstLayer)
+    channel = (await _members(layer, "table_here_leaving", 1))[0]
+    here = await layer.here()
+    await here.lock.acquire()  # a subscription under way: the leave waits for it
+    receiving = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.sleep(0)
+    receiving.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await receiving
+    leaving = list(here.leaving)
+    assert leaving and not any(task.done() for task in leaving)
+    await layer.flush()
+    assert all(task.done() for task in leaving)
+    here.lock.release()
