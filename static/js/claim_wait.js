@@ -1,4 +1,6 @@
-/* The invite link's page while this browser's "This is me" waits for the host (issue 38).
+/* A page that waits for someone else: this browser's "This is me" waiting for the host
+ * (issue 38), a request to join by the table's code waiting for the host's answer, a seat
+ * link waiting for the hand its seat is in to end.
  *
  * Every few seconds it reads the page again in the background and reloads once the answer
  * has changed: the host said yes (the page then answers with a redirect to the table), no,

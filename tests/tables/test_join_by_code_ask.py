@@ -88,7 +88,11 @@ def test_an_account_asks_with_the_code_waits_and_is_let_in(address):
     assert asked == {"seat": None, "name": eve.table_name, "what": "join", "number": None, "who": f"user:{eve.pk}"}
     waiting = stranger.get(response["Location"])
     assert waiting.status_code == 200
-    assert "Waiting for their answer" in waiting.content.decode() and 'http-equiv="refresh"' in waiting.content.decode()
+    assert (
+        "Waiting for their answer" in waiting.content.decode()
+        and "js/claim_wait.js" in waiting.content.decode()
+        and "http-equiv" not in waiting.content.decode()
+    )
     assert not Seat.objects.filter(table=table, user=eve).exists()
     (pending,) = selectors.requests_pending(table=table)
     request_approve(table_id=table.pk, seat_id=seats[0].pk, request=pending["request"])
@@ -260,7 +264,7 @@ def test_the_asker_withdraws_from_the_waiting_page_and_the_host_can_no_longer_an
     withdrawn = _withdraw(guest, table.code.lower())
     page = withdrawn.content.decode()
     assert withdrawn.status_code == 200 and "You withdrew your request" in page
-    assert "http-equiv" not in page and "Withdraw my request" not in page  # no longer waiting
+    assert "claim_wait.js" not in page and "Withdraw my request" not in page  # no longer waiting
     last = Event.objects.filter(table=table).order_by("-seq").first()
     assert last.kind == "request_cancelled" and last.actor is None
     assert last.payload == {

@@ -166,7 +166,7 @@ async def test_the_host_opening_a_guests_link_mid_hand_gets_none_of_her_cards(ga
     assert answer.status_code == 302 and answer["Location"] == link
     waiting = await database_sync_to_async(window.get)(link)
     assert waiting.status_code == 200 and "Waiting for Dipa" in waiting.content.decode()
-    assert 'http-equiv="refresh"' in waiting.content.decode()
+    assert "js/claim_wait.js" in waiting.content.decode() and "http-equiv" not in waiting.content.decode()
     claim_token = await database_sync_to_async(lambda: window.session["dashain_guest_token"])()
     await database_sync_to_async(dipa.refresh_from_db)()
     assert dipa.guest_token == dipa_token and dipa.link_claim == claim_token
