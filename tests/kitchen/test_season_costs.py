@@ -23,7 +23,8 @@ from django.utils import timezone
 
 from homegames.checks import ledger_problems
 from homegames.models import HomeGame
-from homegames.services_members import home_game_add_table, home_game_create
+from homegames.selectors_seasons import season_open
+from homegames.services_members import home_game_add_table, home_game_create, seat_claim_answer, seat_claim_make
 from homegames.services_seasons import home_game_set_settle_by, season_close, season_transfer_mark_paid
 from kitchen.models import SharedCost
 from kitchen.services import kitchen_buy_in, kitchen_cash_out, kitchen_cost_add, kitchen_settle
@@ -326,6 +327,12 @@ def test_each_persons_season_net_is_the_sum_of_the_night_pages_nets_costs_includ
     check_transfers({name: person["net"] for name, person in expected.items()}, transfers)
     assert "Pizza: 25.03, paid by Chandra." in home and "Drinks: 9.01, paid by Dipa." in home
 
+    # The standings stay the chips' results (a cost is no game result).
+    standings = csv_rows(client.get(reverse("ledger:home_game_csv", kwargs={"home_game_id": home_game.pk})))
+    chips_only = {row[0]: cents(row[2]) for row in standings[1 : standings.index([])]}
+    assert chips_only == {name: person["chips"] for name, person in expected.items()}
+    assert chips_only["Chandra"] == 200 + 1100 != expected["Chandra"]["net"]
+
     # The season's CSV is its page, to the cent, with the costs apart (a row per sharer).
     rows = csv_rows(client.get(reverse("ledger:season_csv_open", kwargs={"home_game_id": home_game.pk})))
     csv_people, csv_transfers, cost_rows = csv_season(rows)
@@ -412,3 +419,26 @@ def test_paid_night_by_night_a_kitchen_night_settles_its_costs_on_its_own_page(c
     assert {name: person["net"] for name, person in page_people(home).items()} == nets
     assert page_transfers(home) == []
     assert Seat.objects.filter(table=table).count() == 6
+
+
+def test_a_claimed_guest_seat_brings_its_share_of_the_costs_to_the_member(users):
+    """Esha was added by name at the cash night and shared the pizza; once the host confirms
+    her claim, her chips and her share count as her account's in the season."""
+    host = users["Asha"]
+    esha = make_user("esha")
+    home_game = home_game_create(name="Sundays", host=host, members=[users["Bikash"], esha])
+    table, chips, costs = kitchen_cash_night(host, users)
+    home_game_add_table(home_game=home_game, table=table, by=host)
+    nets = night_nets(chips, costs)
+    guest = {person.key: person for person in season_open(home_game=home_game).people}["guest:esha"]
+    claim = seat_claim_make(home_game=home_game, seat=Seat.objects.get(table=table, display_name="Esha"), by=esha)
+    seat_claim_answer(claim=claim, confirm=True, by=host)
+    people = {person.key: person for person in season_open(home_game=home_game).people}
+    assert "guest:esha" not in people
+    mine = people[f"user:{esha.pk}"]
+    assert (mine.chips_money, mine.cost_share, mine.net_money) == (
+        Decimal(chips["Esha"]) / 100,
+        Decimal(costs[0][2]["Esha"]) / 100,
+        Decimal(nets["Esha"]) / 100,
+    )
+    assert (guest.cost_share, guest.net_money) == (mine.cost_share, mine.net_money)
