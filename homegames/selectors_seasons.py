@@ -1,6 +1,7 @@
 """Reading a home game's money: each night's report (the ledger's, ``ledger.selectors.ledger_report``),
-the standings across nights, and the seasons' settle-ups. Nothing here writes; people are
-matched across nights as friends would (an account, a claimed seat, a guest's name).
+the standings across nights, and the seasons' settle-ups, which add each night's shared costs
+(``homegames.night_costs``: a kitchen-table night's pizza) to its chips. Nothing here writes;
+people are matched across nights as friends would (an account, a claimed seat, a guest's name).
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer, SeatClaim
+from homegames.night_costs import NightCost, night_costs
 from ledger.selectors import PlayerLine, TableReport, cents_to_decimal, ledger_report
 from ledger.settlement import SettlementError, minimum_transfers
+from tables.models import Seat
 
 if TYPE_CHECKING:
     from tables.models import Table
@@ -108,8 +111,13 @@ def person_key(line: PlayerLine, claims: dict[int, int] | None = None) -> str:
     """Who a night's line is across nights: an account is one person, and so is a guest
     seat a member claimed (once the host confirmed it); any other guest is their name as
     friends would spell it (case and surrounding spaces ignored)."""
-    user_id = line.user_id or (claims or {}).get(line.seat_id)
-    return f"user:{user_id}" if user_id else f"guest:{line.name.strip().casefold()}"
+    return seat_person_key(seat_id=line.seat_id, user_id=line.user_id, name=line.name, claims=claims)
+
+
+def seat_person_key(*, seat_id: int, user_id: int | None, name: str, claims: dict[int, int] | None = None) -> str:
+    """:func:`person_key` of a seat (one with no ledger line too: someone who only shared a cost)."""
+    user_id = user_id or (claims or {}).get(seat_id)
+    return f"user:{user_id}" if user_id else f"guest:{name.strip().casefold()}"
 
 
 def confirmed_claims(*, home_game: HomeGame) -> dict[int, int]:
@@ -129,11 +137,28 @@ def night_currency(table: Table) -> str:
 
 @dataclass
 class SeasonPerson:
+    """A person's season: ``net_money`` = ``chips_money`` - ``cost_share`` + ``costs_paid``,
+    each the sum over the season's nights of what the night's own settle-up says."""
+
     key: str
     name: str
     net_money: Decimal = Decimal("0.00")
     net_chips: int = 0
     nights: int = 0
+    chips_money: Decimal = Decimal("0.00")  # the chips' results (the ledger's reports)
+    cost_share: Decimal = Decimal("0.00")  # their shares of the nights' shared costs
+    costs_paid: Decimal = Decimal("0.00")  # what they paid for those costs
+
+
+@dataclass
+class SeasonCost:
+    """A shared cost of one of the season's nights, shown apart: who paid it and each share."""
+
+    night: NightResult
+    what: str
+    amount: Decimal
+    paid_by: str
+    shares: list[tuple[str, Decimal]]
 
 
 @dataclass
@@ -151,10 +176,11 @@ class SeasonTransferLine:
 
 @dataclass
 class SeasonView:
-    """A season's settle-up: the nights it counts, each person's net across them, the fewest
-    transfers that settle everyone at once (cent-true: each night's own rounded results
-    are added, so the nets add up to exactly zero; none when the nights are paid one by
-    one), and the nights it does not count yet."""
+    """A season's settle-up: the nights it counts, each person's net across them (their chips'
+    results and, apart, their shares of the nights' shared costs and what they paid for them),
+    the fewest transfers that settle everyone at once (cent-true: each night's own rounded
+    results and each cost's split to the cent are added, so the nets add up to exactly zero;
+    none when the nights are paid one by one), and the nights it does not count yet."""
 
     home_game: HomeGame
     number: int
@@ -167,28 +193,73 @@ class SeasonView:
     currency: str = ""
     error: str = ""
     season: Season | None = None
+    costs: list[SeasonCost] = field(default_factory=list)  # the nights' shared costs, night by night
 
     @property
     def by_season(self) -> bool:
         return self.settle_by == HomeGame.SettleBy.SEASON
 
 
-def _season_people(nights: list[NightResult], claims: dict[int, int]) -> tuple[dict[str, SeasonPerson], set[str]]:
-    """Each person's net across ``nights``, read from each night's own report (the table's
-    per-player results), and the currencies the nights played for money in."""
+def _season_people(
+    nights: list[NightResult], claims: dict[int, int]
+) -> tuple[dict[str, SeasonPerson], set[str], list[SeasonCost]]:
+    """Each person's net across ``nights``: each night's own report (the table's per-player
+    results) less their share of the night's shared costs plus what they paid for them, as the
+    night's settle-up has it (docs/kitchen-table.md); the currencies the nights' money is in;
+    and the costs, shown apart."""
     people: dict[str, SeasonPerson] = {}
     currencies: set[str] = set()
+    shown: list[SeasonCost] = []
+    costs = night_costs(tables=[result.night.table for result in nights])
+    seats = _cost_seats(costs)
     for result in nights:
-        if not result.report.is_zero_value:
+        table_costs = costs.get(result.night.table.pk, [])
+        if not result.report.is_zero_value or table_costs:
             currencies.add(night_currency(result.night.table))
+        here: set[str] = set()
         for line in result.report.players:
             key = person_key(line, claims)
             person = people.setdefault(key, SeasonPerson(key=key, name=line.name))
             person.name = line.name
-            person.net_money += line.net_money
+            person.chips_money += line.net_money
             person.net_chips += line.net_chips
-            person.nights += 1
-    return people, currencies
+            here.add(key)
+        for cost in table_costs:
+            payer = _cost_person(people, seats[cost.paid_by], claims, here)
+            payer.costs_paid += cents_to_decimal(cost.amount)
+            shares = []
+            for seat_id, cents in cost.shares:
+                sharer = _cost_person(people, seats[seat_id], claims, here)
+                sharer.cost_share += cents_to_decimal(cents)
+                shares.append((seats[seat_id].display_name, cents_to_decimal(cents)))
+            shown.append(
+                SeasonCost(
+                    night=result,
+                    what=cost.what,
+                    amount=cents_to_decimal(cost.amount),
+                    paid_by=seats[cost.paid_by].display_name,
+                    shares=shares,
+                )
+            )
+        for key in here:
+            people[key].nights += 1
+    for person in people.values():
+        person.net_money = person.chips_money - person.cost_share + person.costs_paid
+    return people, currencies, shown
+
+
+def _cost_seats(costs: dict[int, list[NightCost]]) -> dict[int, Seat]:
+    """The seats the costs name (payers and sharers), by id."""
+    ids = {cost.paid_by for table_costs in costs.values() for cost in table_costs}
+    ids |= {seat for table_costs in costs.values() for cost in table_costs for seat, _cents in cost.shares}
+    return {seat.pk: seat for seat in Seat.objects.filter(pk__in=ids)} if ids else {}
+
+
+def _cost_person(people: dict[str, SeasonPerson], seat: Seat, claims: dict[int, int], here: set[str]) -> SeasonPerson:
+    """The season's person of a seat a cost names (someone who only shared a cost counts too)."""
+    key = seat_person_key(seat_id=seat.pk, user_id=seat.user_id, name=seat.display_name, claims=claims)
+    here.add(key)
+    return people.setdefault(key, SeasonPerson(key=key, name=seat.display_name))
 
 
 def _sorted_people(people: dict[str, SeasonPerson]) -> list[SeasonPerson]:
@@ -217,7 +288,7 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
             view.nights.append(result)
         else:
             view.waiting.append(result)
-    people, currencies = _season_people(view.nights, confirmed_claims(home_game=home_game))
+    people, currencies, view.costs = _season_people(view.nights, confirmed_claims(home_game=home_game))
     view.people = _sorted_people(people)
     if len(currencies) > 1:
         view.error = _("This season's nights were played in different currencies, so they cannot be netted.")
@@ -248,8 +319,9 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
 
 
 def season_closed(*, season: Season) -> SeasonView:
-    """A closed season: its nights and nets as the ledger reports them, and the transfers
-    frozen when it closed (with their paid marks)."""
+    """A closed season: its nights and nets as the ledger reports them with the nights' shared
+    costs (which can no longer change: a night is settled before its season closes, and a
+    settled night takes no cost), and the transfers frozen when it closed (with their paid marks)."""
     view = SeasonView(
         home_game=season.home_game,
         number=season.number,
@@ -259,7 +331,7 @@ def season_closed(*, season: Season) -> SeasonView:
         season=season,
     )
     view.nights = _night_results(season.nights.all())
-    people, _currencies = _season_people(view.nights, confirmed_claims(home_game=season.home_game))
+    people, _currencies, view.costs = _season_people(view.nights, confirmed_claims(home_game=season.home_game))
     view.people = _sorted_people(people)
     view.transfers = [_frozen_line(transfer) for transfer in season.transfers.select_related("season")]
     return view

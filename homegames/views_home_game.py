@@ -32,6 +32,7 @@ from homegames.selectors import (
     user_can_view_home_game,
 )
 from homegames.selectors_seasons import (
+    SeasonView,
     home_game_results,
     season_closed,
     season_open,
@@ -249,9 +250,7 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
         season = get_object_or_404(Season, home_game=home_game, number=number)
         view = season_closed(season=season)
         tables = [night.table for night in HomeGameNight.objects.filter(season=season).select_related("table")]
-    rows: list[list[object]] = [[_("Player"), _("Nights"), _("Net"), _("Net chips"), _("Currency")]]
-    for person in view.people:
-        rows.append([person.name, person.nights, person.net_money, person.net_chips, view.currency])
+    rows = _season_people_rows(view)
     if view.transfers:
         rows.append([])
         rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
@@ -261,6 +260,41 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
     csv_corrections(rows, ledger_corrections(tables=tables), money=True, currency=view.currency)
     name = slugify(home_game.name) or "home-game"
     return csv_response(f"dashain-{name}-season-{view.number}.csv", rows)
+
+
+def _season_people_rows(view: SeasonView) -> list[list[object]]:
+    """Each person's net; with shared costs, their chips' result, share of the costs and paid
+    for costs before it, then each cost (a row per sharer), as the season's page shows them."""
+    if not view.costs:
+        rows: list[list[object]] = [[_("Player"), _("Nights"), _("Net"), _("Net chips"), _("Currency")]]
+        rows.extend([p.name, p.nights, p.net_money, p.net_chips, view.currency] for p in view.people)
+        return rows
+    rows = [
+        [
+            _("Player"),
+            _("Nights"),
+            _("Chips"),
+            _("Share of costs"),
+            _("Paid for costs"),
+            _("Net"),
+            _("Net chips"),
+            _("Currency"),
+        ]
+    ]
+    for p in view.people:
+        rows.append(
+            [p.name, p.nights, p.chips_money, p.cost_share, p.costs_paid, p.net_money, p.net_chips, view.currency]
+        )
+    rows.append([])
+    rows.append(
+        [_("Night"), _("Table"), _("Cost"), _("Amount"), _("Paid by"), _("Shared by"), _("Share"), _("Currency")]
+    )
+    for cost in view.costs:
+        table = cost.night.night.table
+        day = table.created_at.date().isoformat()
+        for name, share in cost.shares:
+            rows.append([day, table.code, cost.what, cost.amount, cost.paid_by, name, share, view.currency])
+    return rows
 
 
 @login_required

@@ -8,6 +8,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from homegames.models import HomeGameNight
+from homegames.night_costs import NightCost
+from homegames.selectors_seasons import night_settled_by_season
 from kitchen.models import KitchenNight, SharedCost
 from ledger.models import LedgerEntry
 from ledger.selectors import cents_to_decimal, ledger_chip_totals, ledger_report, seat_key
@@ -107,6 +110,10 @@ class SettleUp:
     costs: list[CostLine] = field(default_factory=list)
     final: bool = False
     error: str = ""
+    # The home game night when the night is paid with its season (its transfers, costs
+    # included, are the season's: none here), and that season's number.
+    season_night: HomeGameNight | None = None
+    season_number: int | None = None
 
 
 def kitchen_costs(*, table: Table) -> list[CostLine]:
@@ -124,9 +131,15 @@ def kitchen_costs(*, table: Table) -> list[CostLine]:
 
 def kitchen_settle_up(*, table: Table) -> SettleUp:
     """Each person's net = cashed out - bought in (the ledger's report, in money) - their share
-    of the costs + what they paid for them; and the fewest transfers that settle those nets."""
+    of the costs + what they paid for them; and the fewest transfers that settle those nets,
+    unless the night is paid with its home game's season, whose settle-up counts these nets
+    (``homegames.night_costs``): then none, so the money is settled once."""
     report = ledger_report(table=table)
     result = SettleUp(final=report.is_final and table.status == Table.Status.ENDED, error=str(report.error or ""))
+    result.season_night = night_settled_by_season(table=table)
+    if result.season_night is not None:
+        season = result.season_night.season
+        result.season_number = season.number if season else result.season_night.home_game.seasons.count() + 1
     result.costs = kitchen_costs(table=table)
     share: dict[int, int] = {}
     paid: dict[int, int] = {}
@@ -152,12 +165,29 @@ def kitchen_settle_up(*, table: Table) -> SettleUp:
                 net=cents_to_decimal(net),
             )
         )
-    if result.final and not result.error:
+    if result.final and not result.error and result.season_night is None:
         for transfer in minimum_transfers(balances):
             result.transfers.append(
                 (names[int(transfer.payer)], names[int(transfer.payee)], cents_to_decimal(transfer.amount))
             )
     return result
+
+
+def season_costs(sender: object, *, tables: list[Table], **kwargs: object) -> list[NightCost]:
+    """The shared costs of ``tables`` for their home game's season: the receiver of
+    ``homegames.night_costs.night_costs_wanted`` (connected in ``kitchen.apps``), each cost
+    split to the cent as the night's settle-up splits it (:func:`cost_split`)."""
+    costs = SharedCost.objects.filter(night__table__in=tables).select_related("night").order_by("id")
+    return [
+        NightCost(
+            table_id=cost.night.table_id,
+            what=cost.what,
+            amount=int(cost.amount * 100),
+            paid_by=cost.paid_by_id,
+            shares=tuple(cost_split(cost).items()),
+        )
+        for cost in costs
+    ]
 
 
 #: The kinds of the table's log the night's record shows (its bank, costs, clock and who went out).

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from homegames.models import HomeGameNight
 from homegames.services_members import home_game_add_table
 from kitchen.models import KitchenNight, SharedCost
 from kitchen.rules import tournament_buy_in_check, tournament_new_player_check, tournament_of
@@ -363,7 +364,11 @@ def kitchen_cost_add(
     """The host records a shared cost: who paid it, how much, and who shares it
     (``shares``: seat id -> whole shares, at least 1 each; an even split gives each 1).
     Refused: an amount of zero or less or not in cents (``bad_amount``), shared among nobody
-    (``no_sharers``), a share below 1 or a seat not at the table (``bad_shares``), no name."""
+    (``no_sharers``), a share below 1 or a seat not at the table (``bad_shares``), no name; at
+    a night of a closed season (``season_closed``: the season's figures never change once it
+    closed; such a night is settled, so the write path would refuse it too, ``ended``)."""
+    if HomeGameNight.objects.filter(table_id=table_id, season__isnull=False).exists():
+        raise ServiceError("season_closed", _("This night's season is closed; its costs can no longer change."))
     value = _money(amount)
     label = what.strip()[:60] if isinstance(what, str) else ""
     if not label:

@@ -349,7 +349,14 @@ def test_the_shared_hands_use_of_tables_only_its_models():
 
 
 @pytest.mark.parametrize(
-    "module", ["homegames.selectors", "homegames.selectors_seasons", "homegames.models", "homegames.checks"]
+    "module",
+    [
+        "homegames.selectors",
+        "homegames.selectors_seasons",
+        "homegames.night_costs",
+        "homegames.models",
+        "homegames.checks",
+    ],
 )
 def test_the_home_games_reads_never_reach_a_write(module):
     graph = import_graph(top_level_only=False)
@@ -424,6 +431,8 @@ def test_only_the_configuration_reaches_into_the_rooms():
 #: What the kitchen may use of the other apps (lazy imports included).
 KITCHEN_USES = {
     "homegames.models",
+    "homegames.night_costs",
+    "homegames.selectors_seasons",
     "homegames.services_members",
     "ledger.models",
     "ledger.selectors",
