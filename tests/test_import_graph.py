@@ -424,7 +424,10 @@ def test_only_the_configuration_reaches_into_the_rooms():
 #: What the kitchen may use of the other apps (lazy imports included).
 KITCHEN_USES = {
     "homegames.models",
+    "homegames.selectors",
+    "homegames.services",
     "homegames.services_members",
+    "homegames.services_tonight",
     "ledger.models",
     "ledger.selectors",
     "ledger.services",
