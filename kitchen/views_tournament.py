@@ -81,7 +81,6 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 request, _("Line %(n)s of the levels does not read as “25 50 0 15” or “break 10”.") % {"n": levels}
             )
         else:
-            checked_levels = levels
             try:
                 table = open_night(
                     request,
@@ -91,7 +90,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                         starting_chips=_whole(values["starting_chips"]),
                         buy_in_price=values["buy_in_price"],
                         currency=values["currency"],
-                        levels=checked_levels,
+                        levels=levels,
                         rebuy_levels=int(values["rebuy_levels"]) if values["rebuy_levels"].isdigit() else -1,
                         payouts=payout_table(values["payouts"]),
                         addon_level=_whole(values["addon_level"] or "0"),
@@ -107,7 +106,8 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                 return redirect("kitchen:night", code=table.code)
     context = form_context(request, planned, values)
     # A template's own payout table (``60/40``) is offered beside the presets.
-    context["presets"] = list(dict.fromkeys([*PAYOUT_PRESETS, values["payouts"]]))
+    own = [values["payouts"]] if sum(payout_table(values["payouts"])) == 100 else []
+    context["presets"] = list(dict.fromkeys([*PAYOUT_PRESETS, *own]))
     return render(request, "kitchen/tournament_new.html", context)
 
 

@@ -149,6 +149,9 @@ def test_a_tournament_from_a_holdem_template_carries_its_price_currency_and_payo
     assert 'id="id_starting_chips" name="starting_chips" inputmode="numeric" required value="1000"' in form
     assert 'value="5.00"' in form and '<option value="EUR" selected>' in form
     assert '<option value="60/40" selected>60/40</option>' in form  # beside the presets
+    refused = client.post(tournament_form(night), {**TOURNAMENT_POST, "payouts": "70/abc"})
+    assert "adding up to 100" in refused.content.decode() and "70/abc" not in refused.content.decode()
+    assert not TournamentClock.objects.exists() and not Table.objects.exists()
     client.post(tournament_form(night), TOURNAMENT_POST)
     clock = TournamentClock.objects.get()
     table = clock.night.table
