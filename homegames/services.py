@@ -1,6 +1,6 @@
-"""Writing the nights ahead: templates, scheduling, moving and cancelling, answers, and
-tonight's table opened from the plan. Keyword-only, one transaction each; every refusal
-raises :class:`NightError` (``code`` stable, ``message`` translated) and writes nothing.
+"""Writing the nights ahead: templates, scheduling, moving and cancelling, answers
+(tonight's table opened from the plan: ``homegames.services_tonight``). Keyword-only, one
+transaction each; every refusal raises :class:`NightError` (``code`` stable, ``message`` translated) and writes nothing.
 
 Who may: the host and co-hosts keep templates, schedule, move, cancel and open tables
 (``homegames.selectors.user_is_co_host``); members answer for themselves only.
@@ -31,15 +31,11 @@ from homegames.models import (
     PlannedNight,
 )
 from homegames.selectors import night_answers, user_can_view_home_game, user_is_co_host, zone_name_valid
-from homegames.services_members import home_game_add_planned_table
-from tables import services as table_services
 from tables.services.errors import ServiceError
 from tables.services.table_settings import table_settings_build
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
-
-    from tables.models import Seat, Table
 
 logger = logging.getLogger(__name__)
 
@@ -329,56 +325,14 @@ def _tell_moved_up(night: PlannedNight, before: set[int], now: datetime, *, answ
             _notice(night, user_id, Notice.Kind.SEAT_FREED, now)
 
 
-@transaction.atomic
-def night_open_table(*, night: PlannedNight, by: User) -> Table:
-    """The host or a co-host opens tonight's table from the night's template, linked to the
-    night and counted as a night of the home game, and sits down at it if she is coming
-    (said yes, within the seat limit). Once: a second call returns the same table."""
+def night_for_opening(night: PlannedNight, by: User) -> PlannedNight:
+    """The night's row, locked for this transaction, to open its table: refused for anyone
+    but the host or a co-host (``not_co_host``) and for a cancelled night (``cancelled``).
+    Tonight's table is opened by ``homegames.services_tonight``."""
     night = _locked(night)
     _require_co_host(night.home_game, by)
     _require_open(night)
-    if night.table is not None:
-        return night.table
-    try:
-        table = table_services.table_create(host=by, game=night.template.game, choices=night.template.choices)
-    except ServiceError as error:
-        raise NightError(error.code, error.message) from error
-    night.table = table
-    night.save(update_fields=["table"])
-    home_game_add_planned_table(home_game=night.home_game, table=table)
-    if night_answers(night=night).place_of(by.pk) == "coming":
-        night_take_seat(night=night, user=by)  # she said yes: she plays, as everyone coming does
-    return table
-
-
-@transaction.atomic
-def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
-    """A member who is coming joins tonight's table and sits down, without its invite link
-    (the night vouches for them). Others are refused. Joining and the seat (or asking the host
-    for it) are one transaction: a seat refused leaves no join behind."""
-    night = PlannedNight.objects.select_related("home_game", "table").get(pk=night.pk)
-    if not user_can_view_home_game(user=user, home_game=night.home_game):
-        raise NightError("not_member", _("Only the home game's members answer."))
-    table = night.table
-    if table is None:
-        raise NightError("not_open", _("Tonight's table is not open yet."))
-    if table.ended_at is not None:
-        raise NightError("played", _("This night has been played; its table has ended."))
-    if night_answers(night=night).place_of(user.pk) != "coming":
-        raise NightError("not_coming", _("Only members who said yes and have a seat can sit down from here."))
-    try:
-        seat = table_services.table_join(
-            code=table.code, invite_token=table.invite_token, user=user, guest_name=None, guest_token=None
-        )
-        try:
-            table_services.seat_take(table_id=table.pk, seat_id=seat.pk)
-        except ServiceError as error:
-            if error.code != "ask_host":
-                raise
-            table_services.seat_ask(table_id=table.pk, seat_id=seat.pk, what="seat")
-    except ServiceError as error:
-        raise NightError(error.code, error.message) from error
-    return seat
+    return night
 
 
 # --- Notices: the e-mails of a night, due times in the database, sent by the clock's sweep ---

@@ -171,7 +171,7 @@ def seat_claim_answer(*, claim: SeatClaim, confirm: bool, by: User) -> SeatClaim
 @transaction.atomic
 def home_game_add_planned_table(*, home_game: HomeGame, table: Table) -> HomeGameNight:
     """Count a table opened from a planned night as a night of ``home_game``. The caller
-    (``homegames.services.night_open_table``) has checked that a host or co-host opened it."""
+    (``homegames.services_tonight``) has checked that a host or co-host opened it."""
     night, _created = HomeGameNight.objects.get_or_create(table=table, defaults={"home_game": home_game})
     if night.home_game_id != home_game.pk:
         raise HomeGameError("already_in_home_game", _("That table already belongs to another home game."))

@@ -43,14 +43,13 @@ from homegames.services import (
     member_prefs_save,
     night_answer,
     night_cancel,
-    night_open_table,
     night_schedule,
     night_start_local,
-    night_take_seat,
     night_template_save,
     night_update,
 )
 from homegames.services_members import calendar_feed_for, calendar_feed_replace
+from homegames.services_tonight import night_open_table, night_take_seat
 from tables.pages.forms import GAME_CHOICES, OpenTableForm
 
 

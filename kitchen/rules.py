@@ -62,11 +62,22 @@ def players_in(table: Table) -> list[Seat]:
     return [seat for seat in Seat.objects.filter(table=table, buy_ins__gt=0).order_by("pk") if seat.pk not in out]
 
 
-def addon_open(clock: TournamentClock, now: datetime | None = None) -> bool:
-    """Whether the add-on can be bought now: the clock started and at the add-on level (a
-    playing level, breaks not counted) or a break right after it."""
-    if not clock.addon_level or not clock.started:
-        return False
+def addon_phase(clock: TournamentClock, now: datetime | None = None) -> str:
+    """Where the tournament is with its add-on: ``"none"`` (not allowed), ``"later"`` (the
+    clock has not reached the add-on level), ``"open"`` (at the add-on level, a playing
+    level, breaks not counted, or a break right after it) or ``"over"`` (a level after it
+    has begun)."""
+    if not clock.addon_level:
+        return "none"
+    if not clock.started:
+        return "later"
     state = state_now(clock, now)
     played = sum(1 for level in clock.levels[: state.index + 1] if not level.get("break"))
-    return played == clock.addon_level
+    if played < clock.addon_level:
+        return "later"
+    return "open" if played == clock.addon_level else "over"
+
+
+def addon_open(clock: TournamentClock, now: datetime | None = None) -> bool:
+    """Whether the add-on can be bought now (``addon_phase`` is ``"open"``)."""
+    return addon_phase(clock, now) == "open"

@@ -1,16 +1,21 @@
-"""What the table TV page shows of a tournament (and the night's page beside its controls)."""
+"""What the table TV page shows of a tournament (and the night's page beside its controls):
+the level, the blinds, the time, the players left, the pool and its prizes, and the add-on
+(whether it is open now, its chips and price, how many were bought; never who bought one)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from kitchen.models import TournamentClock
-from kitchen.rules import players_in, state_now
+from kitchen.addons import CENT, addon_price
+from kitchen.models import AddOn, TournamentClock
+from kitchen.rules import addon_phase, players_in, state_now
 from ledger.selectors import ledger_chip_totals
 from tables.models import Table, table_currency
 
@@ -56,9 +61,33 @@ def tv_state(table: Table, clock: TournamentClock) -> dict[str, Any]:
                 for place, percent in enumerate(clock.payouts, start=1)
             ],
             "ended": table.status == Table.Status.ENDED,
+            "addon": _addon(table, clock, now),
         }
     )
     return data
+
+
+def _addon(table: Table, clock: TournamentClock, now: datetime) -> dict[str, Any] | None:
+    """The add-on as the TV shows it, or None when the tournament has none: ``open`` (it can
+    be bought now: the add-on level or the break after it), what it says of when, the
+    chips and price of one, and how many were bought (a count: no one's name)."""
+    phase = "over" if table.status == Table.Status.ENDED else addon_phase(clock, now)
+    if phase == "none":
+        return None
+    when = {
+        "later": _("Add-ons at level %(n)s") % {"n": clock.addon_level},
+        "open": _("Add-ons open now"),
+        "over": _("Add-ons are over"),
+    }[phase]
+    price = _money(addon_price(table, clock.addon_chips).quantize(CENT), table_currency(table))
+    bought = AddOn.objects.filter(clock=clock).count()
+    return {
+        "open": phase == "open",
+        "when": when,
+        "offer": _("%(chips)s chips for %(price)s")
+        % {"chips": number_format(clock.addon_chips, force_grouping=True), "price": price},
+        "bought": ngettext("%(count)s add-on bought", "%(count)s add-ons bought", bought) % {"count": bought},
+    }
 
 
 def _money(amount: Decimal, currency: str) -> str:

@@ -1,5 +1,6 @@
-"""The kitchen-table night's pages: opening one, joining by the invite link, and the night's
-page (the bank, the balance, the costs, the settle-up). Thin: each parses the form, calls a
+"""The kitchen-table night's pages: opening one (alone, for a home game, or for a home game's
+planned night: ``kitchen.planned``), joining by the invite link, and the night's page (the
+bank, the balance, the costs, the settle-up). Thin: each parses the form, calls a
 service and redirects; a refusal is shown as the service's message."""
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from homegames.models import HomeGame
+from accounts.models import User
+from homegames.models import HomeGame, PlannedNight
 from kitchen import export
 from kitchen import selectors as kitchen_selectors
 from kitchen import services as kitchen_services
 from kitchen.addons import addon_price
 from kitchen.models import AddOn
+from kitchen.planned import NIGHT_REFUSALS, carried, kitchen_open_planned, planned_night
 from kitchen.rules import addon_open, players_in, tournament_of
 from kitchen.tv import tv_state
 from tables import selectors
@@ -65,26 +68,64 @@ def chosen_home_game(request: HttpRequest) -> HomeGame | None:
     raise ServiceError("not_host", _("Choose one of the home games you host."))
 
 
+def open_night(
+    request: HttpRequest, planned: PlannedNight | None, open_table: Callable[[HomeGame | None], Table]
+) -> Table:
+    """Open a night with ``open_table``: alone, with the home game chosen on the form, or for
+    the planned night the form was sent from (``kitchen.planned``: it links the home game)."""
+    if planned is None:
+        return open_table(chosen_home_game(request))
+    by = request.user
+    assert isinstance(by, User)  # login_required
+    return kitchen_open_planned(night=planned, by=by, open_table=lambda: open_table(None))
+
+
+def refused(request: HttpRequest, planned: PlannedNight | None, error: ServiceError) -> HttpResponse | None:
+    """The refusal shown; for one of the planned night's own (already open, behind us), its
+    page, where the host finds the table open or the reason."""
+    messages.error(request, str(error.message))
+    if planned is not None and error.code in NIGHT_REFUSALS:
+        return redirect("homegames:night_detail", home_game_id=planned.home_game_id, night_id=planned.pk)
+    return None
+
+
+def form_context(request: HttpRequest, planned: PlannedNight | None, values: dict[str, str]) -> dict[str, Any]:
+    return {
+        "values": values,
+        "currencies": CURRENCIES,
+        "home_games": [] if planned is not None else hosted_home_games(request),
+        "planned": planned,
+    }
+
+
 @login_required
 def night_new(request: HttpRequest) -> HttpResponse:
+    planned = planned_night(request)
     values = {"buy_in_chips": "1000", "buy_in_price": "10.00", "currency": ""}
+    if planned is not None:
+        values.update(carried(planned, tournament=False))
     if request.method == "POST":
         values = {key: request.POST.get(key, "").strip() for key in values}
         chips: object = int(values["buy_in_chips"]) if values["buy_in_chips"].isdigit() else values["buy_in_chips"]
         try:
-            table = kitchen_services.kitchen_open(
-                host=request.user,  # type: ignore[arg-type]  # login_required
-                buy_in_chips=chips,
-                buy_in_price=values["buy_in_price"],
-                currency=values["currency"],
-                home_game=chosen_home_game(request),
+            table = open_night(
+                request,
+                planned,
+                lambda home_game: kitchen_services.kitchen_open(
+                    host=request.user,  # type: ignore[arg-type]  # login_required
+                    buy_in_chips=chips,
+                    buy_in_price=values["buy_in_price"],
+                    currency=values["currency"],
+                    home_game=home_game,
+                ),
             )
         except ServiceError as error:
-            messages.error(request, str(error.message))
+            back = refused(request, planned, error)
+            if back is not None:
+                return back
         else:
             return redirect("kitchen:night", code=table.code)
-    context = {"values": values, "currencies": CURRENCIES, "home_games": hosted_home_games(request)}
-    return render(request, "kitchen/new.html", context)
+    return render(request, "kitchen/new.html", form_context(request, planned, values))
 
 
 def night_join(request: HttpRequest, code: str, token: str) -> HttpResponse:

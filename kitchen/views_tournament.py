@@ -1,6 +1,6 @@
-"""The tournament's pages: opening one, the host's clock and eliminations (forms on the
-night's page, posted here), and the table TV page with its state as JSON. Thin: parse, call
-a service, redirect or render."""
+"""The tournament's pages: opening one (alone, for a home game or its planned night), the
+host's clock and eliminations (forms on the night's page, posted here), and the table TV page
+with its state as JSON. Thin: parse, call a service, redirect or render."""
 
 from __future__ import annotations
 
@@ -18,10 +18,11 @@ from kitchen import tournament
 from kitchen.addons import kitchen_addon
 from kitchen.clock import standard_levels
 from kitchen.models import TournamentClock
+from kitchen.planned import carried, payout_table, planned_night
 from kitchen.rules import tournament_of
 from kitchen.tv import tv_state
-from kitchen.views import _night_or_404, _seat, chosen_home_game, hosted_home_games
-from tables.models import CURRENCIES, Table
+from kitchen.views import _night_or_404, _seat, form_context, open_night, refused
+from tables.models import Table
 from tables.money import PAYOUT_PRESETS
 from tables.services import ServiceError, invite_token_matches
 
@@ -64,6 +65,9 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         "addon_level": "0",
         "addon_chips": "",
     }
+    planned = planned_night(request)
+    if planned is not None:
+        values.update(carried(planned, tournament=True))
     if request.method == "POST":
         values = {key: request.POST.get(key, "").strip() for key in values}
         levels: object
@@ -78,30 +82,32 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
             )
         else:
             try:
-                table = tournament.kitchen_tournament_open(
-                    host=request.user,  # type: ignore[arg-type]  # login_required
-                    starting_chips=int(values["starting_chips"])
-                    if values["starting_chips"].isdigit()
-                    else values["starting_chips"],
-                    buy_in_price=values["buy_in_price"],
-                    currency=values["currency"],
-                    levels=levels,
-                    rebuy_levels=int(values["rebuy_levels"]) if values["rebuy_levels"].isdigit() else -1,
-                    payouts=list(PAYOUT_PRESETS.get(values["payouts"], ())),
-                    addon_level=_whole(values["addon_level"] or "0"),
-                    addon_chips=_whole(values["addon_chips"]),
-                    home_game=chosen_home_game(request),
+                table = open_night(
+                    request,
+                    planned,
+                    lambda home_game: tournament.kitchen_tournament_open(
+                        host=request.user,  # type: ignore[arg-type]  # login_required
+                        starting_chips=_whole(values["starting_chips"]),
+                        buy_in_price=values["buy_in_price"],
+                        currency=values["currency"],
+                        levels=levels,
+                        rebuy_levels=int(values["rebuy_levels"]) if values["rebuy_levels"].isdigit() else -1,
+                        payouts=payout_table(values["payouts"]),
+                        addon_level=_whole(values["addon_level"] or "0"),
+                        addon_chips=_whole(values["addon_chips"]),
+                        home_game=home_game,
+                    ),
                 )
             except ServiceError as error:
-                messages.error(request, str(error.message))
+                back = refused(request, planned, error)
+                if back is not None:
+                    return back
             else:
                 return redirect("kitchen:night", code=table.code)
-    context = {
-        "values": values,
-        "currencies": CURRENCIES,
-        "presets": list(PAYOUT_PRESETS),
-        "home_games": hosted_home_games(request),
-    }
+    context = form_context(request, planned, values)
+    # A template's own payout table (``60/40``) is offered beside the presets.
+    own = [values["payouts"]] if sum(payout_table(values["payouts"])) == 100 else []
+    context["presets"] = list(dict.fromkeys([*PAYOUT_PRESETS, *own]))
     return render(request, "kitchen/tournament_new.html", context)
 
 

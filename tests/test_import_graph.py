@@ -432,8 +432,11 @@ def test_only_the_configuration_reaches_into_the_rooms():
 KITCHEN_USES = {
     "homegames.models",
     "homegames.night_costs",
+    "homegames.selectors",
     "homegames.selectors_seasons",
+    "homegames.services",
     "homegames.services_members",
+    "homegames.services_tonight",
     "ledger.models",
     "ledger.selectors",
     "ledger.services",

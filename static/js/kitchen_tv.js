@@ -3,7 +3,8 @@
 // server's clock (the offset measured at each fetch), never from its own, and asks again
 // every 2 seconds and when a level ends. It keeps the screen on (Screen Wake Lock API) and
 // plays a tone at each level change (once the page has been touched: browsers allow sound
-// only after that).
+// only after that). The add-on's line (open now or not, its chips and price, how many were
+// bought) is the server's text, as every other line.
 
 const root = document.getElementById("tv");
 const stateUrl = root.dataset.stateUrl;
@@ -62,6 +63,14 @@ function apply(next) {
   const payouts = document.getElementById("tv-payouts");
   if (payouts.textContent !== state.payouts.join("")) {
     payouts.replaceChildren(...state.payouts.map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+  }
+  const addon = document.getElementById("tv-addon");
+  shown("tv-addon", state.addon !== null);
+  if (state.addon !== null) {
+    addon.classList.toggle("tv-addon--open", state.addon.open);
+    text("tv-addon-when", state.addon.when);
+    text("tv-addon-offer", state.addon.offer);
+    text("tv-addon-bought", state.addon.bought);
   }
   shown("tv-paused", state.started && !state.running && !state.ended);
   shown("tv-waiting", !state.started);

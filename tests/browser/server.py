@@ -358,6 +358,33 @@ def _season(host, users) -> dict[str, object]:
     return {"home_game": home_game.pk}
 
 
+def _planned_night(host, users) -> dict[str, object]:
+    """``planned-night``: hostuser's home game "Kitchen friends" with bikash, a Faras template
+    of 1,000 chips for 10.00 USD and a night planned tomorrow with it; prints the night's
+    page."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from homegames.services import night_schedule, night_template_save
+    from homegames.services_members import home_game_create, home_game_join
+
+    home_game = home_game_create(name="Kitchen friends", host=host)
+    home_game_join(home_game=home_game, token=home_game.invite_token, user=users["bikash"])
+    choices = {"seats": 6, "boot": 10, "buy_in_chips": 1000, "buy_in_price": "10.00", "currency": "USD"}
+    template = night_template_save(home_game=home_game, name="Our Faras", game="faras", choices=choices, by=host)
+    night = night_schedule(
+        home_game=home_game,
+        template=template,
+        starts_at=timezone.now() + timedelta(days=1),
+        time_zone="UTC",
+        place="Asha's kitchen",
+        seat_limit=6,
+        by=host,
+    )
+    return {"page": f"/home-games/{home_game.pk}/nights/{night.pk}/"}
+
+
 def scenario(workdir: Path, name: str) -> None:
     """Build a page's data in the server's own database, through the services, and print it as JSON.
 
@@ -374,7 +401,8 @@ def scenario(workdir: Path, name: str) -> None:
     used up the blind turns and is to act (prints the code and that player's username).
     ``phone-between-hands``: Bina and Kiran on the host's phone at a Faras table, between
     the first hand and the next (``_phone_between_hands``). ``season``: three nights of a
-    home game settled once a season (``_season``).
+    home game settled once a season (``_season``). ``planned-night``: a home game's night
+    planned from a template (``_planned_night``).
     """
     _prepare_environment(workdir)
     import django
@@ -418,6 +446,9 @@ def scenario(workdir: Path, name: str) -> None:
         return
     if name == "season":
         print(json.dumps(_season(host, users)))
+        return
+    if name == "planned-night":
+        print(json.dumps(_planned_night(host, users)))
         return
     if name != "played":
         raise SystemExit(f"no scenario {name!r}")

@@ -1,6 +1,8 @@
 """A cash night at the kitchen table, run by the host from a phone (issue 39).
 
-Six people (the host, Bikash with his own phone, four added by name), nine buy-ins and
+The night is a home game's planned night: the host opens it at the kitchen table from the
+night's page, the form starting from its template, and once settled the planned night's
+page says it was played. Six people (the host, Bikash with his own phone, four added by name), nine buy-ins and
 re-buys (Bikash's two asked for from his phone and confirmed by the host), a pizza paid by
 the host and split among five, a count that comes up 100 chips short and is set right on the
 page by a recount, and the settle-up with the fewest transfers. Every page fits a 390 px
@@ -27,12 +29,17 @@ def row(page, name):
     return page.locator("tr.kitchen-player", has=page.locator("th", has_text=re.compile(f"^{name}$")))
 
 
-def test_a_cash_night_from_the_first_buy_in_to_the_settle_up(new_page, artifacts):
+def test_a_cash_night_from_the_first_buy_in_to_the_settle_up(new_page, live_site, artifacts):
+    # The home game's planned night is played at the kitchen table: the form starts from
+    # its template's chips, price and currency.
+    planned = live_site.scenario("planned-night")["page"]
     host = new_page("hostuser", viewport=PHONE)
-    host.goto("/kitchen/new/")
-    host.locator("#id_buy_in_chips").fill("1000")
-    host.locator("#id_buy_in_price").fill("10.00")
-    host.locator("#id_currency").select_option("USD")
+    host.goto(planned)
+    fits(host, artifacts, "planned")
+    host.get_by_role("link", name="A cash game").click()
+    expect(host.locator("#id_buy_in_chips")).to_have_value("1000")
+    expect(host.locator("#id_buy_in_price")).to_have_value("10.00")
+    expect(host.locator("#id_currency")).to_have_value("USD")
     fits(host, artifacts, "open")
     host.get_by_role("button", name="Open the night").click()
     host.wait_for_url(re.compile(r"/kitchen/[A-Z0-9]+/$"))
@@ -109,3 +116,9 @@ def test_a_cash_night_from_the_first_buy_in_to_the_settle_up(new_page, artifacts
     bikash.goto(night)
     expect(bikash.locator(".kitchen-transfers")).to_contain_text("Esha pays Bikash")
     fits(bikash, artifacts, "settled-bikash")
+
+    # Settled, the planned night is behind us: its page says so and shows the results.
+    host.goto(planned)
+    expect(host.locator("main")).to_contain_text("This night has been played")
+    expect(host.locator("main")).to_contain_text("At the kitchen table")
+    fits(host, artifacts, "planned-played")

@@ -16,7 +16,8 @@ from django.utils import formats, timezone, translation
 from icalendar import Calendar
 
 from homegames.ics import NIGHT_LENGTH
-from homegames.services import night_answer, night_cancel, night_open_table, night_schedule, notices_send_due
+from homegames.services import night_answer, night_cancel, night_schedule, notices_send_due
+from homegames.services_tonight import night_open_table
 from tables.models import Seat, Table
 from tests.homegames.test_nights import url
 from tests.homegames.test_notices import group  # noqa: F401 (the fixture)

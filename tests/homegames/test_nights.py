@@ -20,13 +20,12 @@ from homegames.services import (
     member_prefs_save,
     night_answer,
     night_cancel,
-    night_open_table,
     night_schedule,
-    night_take_seat,
     night_template_save,
     night_update,
 )
 from homegames.services_members import home_game_create, home_game_join, home_game_remove_member, home_game_set_co_host
+from homegames.services_tonight import night_open_table, night_take_seat
 from tables.models import Seat
 from tests.ledger.conftest import make_user
 

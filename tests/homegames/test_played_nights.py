@@ -17,8 +17,9 @@ from icalendar import Calendar
 
 from homegames.models import Notice
 from homegames.selectors import nights_ahead
-from homegames.services import NightError, night_answer, night_open_table, night_take_seat, notices_send_due
+from homegames.services import NightError, night_answer, notices_send_due
 from homegames.services_members import calendar_feed_for, home_game_join
+from homegames.services_tonight import night_open_table, night_take_seat
 from tables.models import Table
 from tests.homegames.test_nights import url
 from tests.homegames.test_notices import group, schedule  # noqa: F401 (the fixture)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.urls import reverse
 
 from kitchen.addons import kitchen_addon
 from kitchen.models import AddOn, Elimination, TournamentClock
@@ -154,3 +155,47 @@ def test_the_host_opens_a_tournament_with_add_ons_and_records_one_on_the_page(cl
     assert AddOn.objects.filter(seat=hostseat).exists()
     assert "Asha: an add-on of 10,000 chips for 20.00." in page and "Record the add-on" not in page
     assert "Level 2 began" in page  # the level the add-on was bought in, recorded before it
+
+
+def test_the_tv_shows_when_add_ons_are_open_their_price_and_how_many_were_bought(client, host):
+    """The TV page's state, from the server's clock: the add-on level ahead, open at its level
+    and the break after it, over after; one's chips and price, and a count of those bought,
+    never who bought one. A tournament without add-ons shows none."""
+    table = open_with_addons(host)  # 10,000 chips at level 2 (20.00)
+    hostseat = host_seat(table)
+    kitchen_buy_in(table_id=table.pk, seat_id=hostseat.pk, player_seat_id=hostseat.pk)
+    bina = add_by_name(table, "Bina")
+    state_url = reverse("kitchen:tv_state", kwargs={"code": table.code, "token": table.invite_token})
+    tv_url = reverse("kitchen:tv", kwargs={"code": table.code, "token": table.invite_token})
+
+    def addon():
+        return client.get(state_url).json()["addon"]
+
+    ahead = {"open": False, "when": "Add-ons at level 2", "offer": "10,000 chips for 20.00"}
+    assert addon() == {**ahead, "bought": "0 add-ons bought"}  # before the start
+    with at(0):
+        kitchen_clock_start(table_id=table.pk, seat_id=hostseat.pk)
+    with at(100):
+        assert addon() == {**ahead, "bought": "0 add-ons bought"}
+    with at(700):  # level 2
+        kitchen_addon(table_id=table.pk, seat_id=hostseat.pk, player_seat_id=bina.pk)
+        shown = addon()
+        assert shown == {
+            "open": True,
+            "when": "Add-ons open now",
+            "offer": "10,000 chips for 20.00",
+            "bought": "1 add-on bought",
+        }
+        page = client.get(tv_url).content.decode()
+        assert 'class="tv-addon tv-addon--open"' in page and "1 add-on bought" in page
+    with at(1300):  # the break after it
+        assert addon()["open"] is True
+    with at(1600):  # level 3
+        assert addon() == {"open": False, "when": "Add-ons are over", **{k: shown[k] for k in ("offer", "bought")}}
+        state = client.get(state_url).content.decode()
+        assert "Bina" not in state and "Asha" not in state  # a count, no one's name
+
+    plain = open_with_addons(host, addon_level=0, addon_chips=0)
+    assert tv_state(plain, TournamentClock.objects.get(night__table=plain))["addon"] is None
+    page = client.get(reverse("kitchen:tv", kwargs={"code": plain.code, "token": plain.invite_token})).content.decode()
+    assert 'id="tv-addon" hidden' in page

@@ -1,0 +1,111 @@
+"""Tonight's table opened from the plan: online from the night's template
+(:func:`night_open_table`), or with a table another app opens (:func:`night_open_with`: a
+night at the kitchen table, docs/kitchen-table.md); and a member who is coming taking their
+place at it (:func:`night_take_seat`). Keyword-only, one transaction each; every refusal
+raises :class:`homegames.services.NightError` and writes nothing.
+
+Each opening first locks the planned night's row (``night_for_opening``), so two at once
+never open two tables: the second waits for the first, then finds the night open. It reads
+the night's ``table_id``, not its joined table: on PostgreSQL a row read again after
+waiting for its lock has the new table's id, but the table row itself, made by the other
+transaction, is not in the waiting statement's snapshot, so the join finds none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from homegames.models import PlannedNight
+from homegames.selectors import TONIGHT, night_answers, user_can_view_home_game
+from homegames.services import NightError, night_for_opening
+from homegames.services_members import home_game_add_planned_table
+from tables import services as table_services
+from tables.models import Table
+from tables.services.errors import ServiceError
+
+if TYPE_CHECKING:
+    from tables.models import Seat
+
+
+@transaction.atomic
+def night_open_table(*, night: PlannedNight, by: User) -> Table:
+    """The host or a co-host opens tonight's table from the night's template, linked to the
+    night and counted as a night of the home game, and sits down at it if she is coming
+    (said yes, within the seat limit). Once: a second call returns the same table."""
+    night = night_for_opening(night, by)
+    if night.table_id is not None:  # the id: a table opened meanwhile is not in this snapshot
+        return Table.objects.get(pk=night.table_id)
+    try:
+        table = table_services.table_create(host=by, game=night.template.game, choices=night.template.choices)
+    except ServiceError as error:
+        raise NightError(error.code, error.message) from error
+    _link(night, table)
+    if night_answers(night=night).place_of(by.pk) == "coming":
+        night_take_seat(night=night, user=by)  # she said yes: she plays, as everyone coming does
+    return table
+
+
+@transaction.atomic
+def night_open_with(*, night: PlannedNight, by: User, open_table: Callable[[], Table]) -> Table:
+    """The host or a co-host opens the night with a table another app opens (``open_table``:
+    a night at the kitchen table), linked to the night and counted as a night of the home
+    game. Refused, opening nothing: a night already open, online or not, or played
+    (``opened``), a night behind us (``past``: started more than 12 hours ago), a cancelled
+    one (``cancelled``), anyone but the host or a co-host (``not_co_host``), and whatever
+    ``open_table`` refuses."""
+    night = night_for_opening(night, by)
+    if night.table_id is not None:
+        raise NightError("opened", _("Tonight's table is already open."))
+    if night.starts_at < timezone.now() - TONIGHT:
+        raise NightError("past", _("This night is behind us; it can no longer be opened."))
+    try:
+        table = open_table()
+    except ServiceError as error:
+        raise NightError(error.code, error.message) from error
+    _link(night, table)
+    return table
+
+
+def _link(night: PlannedNight, table: Table) -> None:
+    night.table = table
+    night.save(update_fields=["table"])
+    home_game_add_planned_table(home_game=night.home_game, table=table)
+
+
+@transaction.atomic
+def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
+    """A member who is coming joins tonight's table and sits down, without its invite link
+    (the night vouches for them); a night at the kitchen table they join only (a buy-in is
+    asked for on its page). Others are refused. Joining and the seat (or asking the host
+    for it) are one transaction: a seat refused leaves no join behind."""
+    night = PlannedNight.objects.select_related("home_game", "table").get(pk=night.pk)
+    if not user_can_view_home_game(user=user, home_game=night.home_game):
+        raise NightError("not_member", _("Only the home game's members answer."))
+    table = night.table
+    if table is None:
+        raise NightError("not_open", _("Tonight's table is not open yet."))
+    if table.ended_at is not None:
+        raise NightError("played", _("This night has been played; its table has ended."))
+    if night_answers(night=night).place_of(user.pk) != "coming":
+        raise NightError("not_coming", _("Only members who said yes and have a seat can sit down from here."))
+    try:
+        seat = table_services.table_join(
+            code=table.code, invite_token=table.invite_token, user=user, guest_name=None, guest_token=None
+        )
+        if table.settings.get("not_dealt"):
+            return seat  # a night at the kitchen table: at it, a buy-in is asked for on its page
+        try:
+            table_services.seat_take(table_id=table.pk, seat_id=seat.pk)
+        except ServiceError as error:
+            if error.code != "ask_host":
+                raise
+            table_services.seat_ask(table_id=table.pk, seat_id=seat.pk, what="seat")
+    except ServiceError as error:
+        raise NightError(error.code, error.message) from error
+    return seat
