@@ -30,6 +30,8 @@ from tests.homegames.test_notices import group  # noqa: F401 (the fixture)
 
 #: RFC 5546, 3.2.2 and 3.2.5: the properties a REQUEST's and a CANCEL's VEVENT must have.
 REQUEST_PROPERTIES = {"ATTENDEE", "DTSTAMP", "DTSTART", "ORGANIZER", "SUMMARY", "UID"}
+#: What docs/home-games.md promises besides.
+PROMISED = {"DTEND", "SEQUENCE", "LOCATION", "DESCRIPTION", "URL", "STATUS"}
 CANCEL_PROPERTIES = {"ATTENDEE", "DTSTAMP", "ORGANIZER", "SEQUENCE", "UID"}
 
 
@@ -130,7 +132,11 @@ def test_a_request_and_a_cancel_have_what_rfc_5546_asks(group, settings):  # noq
     bikash = members["bikash"]
     (invitation,) = mails_to(bikash)
     calendar, event = the_event(invitation)
-    assert REQUEST_PROPERTIES <= set(event)
+    assert REQUEST_PROPERTIES | PROMISED <= set(event)
+    raw = invitation_bytes(invitation)
+    assert b"VTIMEZONE" not in raw and b"\r\nDTSTART:" in raw and b"\r\nDTEND:" in raw  # times in UTC
+    assert all(event[name].dt.utcoffset() == timedelta(0) for name in ("dtstart", "dtend"))
+    assert all(line.endswith(b"Z") for line in raw.split(b"\r\n") if line.startswith((b"DTSTART", b"DTEND")))
     assert event.decoded("dtstart") == night.starts_at.astimezone(UTC)
     assert event.decoded("dtend") - event.decoded("dtstart") == NIGHT_LENGTH
     # ORGANIZER is the mail's sender; ATTENDEE the recipient, asked to reply (Apple's
@@ -149,7 +155,7 @@ def test_a_request_and_a_cancel_have_what_rfc_5546_asks(group, settings):  # noq
     (cancelled,) = mails_to(bikash)
     calendar, cancel = the_event(cancelled)
     assert str(calendar["method"]) == "CANCEL" == calendar_parts(cancelled)[0].get_param("method")
-    assert CANCEL_PROPERTIES <= set(cancel) and str(cancel["status"]) == "CANCELLED"
+    assert CANCEL_PROPERTIES | PROMISED <= set(cancel) and str(cancel["status"]) == "CANCELLED"
     assert str(cancel["uid"]) == str(event["uid"]) and cancel.decoded("sequence") > event.decoded("sequence", 0)
     assert str(cancel["attendee"]) == f"mailto:{bikash.email}" and str(cancel["organizer"]) == str(event["organizer"])
     text = cancelled.get_body(preferencelist=("plain",)).get_content()
@@ -199,3 +205,16 @@ def test_no_invitation_to_the_organizers_own_address(group, settings, sender):  
     assert "Accepting the invitation" not in own.get_content()
     (other,) = mails_to(members["chandra"])
     assert len(calendar_parts(other)) == 2
+
+
+def test_reminders_and_the_hosts_digest_carry_no_invitation(group):  # noqa: F811
+    _home_game, _host, members, _template = group
+    night = schedule(group, days=3)
+    send_due()
+    night_answer(night=night, user=members["bikash"], reply="yes")
+    mail.outbox.clear()
+    send_due(now=night.starts_at - timedelta(minutes=30))  # the digest, then both reminders
+    sent = [on_the_wire(m) for m in mail.outbox]
+    subjects = sorted(m["Subject"].split(":")[0] for m in sent)
+    assert subjects == ["In an hour", "New answers", "Tomorrow"], subjects
+    assert all(calendar_parts(m) == [] for m in sent)
