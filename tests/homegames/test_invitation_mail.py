@@ -162,7 +162,7 @@ def test_a_request_and_a_cancel_have_what_rfc_5546_asks(group, settings):  # noq
     assert "The night of Friday Faras is cancelled." in text and "Accepting the invitation" not in text
 
 
-def test_the_moved_mail_updates_the_same_event_and_tells_both_times(group, settings):  # noqa: F811
+def test_the_moved_mail_updates_the_same_event_and_tells_both_times(group):  # noqa: F811
     _home_game, host, members, _template = group
     night = schedule(group)
     send_due()
