@@ -69,22 +69,29 @@ def night_end(night: PlannedNight) -> datetime:
         return datetime.max.replace(tzinfo=UTC)
 
 
+def invitation_method(night: PlannedNight) -> str:
+    """The iTIP method of the night's invitation: ``CANCEL`` once it is cancelled, else
+    ``REQUEST``. The mail's ``text/calendar`` part names the same (RFC 6047, 2.4)."""
+    return "CANCEL" if night.is_cancelled else "REQUEST"
+
+
 def night_invitation(night: PlannedNight, *, attendee: str, organizer: str, site_url: str) -> bytes:
     """An invitation a calendar can accept (iTIP, RFC 5546): ``METHOD:REQUEST`` with the
     night's event, its organizer and the one attendee, or ``METHOD:CANCEL`` once it is
     cancelled. The UID and SEQUENCE are the feed's, so accepting it and subscribing to the
-    feed show one event, updated in place."""
+    feed show one event, updated in place. ``RSVP=TRUE``: Apple's Calendar offers accept and
+    decline only to an attendee asked to reply (docs/home-games.md, "Invitations by e-mail")."""
     calendar = Calendar()
     calendar.add("prodid", "-//Dashain//home game nights//EN")
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
-    calendar.add("method", "CANCEL" if night.is_cancelled else "REQUEST")
+    calendar.add("method", invitation_method(night))
     event = night_event(night, site_url=site_url)
     event.add("organizer", vCalAddress(f"mailto:{organizer}"))
     attendee_address = vCalAddress(f"mailto:{attendee}")
     attendee_address.params["ROLE"] = vText("REQ-PARTICIPANT")
     attendee_address.params["PARTSTAT"] = vText("NEEDS-ACTION")
-    attendee_address.params["RSVP"] = vText("FALSE")
+    attendee_address.params["RSVP"] = vText("TRUE")
     event.add("attendee", attendee_address)
     calendar.add_component(event)
     return bytes(calendar.to_ical())

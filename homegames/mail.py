@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
+from email import encoders
+from email.mime.base import MIMEBase
+from email.mime.multipart import MIMEMultipart
 from email.utils import parseaddr
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.mail import EmailMessage
@@ -12,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
-from homegames.ics import night_invitation
+from homegames.ics import invitation_method, night_invitation
 from homegames.models import Answer, Notice
 from homegames.selectors import night_answers, shown_zone, user_zone
 
@@ -26,6 +29,9 @@ ANSWER_DIGEST_DELAY = timedelta(minutes=30)
 
 #: The mails that carry the night as a calendar invitation (``ics.night_invitation``).
 CALENDAR_KINDS = (Notice.Kind.INVITATION, Notice.Kind.MOVED, Notice.Kind.CANCELLED, Notice.Kind.SEAT_FREED)
+
+#: The invitation's file name: the CalConnect guide asks for a name that ends in ``.ics``.
+INVITATION_FILENAME = "night.ics"
 
 SUBJECTS: dict[str, Callable[[], str]] = {
     Notice.Kind.INVITATION: lambda: _("A night of %(name)s: %(when)s"),
@@ -54,11 +60,60 @@ def _when(value: datetime, zone: tzinfo) -> str:
     return f"{day}, {formats.time_format(local, 'TIME_FORMAT')} ({local.tzinfo})"
 
 
+class InvitationMail(EmailMessage):
+    """A night's e-mail carrying its calendar invitation as iMIP (RFC 6047), in the shape the
+    CalConnect developer guide recommends and Google Calendar's own invitations have::
+
+        multipart/mixed
+          multipart/alternative
+            text/plain                                  the mail's text
+            text/calendar; method=REQUEST (or CANCEL)   the invitation, no Content-Disposition
+          application/ics; name="night.ics"             the same bytes, as an attachment
+
+    Outlook takes only a ``text/calendar`` part that is not an attachment, inside the
+    first part of a ``multipart/mixed``, as a meeting request ([MS-STANOICAL] 2.2.168,
+    2.2.174); clients that look only at attachments find ``night.ics``. Both calendar parts
+    are base64 (RFC 6047, 2.5: non-ASCII iCalendar gets a transfer encoding), so its CRLF
+    line ends and 75-octet folds reach the client byte for byte."""
+
+    def __init__(self, *, subject: str, body: str, to: list[str], calendar: bytes, method: str) -> None:
+        super().__init__(subject=subject, body=body, to=to)
+        self.calendar = calendar
+        self.method = method
+        attachment = MIMEBase("application", "ics", name=INVITATION_FILENAME)
+        attachment.set_payload(calendar)
+        encoders.encode_base64(attachment)
+        attachment.add_header("Content-Disposition", "attachment", filename=INVITATION_FILENAME)
+        self.attach(attachment)
+
+    def message(self) -> Any:
+        mixed = super().message()
+        text, *attachments = mixed.get_payload()
+        invitation = MIMEBase("text", "calendar")
+        invitation.replace_header("Content-Type", f'text/calendar; charset="utf-8"; method={self.method}')
+        invitation.set_payload(self.calendar)
+        encoders.encode_base64(invitation)
+        mixed.set_payload([MIMEMultipart("alternative", _subparts=[text, invitation]), *attachments])
+        return mixed
+
+
+def _organizer() -> str:
+    """The invitations' ORGANIZER: the address the mail comes from (the CalConnect guide:
+    an agent's address rather than a person's)."""
+    return parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or f"nights@{settings.DASHAIN_MAIL_DOMAIN}"
+
+
 def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
     """The e-mail of ``notice``; its Message-ID is the notice's own, so a copy sent again
-    after a crash reads as the same message to mail programs that look."""
+    after a crash reads as the same message to mail programs that look. A night's
+    invitation, move, cancellation and freed seat carry the calendar invitation
+    (``InvitationMail``), except to a member whose address is the organizer's own: a
+    calendar takes such an invitation for one its reader sent."""
     user, night = notice.user, notice.night
     zone = user_zone(user)
+    organizer = _organizer()
+    invites = notice.kind in CALENDAR_KINDS and user.email.casefold() != organizer.casefold()
+    method = invitation_method(night)
     with translation.override(user.language or settings.LANGUAGE_CODE):
         when_text = _when(night.starts_at, zone)
         subject = SUBJECTS[notice.kind]() % {"name": night.home_game.name, "when": when_text}
@@ -79,15 +134,17 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
                 "before": _when(notice.moved_from, zone) if notice.moved_from else "",
                 "url": f"{site_url.rstrip('/')}/home-games/{night.home_game_id}/nights/{night.pk}/",
                 "prefs_url": f"{site_url.rstrip('/')}/home-games/calendar-settings/",
+                "calendar_request": invites and method == "REQUEST",
                 **digest,
             },
         )
-    message = EmailMessage(subject=subject, body=body, to=[user.email])
-    if notice.kind in CALENDAR_KINDS:
-        organizer = parseaddr(settings.DEFAULT_FROM_EMAIL)[1] or f"nights@{settings.DASHAIN_MAIL_DOMAIN}"
-        with translation.override(user.language or settings.LANGUAGE_CODE):
-            invitation = night_invitation(night, attendee=user.email, organizer=organizer, site_url=site_url)
-        method = "CANCEL" if night.is_cancelled else "REQUEST"
-        message.attach("night.ics", invitation, f"text/calendar; method={method}; charset=utf-8")
+        invitation = (
+            night_invitation(night, attendee=user.email, organizer=organizer, site_url=site_url) if invites else b""
+        )
+    message: EmailMessage
+    if invites:
+        message = InvitationMail(subject=subject, body=body, to=[user.email], calendar=invitation, method=method)
+    else:
+        message = EmailMessage(subject=subject, body=body, to=[user.email])
     message.extra_headers["Message-ID"] = f"<night-{night.pk}-notice-{notice.pk}@{settings.DASHAIN_MAIL_DOMAIN}>"
     return message

@@ -76,8 +76,10 @@ def test_a_night_from_invitation_to_tonights_table(new_page, live_site, artifact
     for name in ("bikash", "chandra"):
         invitation = live_site.mailbox.wait_for(f"{name}@example.test", "A night of Browser Faras")
         assert urllib.parse.urlsplit(night_url).path in invitation.get_body(preferencelist=("plain",)).get_content()
-        (attached,) = [part for part in invitation.iter_attachments() if part.get_content_type() == "text/calendar"]
-        assert attached.get_param("method") == "REQUEST"  # a calendar invitation, accepted in place
+        (request,) = [part for part in invitation.walk() if part.get_content_type() == "text/calendar"]
+        assert request.get_param("method") == "REQUEST"  # a calendar invitation, accepted in place
+        (attached,) = invitation.iter_attachments()
+        assert attached.get_filename() == "night.ics" and attached.get_content() == request.get_content().encode()
     ics = host.request.get(night_url + "night.ics")
     assert ics.ok and ics.headers["content-type"].startswith("text/calendar")
     event = the_event(ics.body())

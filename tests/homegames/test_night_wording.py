@@ -19,6 +19,8 @@ from homegames.ics import NIGHT_LENGTH
 from homegames.services import night_answer, night_cancel, night_schedule, notices_send_due
 from homegames.services_tonight import night_open_table
 from tables.models import Seat, Table
+from tests.homegames.test_invitation_mail import mails_to
+from tests.homegames.test_invitation_mail import the_event as sent_event
 from tests.homegames.test_nights import url
 from tests.homegames.test_notices import group  # noqa: F401 (the fixture)
 
@@ -54,13 +56,12 @@ def test_the_ics_has_an_end_and_a_description(client, group):  # noqa: F811
 
 
 def test_the_invitation_mail_is_a_calendar_invitation(group):  # noqa: F811
+    """The mail's structure and its iCalendar byte by byte: test_invitation_mail."""
     _home_game, _host, members, _template = group
     night = schedule_at(group, (timezone.now() + timedelta(days=3)).replace(microsecond=0))
     notices_send_due()
-    (invitation,) = [m for m in mail.outbox if m.to == [members["bikash"].email]]
-    ((name, body, mimetype),) = invitation.attachments
-    assert name == "night.ics" and mimetype.startswith("text/calendar; method=REQUEST")
-    calendar, event = the_event(body.encode() if isinstance(body, str) else body)
+    (invitation,) = mails_to(members["bikash"])
+    calendar, event = sent_event(invitation)
     assert str(calendar["method"]) == "REQUEST"
     assert event.decoded("dtstart") == night.starts_at.astimezone(UTC)
     assert event.decoded("dtend") == night.starts_at.astimezone(UTC) + NIGHT_LENGTH
@@ -72,11 +73,9 @@ def test_the_invitation_mail_is_a_calendar_invitation(group):  # noqa: F811
     mail.outbox.clear()
     night_cancel(night=night, by=night.created_by)
     notices_send_due()
-    (cancelled,) = [m for m in mail.outbox if m.to == [members["bikash"].email]]
-    ((_name, body, mimetype),) = cancelled.attachments
-    calendar, event = the_event(body.encode() if isinstance(body, str) else body)
-    assert mimetype.startswith("text/calendar; method=CANCEL") and str(calendar["method"]) == "CANCEL"
-    assert str(event["status"]) == "CANCELLED"
+    (cancelled,) = mails_to(members["bikash"])
+    calendar, event = sent_event(cancelled)
+    assert str(calendar["method"]) == "CANCEL" and str(event["status"]) == "CANCELLED"
 
 
 def test_nights_are_named_with_their_weekday_in_the_languages_format(client, group):  # noqa: F811
