@@ -40,6 +40,7 @@ from tables.pages.visitor import (
     table_page_url,
     viewer_seat,
 )
+from tables.services.away import PLAYER_ONLY_VERBS
 from tables.services.errors import ServiceError
 
 
@@ -143,6 +144,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
                     else None
                 ),
                 "strings": table_page_strings(),
+                # The moves the host's "Act for" never offers (tables.services.away).
+                "player_only_verbs": sorted(PLAYER_ONLY_VERBS),
             },
         },
     )
