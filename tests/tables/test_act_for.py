@@ -5,17 +5,22 @@ changes nothing (docs/rules.md, "Away players")."""
 
 from __future__ import annotations
 
+import io
+import json
 from datetime import timedelta
 
 import pytest
+from django.urls import reverse
 from django.utils import timezone
+
+from engine import verify
 
 from tables.history import hand_replay_steps, seat_names
 from tables.models import Event, Hand, Seat, Table
 from tables.services import hand_act, hand_act_for_away, hand_see
 from tables.services.errors import ServiceError
 from tables.services.seat_state import AWAY_KEY
-from tests.tables.conftest import current_turn, open_table
+from tests.tables.conftest import current_turn, end_game, open_table
 
 
 def _live(table: Table) -> Hand:
@@ -220,3 +225,33 @@ def test_in_holdem_a_call_that_ends_in_a_showdown_is_refused_and_a_fold_is_not()
     seq = hand_act_for_away(table_id=table.pk, seat_id=host.pk, player_seat_id=to_act.pk, move="fold")
     assert Event.objects.get(table=table, seq=seq).payload["by_seat"] == host.pk
     assert not Event.objects.filter(table=table, kind="show").exists()
+
+
+@pytest.mark.django_db
+def test_a_game_with_the_hosts_moves_replays_verifies_and_old_logs_still_read(client):
+    """The action keeps the player as actor, so the hand replays and the whole game verifies
+    (``python -m engine verify`` on the site's download); a log written before ``by_seat``
+    still renders, saying "The host"."""
+    table, seats = open_table("faras", 3)
+    host = seats[0]
+    away = _to_a_guest(table, host)
+    _time_runs_out(table)
+    seq = hand_act_for_away(table_id=table.pk, seat_id=host.pk, player_seat_id=away.pk, move="chaal")
+    number = _live(table).number
+    names = seat_names(table=table)
+    client.force_login(host.user)
+    page = client.get(reverse("hand_history", kwargs={"code": table.code, "number": number}))
+    assert page.status_code == 200
+    assert f"{names[str(host.pk)]} acted for {names[str(away.pk)]}:" in page.content.decode()
+    # An old log: the same action without the host's seat.
+    old = Event.objects.get(table=table, seq=seq)
+    old.payload = {key: value for key, value in old.payload.items() if key != "by_seat"}
+    old.save(update_fields=["payload"])
+    page = client.get(reverse("hand_history", kwargs={"code": table.code, "number": number}))
+    assert page.status_code == 200
+    assert f"The host acted for {names[str(away.pk)]}:" in page.content.decode()
+    end_game(table, host.pk)
+    data = json.loads(client.get(reverse("game_export", kwargs={"code": table.code})).content)
+    out = io.StringIO()
+    status = verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(data)))
+    assert status == 0, out.getvalue()
