@@ -2,8 +2,10 @@
 
 Rules pinned (issue 12; rule book 000: the timer "reminds you but is not enforced"): every
 page shows the time left of the player to act; once it has run out the host's page offers
-"Act for <name>", which plays for them as the table's time-out would (Teen Patti: pack);
-before that no such button shows, and no other player's page ever has it.
+"Act for <name>": "Away for the hand" plays for them as the table's time-out would (Teen
+Patti: pack) and sits them out; or one of their own moves (issue 38: the call a friend asked
+for), which keeps them in, and the log says who acted for whom. Before that no such control
+shows, and no other player's page ever has it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from tests.browser.driver import Player, act, join_table, open_table, settle, to_act
+from tests.browser.test_pages_layout import page_problems
 
 
 def test_everyone_sees_the_clock_and_the_host_acts_for_a_player_whose_time_ran_out(new_page, live_site, artifacts):
@@ -42,11 +45,55 @@ def test_everyone_sees_the_clock_and_the_host_acts_for_a_player_whose_time_ran_o
     # Her time runs out: everyone reads it; only the host's page offers to act for her.
     for player in players:
         expect(player.page.locator("#turn-clock")).to_contain_text("time is up", timeout=15_000)
-    button = host.page.locator('#act-for [data-verb="act_for"]')
-    expect(button).to_have_text("Act for Deepa", timeout=15_000)
+    expect(host.page.locator("#act-for h3")).to_have_text("Act for Deepa", timeout=15_000)
+    button = host.page.locator('#act-for [data-move="away"]')
+    expect(button).to_have_text("Away for the hand")
+    expect(host.page.locator("#act-for")).to_contain_text("Deepa sits out until they come back")
+    # Deepa is blind: a chaal may be played for her, never a look at her cards.
+    expect(host.page.locator('#act-for [data-move="chaal"]')).to_have_count(1)
+    expect(host.page.locator('#act-for [data-move="see"]')).to_have_count(0)
     expect(deepa.page.locator('#act-for [data-verb="act_for"]')).to_have_count(0)
     host.page.screenshot(path=str(artifacts / "act-for-host.png"), full_page=True)
     button.click()
     # Deepa packs, as the table's time-out would have her do; the hand is the host's.
-    expect(host.page.locator("#hand-log")).to_contain_text("Deepa packs", timeout=15_000)
+    expect(host.page.locator("#hand-log")).to_contain_text("acted for Deepa: Deepa packs", timeout=15_000)
     expect(deepa.page.locator("#hand-log")).to_contain_text("Deepa packs")
+
+
+def test_the_host_calls_for_an_away_friend_who_stays_in_and_the_log_says_so(new_page, live_site, artifacts):
+    host = Player("asha-host", new_page("hostuser"))
+    host.listen()
+    live_site.set_next_table_code("CLOCK2")
+    open_table(host.page, "holdem", seats=2, turn_timer=5)
+    host.read_seat()
+    host.page.locator('#between-hands [data-command="take"]').click()
+    link = host.page.locator("#join-link").input_value()
+    deepa = Player("deepa", new_page("deepa", viewport={"width": 390, "height": 844}))  # a friend on a phone
+    join_table(deepa.page, link)
+    deepa.read_seat()
+    players = [host, deepa]
+    expect(host.page.locator(".seat")).to_have_count(2)
+    host.page.locator('#host-controls [data-command="start"]').click()
+    host.page.wait_for_selector('.seat[data-to-act="true"]')
+    settle(players)
+    if to_act(host) == host.seat:
+        # The host raises from their own bar, so that Deepa has a bet to call.
+        act(host, "raise", int(host.page.locator("#raise-amount").get_attribute("min") or 0))
+        settle(players)
+    assert to_act(host) == deepa.seat
+    expect(host.page.locator("#turn-clock")).to_contain_text("time is up", timeout=15_000)
+    call = host.page.locator('#act-for [data-move="call"]')
+    expect(call).to_contain_text("Call", timeout=15_000)
+    expect(host.page.locator("#act-for")).to_contain_text("they stay in the game")
+    host.page.locator("#act-for").screenshot(path=str(artifacts / "act-for-call-host.png"))
+    assert page_problems(host.page) == []  # axe finds nothing in the host's choices
+    call.click()
+    expect(host.page.locator("#hand-log")).to_contain_text("Asha acted for Deepa: Deepa calls", timeout=15_000)
+    expect(deepa.page.locator("#hand-log")).to_contain_text("Asha acted for Deepa: Deepa calls")
+    # Her own page tells her what was done for her; she is still in, not sitting out.
+    expect(deepa.page.locator("#acted-for-you")).to_contain_text("Asha acted for you: Deepa calls")
+    sent = [frame for frame in host.sent if frame.get("type") == "host" and frame.get("verb") == "act_for"]
+    assert [(frame["seat"], frame["move"]) for frame in sent] == [(int(deepa.seat), "call")]
+    status = deepa.page.evaluate("seat => window.DashainTable.state.seats[seat].status", deepa.seat)
+    assert status == "playing"
+    deepa.page.screenshot(path=str(artifacts / "acted-for-deepa.png"), full_page=True)
