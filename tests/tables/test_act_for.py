@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from engine import verify
-
 from tables.history import hand_replay_steps, seat_names
 from tables.models import Event, Hand, Seat, Table
-from tables.services import hand_act, hand_act_for_away, hand_see
+from tables.services import hand_act, hand_act_for_away, hand_see, table_start
+from tables.services.computers import computer_fill
 from tables.services.errors import ServiceError
 from tables.services.seat_state import AWAY_KEY
 from tests.tables.conftest import current_turn, end_game, open_table
@@ -255,3 +255,50 @@ def test_a_game_with_the_hosts_moves_replays_verifies_and_old_logs_still_read(cl
     out = io.StringIO()
     status = verify.main(["-"], stdout=out, stdin=io.StringIO(json.dumps(data)))
     assert status == 0, out.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_computers_turn_is_its_own_whatever_the_move():
+    table, seats = open_table("holdem", 1, start=False)
+    host = seats[0]
+    computer_fill(table_id=table.pk, seat_id=host.pk, strength="normal")
+    table_start(table_id=table.pk, seat_id=host.pk)
+    for _step in range(20):
+        player, legal = current_turn(table)
+        if _seat(table, player).computer:
+            break
+        verbs = {entry.verb for entry in legal}
+        hand_act(table_id=table.pk, seat_id=host.pk, verb="call" if "call" in verbs else "check")
+    computer = _seat(table, current_turn(table)[0])
+    assert computer.computer
+    _time_runs_out(table)
+    for move in ("fold", "call", "check", "away"):
+        _refused(table, "computer_turn", seat_id=host.pk, player_seat_id=computer.pk, move=move)
+
+
+@pytest.mark.django_db
+def test_once_a_blind_players_blind_turns_are_spent_the_host_may_only_pack_or_choose_away():
+    """Book 000: after the blind turns a player must see before betting again; looking is
+    theirs alone, so the host is left pack and away for the hand."""
+    table, seats = open_table("faras", 3, {"blind_turns": 2})
+    host = seats[0]
+    hand_number = _live(table).number
+    for _step in range(30):
+        player, legal = current_turn(table)
+        verbs = {entry.verb for entry in legal}
+        if str(player) != str(host.pk) and "chaal" not in verbs:
+            break
+        seat = int(str(player))
+        if "chaal" not in verbs:  # the host's own turn with their blind turns spent
+            hand_see(table_id=table.pk, seat_id=seat)
+        hand_act(table_id=table.pk, seat_id=seat, verb="chaal")
+    assert _live(table).number == hand_number
+    away = _seat(table, current_turn(table)[0])
+    _time_runs_out(table)
+    ask = {"seat_id": host.pk, "player_seat_id": away.pk}
+    _refused(table, "not_legal", **ask, move="chaal")
+    _refused(table, "player_only", **ask, move="see")
+    seq = hand_act_for_away(table_id=table.pk, **ask, move="pack")
+    assert Event.objects.get(table=table, seq=seq + 1).kind == "pack"
+    away.refresh_from_db()
+    assert away.status == Seat.Status.PLAYING
