@@ -40,7 +40,6 @@ from tables.pages.visitor import (
     table_page_url,
     viewer_seat,
 )
-from tables.services.away import PLAYER_ONLY_VERBS
 from tables.services.errors import ServiceError
 
 
@@ -145,7 +144,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
                 ),
                 "strings": table_page_strings(),
                 # The moves the host's "Act for" never offers (tables.services.away).
-                "player_only_verbs": sorted(PLAYER_ONLY_VERBS),
+                "player_only_verbs": sorted(services.PLAYER_ONLY_VERBS),
             },
         },
     )
