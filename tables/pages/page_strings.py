@@ -154,6 +154,7 @@ def table_page_strings() -> dict[str, Any]:
         ),
         "act_for_amount": _("Amount for %(player)s"),
         "act_for_away": _("Away for the hand"),
+        "act_for_refuse": _("Refuse the sideshow"),
         "act_for_away_explain": _(
             "Away for the hand: the least move (check, else pack or fold) now and at each later turn of theirs "
             "in this hand, and %(player)s sits out until they come back."

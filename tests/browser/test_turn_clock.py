@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, act, join_table, open_table, settle, to_act
+from tests.browser.driver import Player, act, action_verbs, join_table, open_table, settle, to_act
 from tests.browser.test_pages_layout import page_problems
 
 
@@ -97,3 +97,50 @@ def test_the_host_calls_for_an_away_friend_who_stays_in_and_the_log_says_so(new_
     status = deepa.page.evaluate("seat => window.DashainTable.state.seats[seat].status", deepa.seat)
     assert status == "playing"
     deepa.page.screenshot(path=str(artifacts / "acted-for-deepa.png"), full_page=True)
+
+
+def test_a_sideshow_the_host_asked_of_an_away_friend_may_be_refused_for_them_never_accepted(
+    new_page, live_site, artifacts
+):
+    """Issue 38: the host is the other party of the sideshow; comparing would show the host
+    the friend's cards, so "Act for" offers only refusing it (and away for the hand)."""
+    host = Player("asha-host", new_page("hostuser"))
+    live_site.set_next_table_code("CLOCK3")
+    open_table(host.page, "faras", turn_timer=5)
+    host.read_seat()
+    host.page.locator('#between-hands [data-command="take"]').click()
+    link = host.page.locator("#join-link").input_value()
+    friends = [Player(name, new_page(name)) for name in ("bikash", "deepa")]
+    for friend in friends:
+        join_table(friend.page, link)
+        friend.read_seat()
+    players = [host, *friends]
+    by_seat = {player.seat: player for player in players}
+    expect(host.page.locator(".seat")).to_have_count(3)
+    host.page.locator('#host-controls [data-command="start"]').click()
+    host.page.wait_for_selector('.seat[data-to-act="true"]')
+    settle(players)
+    for player in players:  # everyone looks: a sideshow is between seen players
+        act(player, "see")
+    settle(players)
+    # Chaal round until the host may ask the player before them for a sideshow.
+    for _step in range(6):
+        mover = by_seat[to_act(host)]
+        if mover is host and "sideshow" in action_verbs(host):
+            break
+        act(mover, "chaal")
+        settle(players)
+    act(host, "sideshow")
+    settle(players)
+    partner = by_seat[to_act(host)]
+    assert partner is not host
+    name = partner.label.capitalize()
+    refuse = host.page.locator('#act-for [data-move="refuse"]')
+    expect(refuse).to_have_text("Refuse the sideshow", timeout=15_000)
+    expect(host.page.locator('#act-for [data-move="accept"]')).to_have_count(0)
+    expect(host.page.locator("#act-for")).to_contain_text("you cannot look, show or ask for a sideshow for them")
+    refuse.click()
+    expect(host.page.locator("#hand-log")).to_contain_text(
+        f"Asha acted for {name}: {name} refuses the sideshow.", timeout=15_000
+    )
+    expect(partner.page.locator("#acted-for-you")).to_contain_text("Asha acted for you:")

@@ -99,6 +99,12 @@ function drawActFor(box, turn, send) {
       moves.appendChild(button);
     }
   }
+  // A sideshow asked of them: refusing shows nothing (accepting would compare their cards).
+  if (offer.refuse) {
+    const refuse = el("button", { type: "button", "data-verb": "act_for", "data-move": "refuse", text: S.act_for_refuse });
+    refuse.addEventListener("click", () => send("act_for", { seat: player, move: "refuse" }));
+    moves.appendChild(refuse);
+  }
   // Book 000's blind player stays blind: the host never looks, shows or compares for anyone.
   if (rules().has_blind_and_seen) group.appendChild(el("p", { class: "aside", text: S.act_for_cards_hidden }));
   group.appendChild(el("p", { class: "aside", text: S.act_for_moves_keep_in }));
