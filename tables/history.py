@@ -37,7 +37,7 @@ from engine.export import game_export, hand_export
 from engine.fairness import hand_deck
 from engine.games import get_game
 from tables.events import EventKind, event_frame
-from tables.history_words import describe_event, hand_label, holdem_label, player_name
+from tables.history_words import acted_for_words, describe_event, hand_label, holdem_label, player_name
 from tables.models import Event, Hand, Seat, Table
 from tables.selectors import frame_for_viewer, hand_replay, hand_start_state, is_recorded_action, recorded_action
 
@@ -291,6 +291,7 @@ def hand_replay_steps(*, table: Table, hand: Hand, viewer: str | None) -> list[d
             request_sentence = (
                 describe_event(EventKind.ACTION, request["data"], names, viewer) if "data" in request else ""
             )
+            steps[-1]["_acted_for"] = acted_for_words(request["data"], names) if "data" in request else ""
             continue
         if event.kind in QUIET_KINDS:
             continue
@@ -318,6 +319,10 @@ def _close_step(step: dict[str, Any], request_sentence: str, view: dict[str, Any
     if request_sentence and not step.pop("_engine_said", False):
         step["words"].insert(0, request_sentence)
     step.pop("_engine_said", None)
+    # The host's move for an away player: "Asha acted for Bikash: Bikash calls 20."
+    acted_for = step.pop("_acted_for", "")
+    if acted_for and step["words"]:
+        step["words"][0] = f"{acted_for} {step['words'][0]}"
 
 
 # --- the exports ---------------------------------------------------------------------------

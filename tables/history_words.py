@@ -1,5 +1,6 @@
 """The words of a hand's replay: each event of the log as one sentence, as one viewer may read
-it (``describe_event``), and a shown hand's name (``hand_label``, ``holdem_label``).
+it (``describe_event``), who acted for whom (``acted_for_words``), and a shown hand's name
+(``hand_label``, ``holdem_label``).
 
 Used by the replay (``tables.history.hand_replay_steps``); reads nothing but what it is given.
 """
@@ -45,6 +46,18 @@ _VERBS_WITH_AMOUNT = {
     "bet": gettext_noop("%(player)s bets %(amount)s."),
     "chaal": gettext_noop("%(player)s plays chaal for %(amount)s."),
 }
+
+
+def acted_for_words(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """ "Asha acted for Bikash:" when the host made a recorded action for its player ('' when the
+    player acted, or the clock or the away rule did). A log written before the host's seat was
+    recorded (no ``by_seat``) says "The host"."""
+    if data.get("by") != "host":
+        return ""
+    player = player_name(names, data.get("player", ""))
+    if data.get("by_seat") is None:
+        return _("The host acted for %(player)s:") % {"player": player}
+    return _("%(host)s acted for %(player)s:") % {"host": player_name(names, data["by_seat"]), "player": player}
 
 
 def _cards_text(cards: object) -> str:

@@ -18,11 +18,13 @@ JSONValue: TypeAlias = str | int | float | bool | None | list["JSONValue"] | dic
 
 
 class LegalPublic(TypedDict):
-    """One verb the player on turn may use (``engine.api.LegalAction.to_json``)."""
+    """One verb the player on turn may use (``engine.api.LegalAction.to_json``) and what it
+    costs now (``cost``: public, the same for every viewer; a raise's at ``min``)."""
 
     verb: str
     min: NotRequired[int]
     max: NotRequired[int]
+    cost: NotRequired[int]
 
 
 class TurnPublic(TypedDict):

@@ -177,6 +177,7 @@ class ActionRecorded(TypedDict):
     verb: str
     amount: int | None
     by: NotRequired[str]  # who acted for the player (the away rule, the host)
+    by_seat: NotRequired[int]  # the host's seat, when the host acted for the player
     total: NotRequired[int]  # hold'em: the bet's total
     all_in: NotRequired[bool]
 

@@ -40,9 +40,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 
+from engine.api import LegalAction
 from engine.games import get_game
 from tables.events import REQUEST_KINDS, NewEvent
-from tables.messages import CatchUpScreen, HandScreen, NewsScreen, Snapshot, TurnPublic, ViewerFrame
+from tables.messages import CatchUpScreen, HandScreen, LegalPublic, NewsScreen, Snapshot, TurnPublic, ViewerFrame
 from tables.models import Hand, Seat, Table
 from tables.selectors import (
     events_after,
@@ -108,11 +109,24 @@ def turn_public(*, game: Any, state: Any, player: str, hand: Hand) -> TurnPublic
     the screen's (and snapshot's) ``turn``."""
     return {
         "player": player,
-        "legal": [legal.to_json() for legal in game.legal_actions(state, player)],
+        "legal": [_legal_public(legal) for legal in game.legal_actions(state, player)],
         "deadline": hand.turn_deadline.isoformat() if hand.turn_deadline else None,
         # From when the host may act for this player (book 000 leaves the timer a reminder).
         "away_from": hand.away_act_from.isoformat() if hand.away_act_from else None,
     }
+
+
+def _legal_public(legal: LegalAction) -> LegalPublic:
+    """One of the turn's moves, with its cost (what everyone can work out from the table: the
+    host's "Act for" names it, "Call 20")."""
+    entry: LegalPublic = {"verb": legal.verb}
+    if legal.min is not None:
+        entry["min"] = legal.min
+    if legal.max is not None:
+        entry["max"] = legal.max
+    if legal.cost is not None:
+        entry["cost"] = legal.cost
+    return entry
 
 
 # --- the snapshot: what one viewer sees on connecting -----------------------------------

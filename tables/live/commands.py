@@ -205,7 +205,12 @@ async def _host(session: TableSession, command: HostCommand) -> None:
             )
         case ActFor():
             await session.write(
-                services.hand_act_for_away, table_id=table_id, seat_id=seat_id, player_seat_id=command.player_seat
+                services.hand_act_for_away,
+                table_id=table_id,
+                seat_id=seat_id,
+                player_seat_id=command.player_seat,
+                move=command.move,
+                amount=command.amount,
             )
         case RequestApprove():
             await session.write(services.request_approve, table_id=table_id, seat_id=seat_id, request=command.request)

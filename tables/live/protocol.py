@@ -260,9 +260,12 @@ class SeatRemove(HostCommand):
 
 @dataclass(frozen=True, slots=True)
 class ActFor(HostCommand):
-    """The host acts for the away player on turn."""
+    """The host acts for the away player on turn: ``move`` one of their moves (``amount``
+    where it takes one), or ``None`` / ``"away"`` for away for the hand."""
 
     player_seat: int
+    move: str | None = None
+    amount: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +390,12 @@ def _host(frame: Frame, request_id: RequestId | None) -> Command:
         player_seat = _whole(frame.get("seat"))
         if player_seat is None:
             raise _refused("no_seat", _("Choose a player at this table."), request_id, ActFor)
-        return ActFor(request_id=request_id, player_seat=player_seat)
+        move, amount = frame.get("move"), frame.get("amount")
+        if move is not None and not isinstance(move, str):
+            raise _refused("bad_move", _("Choose a move, or away for the hand."), request_id, ActFor)
+        if amount is not None and _whole(amount) is None:
+            raise _refused("bad_amount", _("The amount must be a whole number of chips."), request_id, ActFor)
+        return ActFor(request_id=request_id, player_seat=player_seat, move=move, amount=_whole(amount))
     if verb in ("approve", "deny"):
         answer = RequestApprove if verb == "approve" else RequestDeny
         return answer(request_id=request_id, request=frame.get("request"))

@@ -142,6 +142,27 @@ def table_page_strings() -> dict[str, Any]:
         "your_turn_clock": _("Your turn: %(time)s left"),
         "your_turn_time_up": _("Your turn: the time is up"),
         "act_for": _("Act for %(player)s"),
+        "act_for_explain": _(
+            "%(player)s's time has run out. Make the move they asked you for, or put them away for the hand."
+        ),
+        "act_for_moves_keep_in": _(
+            "A move plays this turn for them: they stay in the game and decide their next turn themselves."
+        ),
+        "act_for_cards_hidden": _(
+            "Their cards stay hidden, from you too: you cannot look, show or ask for a sideshow for them, "
+            "and a blind player stays blind."
+        ),
+        "act_for_amount": _("Amount for %(player)s"),
+        "act_for_away": _("Away for the hand"),
+        "act_for_refuse": _("Refuse the sideshow"),
+        "act_for_away_explain": _(
+            "Away for the hand: the least move (check, else pack or fold) now and at each later turn of theirs "
+            "in this hand, and %(player)s sits out until they come back."
+        ),
+        "log_acted_for": _("%(host)s acted for %(player)s:"),
+        "log_host_acted_for": _("The host acted for %(player)s:"),
+        "acted_for_you": _("%(host)s acted for you:"),
+        "the_host": _("The host"),
         "pass_to": _("Pass to %(name)s"),
         "i_am": _("I am %(name)s"),
         "phone_holding": _("%(name)s holds the phone: only their cards show."),

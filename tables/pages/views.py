@@ -143,6 +143,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
                     else None
                 ),
                 "strings": table_page_strings(),
+                # The moves the host's "Act for" never offers (tables.services.away).
+                "player_only_verbs": sorted(services.PLAYER_ONLY_VERBS),
             },
         },
     )

@@ -6,7 +6,7 @@ See ``docs/architecture.md`` for the module map and ``docs/live-play.md`` for th
 """
 
 from tables.services.acting import hand_act, hand_see
-from tables.services.away import hand_act_for_away
+from tables.services.away import PLAYER_ONLY_VERBS, hand_act_for_away
 from tables.services.claims import (
     seat_claim_ask,
     seat_claim_state,
@@ -58,6 +58,7 @@ from tables.services.write import SeatHolder, writes_for
 
 __all__ = [
     "DATABASE_UNAVAILABLE",
+    "PLAYER_ONLY_VERBS",
     "SeatHolder",
     "ServiceError",
     "guest_token_new",

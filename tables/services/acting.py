@@ -48,16 +48,20 @@ def action_record(
     events: Iterable[EngineEvent],
     actor_id: int,
     by: str | None = None,
+    by_seat: int | None = None,
     client_action_id: str | None = None,
 ) -> int:
     """Record an applied action in the log and return its seq: the ``action`` event (the
     request, with the seat as actor, and ``by``: ``"timer"``, ``"host"`` or ``"computer"``
-    when the player did not act themselves), then the engine's events, each with who may
+    when the player did not act themselves; ``by_seat``: the seat of the host who acted for
+    them), then the engine's events, each with who may
     see it. Every way of acting records a move this way, so a hand replays from its log.
     The caller then moves the turn on (``after_state_change``)."""
     payload: dict[str, object] = {"player": action.player, "verb": action.verb, "amount": action.amount}
     if by is not None:
         payload["by"] = by
+    if by_seat is not None:
+        payload["by_seat"] = by_seat
     recorded = log.append(EventKind.ACTION, payload, hand=hand, actor_id=actor_id, client_action_id=client_action_id)
     for event in events:
         log.append(EventKind(event.kind), dict(event.data), hand=hand, visible_to=event.visible_to)
@@ -91,23 +95,32 @@ def move_play(
     action: Action,
     actor_id: int,
     by: str | None = None,
+    by_seat: int | None = None,
     client_action_id: str | None = None,
     sit_out: bool = False,
 ) -> Played:
     """Play ``action`` in the live ``hand`` (whose state is ``state``), the one way every
-    move is played: a person's (:func:`hand_act`), the away rule's (``away.away_act``) and a
-    computer's (``computers.computer_move``). The engine checks and applies it (its ``apply``
-    checks: a refusal raises :class:`ServiceError` with the engine's code and appends
-    nothing), the move is recorded (:func:`action_record`), ``sit_out`` (the away rule) sits
-    the player out (``seat_sat_out``, before the turn moves on, so they are not dealt in
-    again), the turn moves on, and when the hand is over the next deal is scheduled. The
+    move is played: a person's (:func:`hand_act`), the away rule's (``away.away_act``), the
+    host's for an away player (``away.hand_act_for_away``, ``by_seat``) and a computer's
+    (``computers.computer_move``). The engine checks and applies it (its ``apply`` checks: a
+    refusal raises :class:`ServiceError` with the engine's code and appends nothing), the
+    move is recorded (:func:`action_record`), ``sit_out`` (the away rule) sits the player out
+    (``seat_sat_out``, before the turn moves on, so they are not dealt in again), the turn
+    moves on, and when the hand is over the next deal is scheduled. The
     table must be locked (``log``)."""
     try:
         new_state, events = get_game(log.table.game).apply(state, action)
     except RuleError as error:
         raise rule_refusal(error) from None
     seq = action_record(
-        log, hand=hand, action=action, events=events, actor_id=actor_id, by=by, client_action_id=client_action_id
+        log,
+        hand=hand,
+        action=action,
+        events=events,
+        actor_id=actor_id,
+        by=by,
+        by_seat=by_seat,
+        client_action_id=client_action_id,
     )
     if sit_out:
         seat = Seat.objects.get(pk=actor_id, table=log.table)

@@ -198,8 +198,8 @@ def test_an_away_player_is_played_for_the_rest_of_the_hand_and_comes_back_next_h
         expect(tile.locator(".badge-offline")).to_have_text("Offline")
         assert "Offline" in (tile.get_attribute("aria-label") or "")
     assert page_problems(host.page) == []
-    button = host.page.locator('#act-for [data-verb="act_for"]')
-    expect(button).to_have_text(f"Act for {away_name}", timeout=15_000)
+    expect(host.page.locator("#act-for h3")).to_have_text(f"Act for {away_name}", timeout=15_000)
+    button = host.page.locator('#act-for [data-move="away"]')
     acted = len([f for f in host.sent if f.get("type") == "host" and f.get("verb") == "act_for"])
     button.click()
     expect(host.page.locator("#hand-log")).to_contain_text(f"{away_name} checks", timeout=15_000)

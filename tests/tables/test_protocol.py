@@ -52,6 +52,12 @@ def _text(**frame: object) -> str:
         ({"type": "host", "verb": "remove", "seat": 9}, protocol.SeatRemove(None, 9, False)),
         ({"type": "host", "verb": "remove", "seat": 9, "ban": True}, protocol.SeatRemove(None, 9, True)),
         ({"type": "host", "verb": "act_for", "seat": 4}, protocol.ActFor(None, 4)),
+        ({"type": "host", "verb": "act_for", "seat": 4, "move": "call"}, protocol.ActFor(None, 4, "call")),
+        (
+            {"type": "host", "verb": "act_for", "seat": 4, "move": "raise", "amount": 40},
+            protocol.ActFor(None, 4, "raise", 40),
+        ),
+        ({"type": "host", "verb": "act_for", "seat": 4, "move": "away"}, protocol.ActFor(None, 4, "away")),
         ({"type": "host", "verb": "approve", "request": 30}, protocol.RequestApprove(None, 30)),
         ({"type": "host", "verb": "deny", "request": 31}, protocol.RequestDeny(None, 31)),
     ],
@@ -86,6 +92,11 @@ def test_each_verb_is_read_into_its_command(frame, command):
         (_text(type="host", verb="remove", seat=2, ban="no"), "bad_message", None, "command"),
         (_text(type="host", verb="remove", seat="2"), "no_seat", None, "command"),
         (_text(type="host", verb="act_for", seat=True), "no_seat", None, "command"),
+        (_text(type="host", verb="act_for", seat=4, move=["call"]), "bad_move", None, "command"),
+        (_text(type="host", verb="act_for", seat=4, move=7), "bad_move", None, "command"),
+        (_text(type="host", verb="act_for", seat=4, move="raise", amount="40"), "bad_amount", None, "command"),
+        (_text(type="host", verb="act_for", seat=4, move="raise", amount=4.5), "bad_amount", None, "command"),
+        (_text(type="host", verb="act_for", seat=4, move="raise", amount=False), "bad_amount", None, "command"),
     ],
 )
 def test_a_malformed_frame_is_a_typed_error(text, code, request_id, limit):

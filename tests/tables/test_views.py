@@ -233,8 +233,11 @@ def test_the_table_page_holds_no_game_state_only_the_socket_and_strings(host_cli
         "currency",
         "stake",
         "strings",
+        "player_only_verbs",
     }
     assert config["strings"]["chaal"] == "Chaal"
+    # The moves "Act for" never offers: those that show or compare a player's cards (issue 38).
+    assert config["player_only_verbs"] == ["accept", "see", "show", "sideshow"]
 
 
 def test_the_lobby_lists_the_tables_i_host_and_play_at(host_client, table):

@@ -59,6 +59,8 @@ NOT_WRITES_TO_AN_OPEN_TABLE = {
     # (issue 38): reads.
     "seat_claimable",
     "seat_claim_state",
+    # The moves the host's "Act for" never makes for another player (issue 38): a value.
+    "PLAYER_ONLY_VERBS",
 }
 
 

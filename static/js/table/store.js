@@ -12,7 +12,7 @@
  * show all come from the server.
  */
 
-import { CONFIG, describe } from "./words.js";
+import { CONFIG, S, describe, fmt } from "./words.js";
 
 export const state = {
   lastSeq: 0,
@@ -33,7 +33,8 @@ export const state = {
   denied: null,       // what the host last said no to me for ("seat" | "buy_back"), until I ask again or buy in (a snapshot says it too)
   phone: null,        // pass and play, on the host's phone: {seats, holding, pass_to} as the server says
   gone: null,         // "banned" | "moved" | "gone": this page's seat is no longer its own (issue 28)
-  online: null        // {seat id: true} of the seats with a page open (null: not known), as the server says
+  online: null,       // {seat id: true} of the seats with a page open (null: not known), as the server says
+  actedForMe: null    // what the host did for this page's player in this hand ("Asha acted for you: ..."), or null
 };
 
 const LOG_REQUEST = "hand-log";
@@ -128,8 +129,27 @@ function applySnapshot(frame, send) {
   }
 }
 
+// The host's move for an away player: its record ("action" with by_seat) waits for the
+// move's own sentence, which follows it in the log: "Asha acted for Bikash: Bikash calls 20."
+let actedFor = null;
+
 function logLine(event) {
-  const text = describe(event, nameOf);
+  const d = event.data || {};
+  if (event.kind === "action" && d.by === "host" && d.total === undefined) {
+    const player = nameOf(d.player);
+    const text = d.by_seat === undefined || d.by_seat === null
+      ? fmt(S.log_host_acted_for, { player })
+      : fmt(S.log_acted_for, { host: nameOf(d.by_seat), player });
+    actedFor = { seq: event.seq, text, player: String(d.player), host: d.by_seat === undefined ? "" : nameOf(d.by_seat) };
+    return null;
+  }
+  let text = describe(event, nameOf);
+  if (text && actedFor && event.seq > actedFor.seq) {
+    // The page of the player acted for says what was done for them until the next deal.
+    if (actedFor.player === String(CONFIG.seat)) state.actedForMe = fmt(S.acted_for_you, { host: actedFor.host || S.the_host }) + " " + text;
+    text = actedFor.text + " " + text;
+    actedFor = null;
+  }
   return text ? { seq: event.seq, text } : null;
 }
 
@@ -145,6 +165,7 @@ function fillLog(events) {
   events.forEach((event, i) => { if (isDeal(event)) start = i; });
   for (const event of events) if (event.kind === "game_ended") gameEnded(event.data);
   const lines = [];
+  state.actedForMe = null;
   for (const event of events.slice(start < 0 ? events.length : start)) {
     if (event.seq > state.lastSeq) continue;
     const line = logLine(event);
@@ -157,7 +178,7 @@ function catchUp(events, id) {
   const [after, upTo] = id.slice(CATCH_UP.length).split(":").map(Number);
   for (const event of events) {
     if (!event.kind || event.seq <= after || event.seq > upTo) continue;
-    if (isDeal(event)) state.log = state.log.filter((line) => line.seq > event.seq);
+    if (isDeal(event)) { state.log = state.log.filter((line) => line.seq > event.seq); state.actedForMe = null; }
     if (event.kind === "game_ended") gameEnded(event.data);
     // My seat banned, or its guest's seat link opened in another browser: the server
     // closes this socket next; the page says why at once.
@@ -179,7 +200,7 @@ function applyEvents(frame, send) {
     if (event.seq !== state.lastSeq + 1) { gap = true; break; }
     state.lastSeq = event.seq;
     if (!event.kind) continue;                           // an event this viewer may not see
-    if (isDeal(event)) state.log = [];
+    if (isDeal(event)) { state.log = []; state.actedForMe = null; }
     const line = logLine(event);
     if (line) state.log.push(line);
     if (event.kind === "reminder") state.reminder = event.data || {};
