@@ -11,6 +11,10 @@
     worker process runs beside it (``server.py worker``), as in production; both use a
     channel-layer prefix and a queue named for this run. Otherwise: the in-memory channel
     layer and the worker thread inside the server (README's default setup).
+- ``live_site.scenario(NAME)``: data a test's pages need, made through the services in the
+  server's database by one process kept for the session (``server.py scenarios``, started with
+  the server), so Django and the services are imported once, not once per scenario (5 to 8 s
+  each on a loaded 2-core machine).
 - ``chromium`` (this package): Playwright driving Debian's Chromium (CHROMIUM_PATH or chromium on
   PATH, found by tests/conftest.py; the Playwright browser download cannot be used here).
 - ``artifacts``: test-artifacts/<test name>/ (git-ignored), for screenshots.
@@ -107,18 +111,26 @@ class LiveSite:
     workdir: Path
     environment: dict[str, str]
     mailbox: MailBox
+    scenarios: subprocess.Popen
 
     def scenario(self, name: str) -> dict:
-        """Data made in the server's database by ``server.py scenario NAME`` (its printed JSON)."""
-        result = subprocess.run(
-            [sys.executable, "-m", "tests.browser.server", "scenario", name, str(self.workdir)],
-            cwd=ROOT,
-            env=self.environment,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return json.loads(result.stdout.strip().splitlines()[-1])
+        """Data made in the server's database by the scenario process (``server.py scenarios``)
+        for ``name``: its answer's JSON. A scenario that fails fails the test with its traceback."""
+        from tests.browser.server import SCENARIO_ANSWER
+
+        assert self.scenarios.stdin is not None and self.scenarios.stdout is not None
+        self.scenarios.stdin.write(name + "\n")
+        self.scenarios.stdin.flush()
+        while True:
+            line = self.scenarios.stdout.readline()
+            if not line:
+                raise RuntimeError("The scenario process stopped:\n" + (self.workdir / "scenarios.log").read_text())
+            if line.startswith(SCENARIO_ANSWER):
+                answer = json.loads(line.removeprefix(SCENARIO_ANSWER))
+                break
+        if "error" in answer:
+            raise RuntimeError(f"scenario {name!r} failed:\n{answer['error']}")
+        return answer
 
     def set_next_hand_delay(self, seconds: float) -> None:
         """How long the server waits before dealing the next hand (read at each hand's end)."""
@@ -244,7 +256,22 @@ def live_site():
             return process
 
         try:
-            _wait_for_server(start("server", str(port)), url, workdir)
+            server = start("server", str(port))
+            # Started beside the server: it imports Django and the services while the server
+            # migrates, and makes nothing until a test asks (the users exist by then).
+            scenarios_log = open(workdir / "scenarios.log", "w")
+            logs.append(scenarios_log)
+            scenarios = subprocess.Popen(
+                [sys.executable, "-m", "tests.browser.server", "scenarios", str(workdir)],
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=scenarios_log,
+                text=True,
+            )
+            processes.append(scenarios)
+            _wait_for_server(server, url, workdir)
             if env.get("REDIS_URL"):
                 start("worker", "worker")
             yield LiveSite(
@@ -253,9 +280,12 @@ def live_site():
                 workdir=workdir,
                 environment=env,
                 mailbox=mailbox,
+                scenarios=scenarios,
             )
         finally:
             for process in processes:
+                if process.stdin is not None:
+                    process.stdin.close()  # the scenario process ends when its input does
                 _stop(process)
             smtp.stop()
             for log in logs:
