@@ -12,9 +12,9 @@
     channel-layer prefix and a queue named for this run. Otherwise: the in-memory channel
     layer and the worker thread inside the server (README's default setup).
 - ``live_site.scenario(NAME)``: data a test's pages need, made through the services in the
-  server's database by one process kept for the session (``server.py scenarios``, started with
-  the server), so Django and the services are imported once, not once per scenario (5 to 8 s
-  each on a loaded 2-core machine).
+  server's database by one process kept for the session (``server.py scenarios``, started at
+  the first scenario), so Django and the services are imported once, not once per scenario
+  (5 to 8 s each on a loaded 2-core machine).
 - ``chromium`` (this package): Playwright driving Debian's Chromium (CHROMIUM_PATH or chromium on
   PATH, found by tests/conftest.py; the Playwright browser download cannot be used here).
 - ``artifacts``: test-artifacts/<test name>/ (git-ignored), for screenshots.
@@ -44,6 +44,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,13 +112,17 @@ class LiveSite:
     workdir: Path
     environment: dict[str, str]
     mailbox: MailBox
-    scenarios: subprocess.Popen
+    start_scenarios: Callable[[], subprocess.Popen]
+    scenarios: subprocess.Popen | None = None
 
     def scenario(self, name: str) -> dict:
-        """Data made in the server's database by the scenario process (``server.py scenarios``)
-        for ``name``: its answer's JSON. A scenario that fails fails the test with its traceback."""
+        """Data made in the server's database by the scenario process (``server.py scenarios``,
+        started at the first call) for ``name``: its answer's JSON. A scenario that fails fails
+        the test with its traceback."""
         from tests.browser.server import SCENARIO_ANSWER
 
+        if self.scenarios is None:
+            self.scenarios = self.start_scenarios()
         assert self.scenarios.stdin is not None and self.scenarios.stdout is not None
         self.scenarios.stdin.write(name + "\n")
         self.scenarios.stdin.flush()
@@ -255,10 +260,7 @@ def live_site():
             processes.append(process)
             return process
 
-        try:
-            server = start("server", str(port))
-            # Started beside the server: it imports Django and the services while the server
-            # migrates, and makes nothing until a test asks (the users exist by then).
+        def start_scenarios() -> subprocess.Popen:
             scenarios_log = open(workdir / "scenarios.log", "w")
             logs.append(scenarios_log)
             scenarios = subprocess.Popen(
@@ -271,7 +273,10 @@ def live_site():
                 text=True,
             )
             processes.append(scenarios)
-            _wait_for_server(server, url, workdir)
+            return scenarios
+
+        try:
+            _wait_for_server(start("server", str(port)), url, workdir)
             if env.get("REDIS_URL"):
                 start("worker", "worker")
             yield LiveSite(
@@ -280,7 +285,7 @@ def live_site():
                 workdir=workdir,
                 environment=env,
                 mailbox=mailbox,
-                scenarios=scenarios,
+                start_scenarios=start_scenarios,
             )
         finally:
             for process in processes:
