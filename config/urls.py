@@ -2,7 +2,8 @@
 the language switcher (``set_language``) and the JavaScript catalogue (``javascript-catalog``).
 
 The home page lives here (URL name ``home``); the lobby and tables own their paths in
-tables/pages/urls.py (the lobby's URL name is ``lobby``).
+tables/pages/urls.py (the lobby's URL name is ``lobby``); a shared hand's pages are
+shares/urls.py.
 """
 
 from django.contrib import admin
@@ -22,6 +23,7 @@ urlpatterns = [
     path("ledger/", include("homegames.urls_ledger")),
     path("home-games/", include("homegames.urls")),
     path("kitchen/", include("kitchen.urls")),
+    path("", include("shares.urls")),
     path("", include("tables.pages.urls")),
 ]
 

@@ -2,7 +2,7 @@
 
 ``share_token`` signs a row's id; ``shared_hand_by_token`` reads a token back to its row
 (``None`` for a bad signature or a revoked link, told apart by nobody). ``share_make`` and
-``share_revoke`` are the only writes; the pages check who may call them
+``share_revoke`` are the only writes; the pages (``shares.views``) check who may call them
 (``tables.history.hand_may_share``).
 """
 

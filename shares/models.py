@@ -7,7 +7,7 @@ the link answers 404 whatever its signature, and sharing the hand again makes a 
 a new id and a new link (ids are never reused). One link a hand: whoever played in the hand,
 or the host, gets the same link and may revoke it.
 
-The page behind the link (``tables.pages.views_history.shared_hand``) shows the hand as a
+The page behind the link (``shares.views.shared_hand``) shows the hand as a
 watcher at the table saw it (docs/fairness.md, "A shared hand").
 """
 

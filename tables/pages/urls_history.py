@@ -1,4 +1,5 @@
-"""URLs of hand histories: a table's hands, one hand's replayer, the downloads, shared hands."""
+"""URLs of hand histories: a table's hands, one hand's replayer, the downloads (a hand's link
+to share it is ``shares``', shares/urls.py)."""
 
 from django.urls import path
 
@@ -12,11 +13,4 @@ urlpatterns = [
     path("tables/<str:code>/history/<int:number>/", views_history.hand_history, name="hand_history"),
     path("tables/<str:code>/history/<int:number>.json", views_history.hand_export, name="hand_export"),
     path("tables/<str:code>/history/<int:number>.phh", views_history.hand_phh_file, name="hand_phh"),
-    path("tables/<str:code>/history/<int:number>/share/", views_history.hand_share, name="hand_share"),
-    path(
-        "tables/<str:code>/history/<int:number>/share/revoke/",
-        views_history.hand_share_revoke,
-        name="hand_share_revoke",
-    ),
-    path("h/<str:token>/", views_history.shared_hand, name="shared_hand"),
 ]

@@ -11,6 +11,10 @@
     worker process runs beside it (``server.py worker``), as in production; both use a
     channel-layer prefix and a queue named for this run. Otherwise: the in-memory channel
     layer and the worker thread inside the server (README's default setup).
+- ``live_site.scenario(NAME)``: data a test's pages need, made through the services in the
+  server's database by one process kept for the session (``server.py scenarios``, started at
+  the first scenario), so Django and the services are imported once, not once per scenario
+  (5 to 8 s each on a loaded 2-core machine).
 - ``chromium`` (this package): Playwright driving Debian's Chromium (CHROMIUM_PATH or chromium on
   PATH, found by tests/conftest.py; the Playwright browser download cannot be used here).
 - ``artifacts``: test-artifacts/<test name>/ (git-ignored), for screenshots.
@@ -40,6 +44,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,18 +112,30 @@ class LiveSite:
     workdir: Path
     environment: dict[str, str]
     mailbox: MailBox
+    start_scenarios: Callable[[], subprocess.Popen]
+    scenarios: subprocess.Popen | None = None
 
     def scenario(self, name: str) -> dict:
-        """Data made in the server's database by ``server.py scenario NAME`` (its printed JSON)."""
-        result = subprocess.run(
-            [sys.executable, "-m", "tests.browser.server", "scenario", name, str(self.workdir)],
-            cwd=ROOT,
-            env=self.environment,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return json.loads(result.stdout.strip().splitlines()[-1])
+        """Data made in the server's database by the scenario process (``server.py scenarios``,
+        started at the first call) for ``name``: its answer's JSON. A scenario that fails fails
+        the test with its traceback."""
+        from tests.browser.server import SCENARIO_ANSWER
+
+        if self.scenarios is None:
+            self.scenarios = self.start_scenarios()
+        assert self.scenarios.stdin is not None and self.scenarios.stdout is not None
+        self.scenarios.stdin.write(name + "\n")
+        self.scenarios.stdin.flush()
+        while True:
+            line = self.scenarios.stdout.readline()
+            if not line:
+                raise RuntimeError("The scenario process stopped:\n" + (self.workdir / "scenarios.log").read_text())
+            if line.startswith(SCENARIO_ANSWER):
+                answer = json.loads(line.removeprefix(SCENARIO_ANSWER))
+                break
+        if "error" in answer:
+            raise RuntimeError(f"scenario {name!r} failed:\n{answer['error']}")
+        return answer
 
     def set_next_hand_delay(self, seconds: float) -> None:
         """How long the server waits before dealing the next hand (read at each hand's end)."""
@@ -243,6 +260,21 @@ def live_site():
             processes.append(process)
             return process
 
+        def start_scenarios() -> subprocess.Popen:
+            scenarios_log = open(workdir / "scenarios.log", "w")
+            logs.append(scenarios_log)
+            scenarios = subprocess.Popen(
+                [sys.executable, "-m", "tests.browser.server", "scenarios", str(workdir)],
+                cwd=ROOT,
+                env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=scenarios_log,
+                text=True,
+            )
+            processes.append(scenarios)
+            return scenarios
+
         try:
             _wait_for_server(start("server", str(port)), url, workdir)
             if env.get("REDIS_URL"):
@@ -253,9 +285,12 @@ def live_site():
                 workdir=workdir,
                 environment=env,
                 mailbox=mailbox,
+                start_scenarios=start_scenarios,
             )
         finally:
             for process in processes:
+                if process.stdin is not None:
+                    process.stdin.close()  # the scenario process ends when its input does
                 _stop(process)
             smtp.stop()
             for log in logs:

@@ -6,6 +6,10 @@ Run as subprocesses by ``tests/browser/conftest.py``::
     python -m tests.browser.server worker WORKDIR    its Celery worker (only with REDIS_URL)
     python -m tests.browser.server scenario NAME WORKDIR
                                                      data for a page, made through the services
+    python -m tests.browser.server scenarios WORKDIR the same for each name read from stdin, one
+                                                     a line, each answered by one line on stdout
+                                                     (the harness keeps one such process: Django
+                                                     starts once, not once a scenario)
 
 The services are the ones the fixture passes in the environment, as in production:
 
@@ -89,14 +93,18 @@ def _write_services(workdir: Path) -> None:
 
 def _create_users_and_sessions(workdir: Path) -> None:
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+    from django.contrib.auth.hashers import make_password
     from django.contrib.sessions.backends.db import SessionStore
 
     user_model = get_user_model()
+    # Hashed once for the four (the site's hasher takes 0.6 to 0.9 s a hash on a loaded 2-core
+    # machine, on purpose): each user still has the same usable password.
+    password = make_password("browser-test-pass")
     sessions = {}
     for username, display_name in TEST_USERS.items():
-        user = user_model.objects.create_user(
+        user = user_model.objects.create(
             username=username,
-            password="browser-test-pass",
+            password=password,
             display_name=display_name,
             email=f"{username}@example.test",  # the home game's e-mails reach the test's SMTP server
         )
@@ -360,7 +368,7 @@ def _season(host, users) -> dict[str, object]:
 
 def _planned_night(host, users) -> dict[str, object]:
     """``planned-night``: hostuser's home game "Kitchen friends" with bikash, a Faras template
-    of 1,000 chips for 10.00 USD and a night planned tomorrow with it; prints the night's
+    of 1,000 chips for 10.00 USD and a night planned tomorrow with it; returns the night's
     page."""
     from datetime import timedelta
 
@@ -385,8 +393,52 @@ def _planned_night(host, users) -> dict[str, object]:
     return {"page": f"/home-games/{home_game.pk}/nights/{night.pk}/"}
 
 
+#: The start of the line on stdout that answers a scenario (``scenarios``): the JSON follows.
+SCENARIO_ANSWER = "scenario-answer: "
+
+
+def _scenario_setup(workdir: Path) -> None:
+    _prepare_environment(workdir)
+    import django
+
+    django.setup()
+    _isolate_redis()
+    from tables.services import between_hands as hand_services
+
+    hand_services.next_hand_delay = lambda table=None: 0.0
+
+
 def scenario(workdir: Path, name: str) -> None:
-    """Build a page's data in the server's own database, through the services, and print it as JSON.
+    """Build a page's data in the server's own database (``scenario_data``) and print it as JSON."""
+    _scenario_setup(workdir)
+    print(json.dumps(scenario_data(name)))
+
+
+def scenarios(workdir: Path) -> None:
+    """``scenario_data`` for each name read from stdin, one a line, until stdin closes. Each is
+    answered by one line on stdout, ``SCENARIO_ANSWER`` and its JSON: the data, or
+    ``{"error": traceback}``. Each starts as in a process of its own: a fresh database
+    connection, an empty cache of live hands."""
+    import traceback
+
+    _scenario_setup(workdir)
+    from django.db import connection
+
+    from tables.state_cache import state_cache_clear
+
+    for line in sys.stdin:
+        try:
+            answer = scenario_data(line.strip())
+        except Exception:
+            answer = {"error": traceback.format_exc()}
+        finally:
+            connection.close()
+            state_cache_clear()
+        print(SCENARIO_ANSWER + json.dumps(answer), flush=True)
+
+
+def scenario_data(name: str) -> dict[str, object]:
+    """Build a page's data in the server's own database, through the services; return it.
 
     ``played``: hostuser hosts a Faras table where Asha, Bikash and Chandra played a few
     hands; the game ended; it is a night of the home game "Friday cards". Used by the
@@ -404,26 +456,18 @@ def scenario(workdir: Path, name: str) -> None:
     home game settled once a season (``_season``). ``planned-night``: a home game's night
     planned from a template (``_planned_night``).
     """
-    _prepare_environment(workdir)
-    import django
-
-    django.setup()
-    _isolate_redis()
     from django.contrib.auth import get_user_model
 
     from homegames.services_members import home_game_add_table, home_game_create
-    from tables.services import between_hands as hand_services
     from tables.services import seat_take, table_create, table_join, table_start
     from tests.tables.conftest import end_game
 
-    hand_services.next_hand_delay = lambda table=None: 0.0
     users = {user.username: user for user in get_user_model().objects.all()}
     host = users["hostuser"]
     if name == "english":
         # A test that switched a user's language keeps it on the account: start from English.
         get_user_model().objects.filter(username__in=TEST_USERS).update(language="")
-        print(json.dumps({"reset": sorted(TEST_USERS)}))
-        return
+        return {"reset": sorted(TEST_USERS)}
     if name.startswith("fulls:"):
         # ``fulls:GAME:LOW:HIGH[:long]``: one ``full`` table for each seat count from LOW to
         # HIGH, made in one process (a process's start is most of a table's cost).
@@ -432,26 +476,20 @@ def scenario(workdir: Path, name: str) -> None:
             count: _full_table(host, game, count, long_names=names == ["long"])
             for count in range(int(low), int(high) + 1)
         }
-        print(json.dumps({"codes": codes}))
-        return
+        return {"codes": codes}
     if name.startswith("full:"):
         _, game, count, *names = name.split(":")
-        print(json.dumps({"code": _full_table(host, game, int(count), long_names=names == ["long"])}))
-        return
+        return {"code": _full_table(host, game, int(count), long_names=names == ["long"])}
     if name == "blind-limit":
-        print(json.dumps(_blind_limit_table(host, users["bikash"])))
-        return
+        return _blind_limit_table(host, users["bikash"])
     if name == "phone-between-hands":
-        print(json.dumps(_phone_between_hands(host)))
-        return
+        return _phone_between_hands(host)
     if name == "season":
-        print(json.dumps(_season(host, users)))
-        return
+        return _season(host, users)
     if name == "planned-night":
-        print(json.dumps(_planned_night(host, users)))
-        return
+        return _planned_night(host, users)
     if name != "played":
-        raise SystemExit(f"no scenario {name!r}")
+        raise ValueError(f"no scenario {name!r}")
     table = table_create(host=host, game="faras", choices={})
     seats = [table_join(code=table.code, invite_token=table.invite_token, user=host)]
     seats += [
@@ -466,7 +504,7 @@ def scenario(workdir: Path, name: str) -> None:
     end_game(table, seats[0].pk)
     home_game = home_game_create(name="Friday cards", host=host)
     home_game_add_table(home_game=home_game, table=table, by=host)
-    print(json.dumps({"code": table.code, "invite": table.invite_token, "home_game": home_game.pk}))
+    return {"code": table.code, "invite": table.invite_token, "home_game": home_game.pk}
 
 
 def main() -> None:
@@ -474,6 +512,8 @@ def main() -> None:
         work(Path(sys.argv[2]))
     elif sys.argv[1] == "scenario":
         scenario(Path(sys.argv[3]), sys.argv[2])
+    elif sys.argv[1] == "scenarios":
+        scenarios(Path(sys.argv[2]))
     else:
         serve(int(sys.argv[1]), Path(sys.argv[2]))
 

@@ -144,6 +144,7 @@ def test_the_pages_of_a_finished_game_fit_and_pass_axe(browse, screenshots, play
         assert colours[0] != colours[1]
     check(browse, screenshots, "history", f"/tables/{code}/history/", "hostuser")
     check(browse, screenshots, "replayer", f"/tables/{code}/history/1/", "bikash")
+    check(browse, screenshots, "hand-link", f"/tables/{code}/history/1/link/", "bikash")  # shares' page
     check(browse, screenshots, "home-game", f"/ledger/home-games/{home_game}/", "hostuser")
     check(browse, screenshots, "home-game-add-table", f"/ledger/home-games/{home_game}/add-table/", "hostuser")
     check(browse, screenshots, "join-link", f"/t/{code}/{played['invite']}/", None)

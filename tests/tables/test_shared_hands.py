@@ -1,5 +1,6 @@
 """A link to one finished hand's replay (issue 40): made by the host or a player of the hand,
 opened by anyone without an account, showing only what the table saw; revoked, it is 404.
+The hand's page (tables) offers to make it; the pages of the link are ``shares``' (issue 35).
 
 The leak check is independent of the engine's ``visible_to``: card ownership comes from the
 deal (tests.tables.leaks), and a hidden card may appear on the shared page only once the rules
@@ -37,9 +38,10 @@ def make_link(client, table, seat, number: int) -> str:
     client_for(client, seat)
     made = client.post(reverse("hand_share", kwargs={"code": table.code, "number": number}))
     assert made.status_code == 302
-    page = client.get(reverse("hand_history", kwargs={"code": table.code, "number": number}))
+    assert made["Location"] == reverse("hand_link", kwargs={"code": table.code, "number": number})
+    page = client.get(made["Location"])
     found = LINK.search(page.content.decode())
-    assert found, "the hand page shows the link it made"
+    assert found, "the link's page shows the link it made"
     return html.unescape(found.group(1)).removeprefix("http://testserver")
 
 
@@ -105,6 +107,30 @@ def test_only_the_host_and_the_players_of_a_finished_hand_may_share_it(client):
     client.force_login(table.host)
     assert client.post(share).status_code == 302
     assert SharedHand.objects.count() == 1
+
+
+def test_the_hand_page_offers_the_link_and_the_links_page_shows_it_once_made(client):
+    """The hand's page (tables) posts to ``hand_share`` by its URL name; the link's own page
+    (``hand_link``) shows the link once made, the same one to every player of the hand and the
+    host, and opening it makes none."""
+    table, seats = played_game("faras", hands=2, seed=3, end=False)
+    client_for(client, seats[0])
+    hand_page = client.get(reverse("hand_history", kwargs={"code": table.code, "number": 1})).content.decode()
+    share = reverse("hand_share", kwargs={"code": table.code, "number": 1})
+    assert f'action="{share}"' in hand_page and not LINK.search(hand_page)
+    link_page = reverse("hand_link", kwargs={"code": table.code, "number": 1})
+    before = client.get(link_page)
+    assert before.status_code == 200 and f'action="{share}"' in before.content.decode()
+    assert not LINK.search(before.content.decode()) and not SharedHand.objects.exists()
+    url = make_link(client, table, seats[0], 1)
+    assert make_link(Client(), table, seats[1], 1) == url  # one link a hand: the other player's is the same
+    host = Client()
+    host.force_login(table.host)
+    assert LINK.search(host.get(link_page).content.decode())
+    assert SharedHand.objects.count() == 1
+    assert Client().get(link_page).status_code == 404  # no account, no seat
+    client.force_login(make_user("stranger"))
+    assert client.get(link_page).status_code == 404
 
 
 def test_a_watcher_may_not_share_a_hand(client):

@@ -23,6 +23,7 @@ GET_PAGES = [
     ("table_join", {}),
     ("table_history", {}),
     ("hand_history", {"number": 1}),
+    ("hand_link", {"number": 1}),
     ("hand_export", {"number": 1}),
     ("game_export", {}),
     ("game_phh", {}),
