@@ -353,7 +353,6 @@ def test_the_shared_hands_use_of_tables_only_its_models():
     [
         "homegames.selectors",
         "homegames.selectors_seasons",
-        "homegames.night_costs",
         "homegames.models",
         "homegames.checks",
     ],
@@ -431,7 +430,6 @@ def test_only_the_configuration_reaches_into_the_rooms():
 #: What the kitchen may use of the other apps (lazy imports included).
 KITCHEN_USES = {
     "homegames.models",
-    "homegames.night_costs",
     "homegames.selectors_seasons",
     "homegames.services_members",
     "ledger.models",
