@@ -218,6 +218,10 @@ def ledger_settlement_input(*, table: Table) -> tuple[list[PlayerEntry], dict[in
     return entries_out, per_seat, is_final
 
 
+class UnsoundCostError(ValueError):
+    """A shared cost that cannot be split: changed in the database behind the write path."""
+
+
 def ledger_cost_split(cost: SharedCost) -> dict[int, int]:
     """A cost's cents shared by its sharers' shares: each floored, the cents left one each to
     the largest dropped fractions, ties to the smaller share, then to the seat that joined
@@ -230,11 +234,35 @@ def ledger_cost_split(cost: SharedCost) -> dict[int, int]:
     return {int(key): value for key, value in sorted(round_largest_remainder(exact, total=cents).items())}
 
 
+def ledger_cost_unsound(cost: SharedCost, people: set[int]) -> str:
+    """Why ``cost`` cannot be what ``ledger.services.ledger_record_cost`` wrote ("" when it
+    can): no money, a payer or a sharer not among ``people`` (the ids of the table's people),
+    shares that are not whole numbers from 1 to 100. Only a change made to the database behind
+    the write path gives such a cost; it is never split (``ledger_check`` names it)."""
+    shares = cost.shares
+    if cost.amount is None or cost.amount <= 0 or cost.amount != cost.amount.quantize(CENT):
+        return "its amount is not money more than zero"
+    if cost.paid_by_id not in people:
+        return "its payer is not at its table"
+    if not isinstance(shares, dict) or not shares:
+        return "it is shared among nobody"
+    for seat, count in shares.items():
+        if not seat.isdigit() or int(seat) not in people:
+            return f"its sharer {seat!r} is not at its table"
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 100:
+            return f"its sharer {seat} has {count!r} shares, not 1 to 100"
+    return ""
+
+
 def ledger_costs(*, table: Table) -> list[CostLine]:
-    """The shared costs of ``table`` in the order recorded, each split to the cent."""
+    """The shared costs of ``table`` in the order recorded, each split to the cent. A cost that
+    is not sound (:func:`ledger_cost_unsound`) raises :class:`UnsoundCostError`."""
     names = dict(table.seats.values_list("pk", "display_name"))
+    people = set(table.seats.filter(computer="").values_list("pk", flat=True))
     lines = []
     for cost in SharedCost.objects.filter(table=table).select_related("paid_by").order_by("id"):
+        if ledger_cost_unsound(cost, people):
+            raise UnsoundCostError(cost.pk)
         split = ledger_cost_split(cost)
         lines.append(
             CostLine(
@@ -246,11 +274,18 @@ def ledger_costs(*, table: Table) -> list[CostLine]:
     return lines
 
 
-def _add_costs(report: TableReport, seats: dict[int, Seat]) -> dict[int, tuple[int, int]]:
-    """Each seat's (share of the costs, paid for costs) in cents, the report's costs filled in.
-    ``seats`` gains the seats that only shared or paid a cost (no entry of theirs)."""
-    report.costs = ledger_costs(table=report.table)
+def _add_costs(report: TableReport, seats: dict[int, Seat]) -> dict[int, tuple[int, int]] | None:
+    """Each seat's (share of the costs, paid for costs) in cents, the report's costs filled in;
+    ``None`` (and the report's error) when a cost is damaged. ``seats`` gains the seats that
+    only shared or paid a cost (no entry of theirs)."""
     cents: dict[int, tuple[int, int]] = {}
+    try:
+        report.costs = ledger_costs(table=report.table)
+    except UnsoundCostError:
+        # Counted, the damaged cost would create or lose money: no balance is shown until an
+        # operator repairs it (``ledger_check`` names it).
+        report.error = _("A shared cost here has been damaged, so there is no fair settlement.")
+        return None
     for line in report.costs:
         share_paid = [(seat, share, 0) for seat, share in line.split.items()]
         share_paid.append((line.cost.paid_by_id, 0, int(line.cost.amount * 100)))
@@ -294,6 +329,8 @@ def ledger_report(*, table: Table) -> TableReport:
         report.chip_value = Fraction(int(table.buy_in_price * 100), table.buy_in_chips)
     seats = {seat_id: line.seat for seat_id, line in per_seat.items()}
     costs = _add_costs(report, seats)
+    if costs is None:
+        result, costs = None, {}
     balances: dict[str, int] = {}
     for seat_id, seat in sorted(seats.items()):
         key = seat_key(seat_id)
