@@ -15,7 +15,8 @@ Design (see docs/ledger.md):
   The whole invariant (chips at the table == chips bought - chips cashed out) is
   checked by ``ledger.services.ledger_check_invariant`` at the end of every hand.
 - :class:`SharedCost` is a table's cost its people shared (the pizza of a kitchen-table
-  night): money outside the chips, a line of its own, append-only as the entries are. Each
+  night): money outside the chips, a line of its own, never changed or removed (the model and
+  its queryset refuse; unlike the entries, no database trigger holds it). Each
   person's share of it, to the cent, is computed when the ledger is read
   (``ledger.selectors.ledger_cost_split``), never stored.
 - Entries point at ``tables``' tables and seats; the ledger knows nothing of home games.

@@ -257,10 +257,16 @@ def ledger_cost_unsound(cost: SharedCost, people: set[int]) -> str:
 def ledger_costs(*, table: Table) -> list[CostLine]:
     """The shared costs of ``table`` in the order recorded, each split to the cent. A cost that
     is not sound (:func:`ledger_cost_unsound`) raises :class:`UnsoundCostError`."""
-    names = dict(table.seats.values_list("pk", "display_name"))
-    people = set(table.seats.filter(computer="").values_list("pk", flat=True))
+    costs = list(SharedCost.objects.filter(table=table).select_related("paid_by").order_by("id"))
+    if not costs:
+        return []  # most tables: one query
+    names, people = {}, set()
+    for pk, name, computer in table.seats.values_list("pk", "display_name", "computer"):
+        names[pk] = name
+        if not computer:
+            people.add(pk)
     lines = []
-    for cost in SharedCost.objects.filter(table=table).select_related("paid_by").order_by("id"):
+    for cost in costs:
         if ledger_cost_unsound(cost, people):
             raise UnsoundCostError(cost.pk)
         split = ledger_cost_split(cost)
