@@ -16,6 +16,12 @@ a sentence naming the home game, the season and the table, for an operator to ac
     its nights exactly (a night's result changed after the close).
 ``chips_unbalanced``
     A table whose chips do not balance (``ledger.checks.tables_problems``).
+``cost_unsound``
+    A shared cost its write path could not have written (``ledger.checks.costs_problems``).
+``cost_not_logged``
+    A table whose shared costs (the ledger's lines) differ from the costs its event log
+    recorded as they were written (``kitchen_cost``: what, amount, payer, shares), in order:
+    a cost added, removed or changed in the database behind the write path.
 """
 
 from __future__ import annotations
@@ -24,9 +30,11 @@ from decimal import Decimal
 
 from homegames.models import HomeGame, HomeGameNight, Season
 from homegames.selectors_seasons import NightResult, season_closed
-from ledger.checks import Problem, tables_problems
-from ledger.models import TransferPaid
+from ledger.checks import Problem, costs_problems, tables_problems
+from ledger.models import SharedCost, TransferPaid
 from ledger.selectors import ledger_report
+from tables.events import EventKind
+from tables.models import Event
 
 
 def _night_name(night: HomeGameNight) -> str:
@@ -87,6 +95,33 @@ def seasons_problems() -> list[Problem]:
     return problems
 
 
+def costs_logged_problems() -> list[Problem]:
+    """Tables whose shared costs are not the ones their event log recorded, in the same order."""
+    problems = []
+    in_ledger: dict[int, list[tuple[str, str, int, object]]] = {}
+    for cost in SharedCost.objects.order_by("table_id", "pk"):
+        in_ledger.setdefault(cost.table_id, []).append((cost.what, str(cost.amount), cost.paid_by_id, cost.shares))
+    logged: dict[int, list[tuple[str, str, int, object]]] = {}
+    events = Event.objects.filter(kind=EventKind.KITCHEN_COST).order_by("table_id", "seq")
+    for table_id, payload in events.values_list("table_id", "payload"):
+        logged.setdefault(table_id, []).append(
+            (payload.get("what"), payload.get("amount"), payload.get("paid_by"), payload.get("shares"))
+        )
+    for table_id in sorted(set(in_ledger) | set(logged)):
+        costs, records = in_ledger.get(table_id, []), logged.get(table_id, [])
+        if costs != records:
+            differ = next((i for i, pair in enumerate(zip(costs, records, strict=False)) if pair[0] != pair[1]), None)
+            where = f"its cost {differ + 1}" if differ is not None else "the number of its costs"
+            problems.append(
+                Problem(
+                    "cost_not_logged",
+                    f"table id {table_id}: its ledger holds {len(costs)} shared costs and its log recorded "
+                    f"{len(records)}; {where} differs from what was recorded.",
+                )
+            )
+    return problems
+
+
 def ledger_problems() -> list[Problem]:
     """Everything the audit finds in the database, nights first."""
-    return [*nights_problems(), *seasons_problems(), *tables_problems()]
+    return [*nights_problems(), *seasons_problems(), *tables_problems(), *costs_problems(), *costs_logged_problems()]

@@ -1,6 +1,6 @@
 """Reading a home game's money: each night's report (the ledger's, ``ledger.selectors.ledger_report``),
 the standings across nights, and the seasons' settle-ups, which add each night's shared costs
-(``homegames.night_costs``: a kitchen-table night's pizza) to its chips. Nothing here writes;
+(the ledger's lines of their own: a kitchen-table night's pizza) to its chips. Nothing here writes;
 people are matched across nights as friends would (an account, a claimed seat, a guest's name).
 """
 
@@ -14,10 +14,8 @@ from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer, SeatClaim
-from homegames.night_costs import NightCost, night_costs
 from ledger.selectors import PlayerLine, TableReport, cents_to_decimal, ledger_report
 from ledger.settlement import SettlementError, minimum_transfers
-from tables.models import Seat
 
 if TYPE_CHECKING:
     from tables.models import Table
@@ -111,13 +109,8 @@ def person_key(line: PlayerLine, claims: dict[int, int] | None = None) -> str:
     """Who a night's line is across nights: an account is one person, and so is a guest
     seat a member claimed (once the host confirmed it); any other guest is their name as
     friends would spell it (case and surrounding spaces ignored)."""
-    return seat_person_key(seat_id=line.seat_id, user_id=line.user_id, name=line.name, claims=claims)
-
-
-def seat_person_key(*, seat_id: int, user_id: int | None, name: str, claims: dict[int, int] | None = None) -> str:
-    """:func:`person_key` of a seat (one with no ledger line too: someone who only shared a cost)."""
-    user_id = user_id or (claims or {}).get(seat_id)
-    return f"user:{user_id}" if user_id else f"guest:{name.strip().casefold()}"
+    user_id = line.user_id or (claims or {}).get(line.seat_id)
+    return f"user:{user_id}" if user_id else f"guest:{line.name.strip().casefold()}"
 
 
 def confirmed_claims(*, home_game: HomeGame) -> dict[int, int]:
@@ -203,63 +196,38 @@ class SeasonView:
 def _season_people(
     nights: list[NightResult], claims: dict[int, int]
 ) -> tuple[dict[str, SeasonPerson], set[str], list[SeasonCost]]:
-    """Each person's net across ``nights``: each night's own report (the table's per-player
-    results) less their share of the night's shared costs plus what they paid for them, as the
-    night's settle-up has it (docs/kitchen-table.md); the currencies the nights' money is in;
-    and the costs, shown apart."""
+    """Each person's net across ``nights``: each night's own report (the ledger's, per player:
+    the chips' result, the share of the night's shared costs and what they paid for them, as
+    the night's settle-up has it, docs/kitchen-table.md); the currencies the nights' money is
+    in; and the costs, shown apart."""
     people: dict[str, SeasonPerson] = {}
     currencies: set[str] = set()
     shown: list[SeasonCost] = []
-    costs = night_costs(tables=[result.night.table for result in nights])
-    seats = _cost_seats(costs)
     for result in nights:
-        table_costs = costs.get(result.night.table.pk, [])
-        if not result.report.is_zero_value or table_costs:
+        if not result.report.is_zero_value or result.report.costs:
             currencies.add(night_currency(result.night.table))
-        here: set[str] = set()
         for line in result.report.players:
             key = person_key(line, claims)
             person = people.setdefault(key, SeasonPerson(key=key, name=line.name))
             person.name = line.name
             person.chips_money += line.net_money
+            person.cost_share += line.cost_share
+            person.costs_paid += line.costs_paid
             person.net_chips += line.net_chips
-            here.add(key)
-        for cost in table_costs:
-            payer = _cost_person(people, seats[cost.paid_by], claims, here)
-            payer.costs_paid += cents_to_decimal(cost.amount)
-            shares = []
-            for seat_id, cents in cost.shares:
-                sharer = _cost_person(people, seats[seat_id], claims, here)
-                sharer.cost_share += cents_to_decimal(cents)
-                shares.append((seats[seat_id].display_name, cents_to_decimal(cents)))
+            person.nights += 1
+        for cost in result.report.costs:
             shown.append(
                 SeasonCost(
                     night=result,
-                    what=cost.what,
-                    amount=cents_to_decimal(cost.amount),
-                    paid_by=seats[cost.paid_by].display_name,
-                    shares=shares,
+                    what=cost.cost.what,
+                    amount=cost.cost.amount,
+                    paid_by=cost.cost.paid_by.display_name,
+                    shares=cost.sharers,
                 )
             )
-        for key in here:
-            people[key].nights += 1
     for person in people.values():
         person.net_money = person.chips_money - person.cost_share + person.costs_paid
     return people, currencies, shown
-
-
-def _cost_seats(costs: dict[int, list[NightCost]]) -> dict[int, Seat]:
-    """The seats the costs name (payers and sharers), by id."""
-    ids = {cost.paid_by for table_costs in costs.values() for cost in table_costs}
-    ids |= {seat for table_costs in costs.values() for cost in table_costs for seat, _cents in cost.shares}
-    return {seat.pk: seat for seat in Seat.objects.filter(pk__in=ids)} if ids else {}
-
-
-def _cost_person(people: dict[str, SeasonPerson], seat: Seat, claims: dict[int, int], here: set[str]) -> SeasonPerson:
-    """The season's person of a seat a cost names (someone who only shared a cost counts too)."""
-    key = seat_person_key(seat_id=seat.pk, user_id=seat.user_id, name=seat.display_name, claims=claims)
-    here.add(key)
-    return people.setdefault(key, SeasonPerson(key=key, name=seat.display_name))
 
 
 def _sorted_people(people: dict[str, SeasonPerson]) -> list[SeasonPerson]:

@@ -145,7 +145,9 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
     places = report.by_places and any(line.prize is not None for line in report.players)
     if places:
         header += [_("Place"), _("Prize")]
-    if money:
+    if money and report.costs:  # a kitchen night's shared costs: the chips' result, then the costs apart
+        header += [_("Bought for"), _("Chips"), _("Share of costs"), _("Paid for costs"), _("Net"), _("Currency")]
+    elif money:
         header += [_("Bought for"), _("Net"), _("Currency")]
     rows: list[list[object]] = [header]
     for line in report.players:
@@ -155,7 +157,10 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
         if money:
             # No result yet (chips in a hand, a pool not yet paid by places): the Net cell is
             # empty, as on the page, never a 0.00 nobody won.
-            row += [line.paid, "" if report.error else line.net_money, currency]
+            row.append(line.paid)
+            if report.costs:
+                row += ["" if report.error else line.net_money, line.cost_share, line.costs_paid]
+            row += ["" if report.error else line.net, currency]
         rows.append(row)
     # A night paid with its season lists no transfers of its own, as its page does not: the
     # season's settle-up pays it (listing them here would have a host collect twice).

@@ -1,23 +1,17 @@
 """The kitchen nights in Django's admin, read-only (``accounts.admin_guard.ReadOnlyAdmin``):
-the nights, their shared costs, a tournament's clock, its eliminations and add-ons come from
+the nights, a tournament's clock, its eliminations and add-ons come from
 the night's page through the services, never from the admin."""
 
 from django.contrib import admin
 
 from accounts.admin_guard import ReadOnlyAdmin
-from kitchen.models import AddOn, Elimination, KitchenNight, SharedCost, TournamentClock
+from kitchen.models import AddOn, Elimination, KitchenNight, TournamentClock
 
 
 @admin.register(KitchenNight)
 class KitchenNightAdmin(ReadOnlyAdmin[KitchenNight]):
     list_display = ("table", "created_at")
     search_fields = ("table__code",)
-
-
-@admin.register(SharedCost)
-class SharedCostAdmin(ReadOnlyAdmin[SharedCost]):
-    list_display = ("night", "what", "amount", "paid_by", "recorded_by", "created_at")
-    search_fields = ("what", "night__table__code")
 
 
 @admin.register(TournamentClock)

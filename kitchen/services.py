@@ -2,15 +2,14 @@
 costs and settling (docs/kitchen-table.md).
 
 Every write goes through the tables' write path (``table_write``: one transaction, the
-table row locked, the events in its log) and every chip through the ledger's services, as
-at any table; nothing here writes a ledger row or an event itself. All are keyword-only and
+table row locked, the events in its log) and every chip and cost through the ledger's
+services, as at any table; nothing here writes a ledger row or an event itself. All are keyword-only and
 raise :class:`tables.services.ServiceError` (a stable code, a translated message), writing
 nothing when they do.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -19,11 +18,11 @@ from django.utils.translation import gettext_lazy as _
 
 from homegames.models import HomeGameNight
 from homegames.services_members import home_game_add_table
-from kitchen.models import KitchenNight, SharedCost
+from kitchen.models import KitchenNight
 from kitchen.rules import tournament_buy_in_check, tournament_new_player_check, tournament_of
-from ledger.models import LedgerEntry
+from ledger.models import LedgerEntry, SharedCost
 from ledger.selectors import ledger_chip_totals, seat_key
-from ledger.services import LedgerError, ledger_record_cash_out, ledger_reverse
+from ledger.services import LedgerError, ledger_record_cash_out, ledger_record_cost, ledger_reverse
 from ledger.settlement import round_largest_remainder
 from tables.events import EventKind
 from tables.models import Seat, Table
@@ -344,68 +343,46 @@ def kitchen_settle(*, table_id: int, seat_id: int) -> Table:
     return table
 
 
-def _money(amount: object) -> Decimal:
-    if isinstance(amount, float | bool):
-        raise ServiceError("bad_amount", _("Give the amount in money, such as 12.50."), field="amount")
-    try:
-        value = Decimal(str(amount).strip())
-    except (InvalidOperation, ValueError):
-        raise ServiceError("bad_amount", _("Give the amount in money, such as 12.50."), field="amount") from None
-    if not value.is_finite() or value != value.quantize(Decimal("0.01")) or value > Decimal("1000000"):
-        raise ServiceError("bad_amount", _("Give the amount in money, such as 12.50."), field="amount")
-    if value <= 0:
-        raise ServiceError("bad_amount", _("A cost is more than zero."), field="amount")
-    return value.quantize(Decimal("0.01"))
+#: The cost form's field of each refusal of ``ledger_record_cost``.
+COST_FIELDS = {
+    "bad_amount": "amount",
+    "no_what": "what",
+    "no_sharers": "shares",
+    "bad_shares": "shares",
+    "bad_payer": "paid_by",
+}
 
 
 def kitchen_cost_add(
     *, table_id: int, seat_id: int, paid_by: object, amount: object, what: object, shares: object
 ) -> SharedCost:
-    """The host records a shared cost: who paid it, how much, and who shares it
-    (``shares``: seat id -> whole shares, at least 1 each; an even split gives each 1).
-    Refused: an amount of zero or less or not in cents (``bad_amount``), shared among nobody
-    (``no_sharers``), a share below 1 or a seat not at the table (``bad_shares``), no name; at
-    a night of a closed season (``season_closed``: the season's figures never change once it
-    closed; such a night is settled, so the write path would refuse it too, ``ended``)."""
+    """The host records a shared cost: who paid it, how much, and who shares it (``shares``:
+    seat id -> whole shares, at least 1 each; an even split gives each 1), a line of the
+    ledger's own (``ledger.services.ledger_record_cost``, which checks the money and the
+    people) and the ``kitchen_cost`` event in the table's log. Refused: an amount of zero or
+    less or not in cents (``bad_amount``), shared among nobody (``no_sharers``), a share below 1
+    or a seat not at the table (``bad_shares``), a payer not at it (``bad_payer``), no name
+    (``no_what``); a settled night (``ended``); a night of a closed season (``season_closed``:
+    the season's figures never change once it closed)."""
     if HomeGameNight.objects.filter(table_id=table_id, season__isnull=False).exists():
         raise ServiceError("season_closed", _("This night's season is closed; its costs can no longer change."))
-    value = _money(amount)
-    label = what.strip()[:60] if isinstance(what, str) else ""
-    if not label:
-        raise ServiceError("no_what", _("Say what the cost was for."), field="what")
-    if not isinstance(shares, dict) or not shares:
-        raise ServiceError("no_sharers", _("Choose who shares this cost."), field="shares")
     with table_write(table_id) as (table, log):
         host = require_host(table, seat_id)
-        night = _night(table)
-        seat_ids = set(Seat.objects.filter(table=table, computer="").values_list("pk", flat=True))
-        clean: dict[str, int] = {}
-        for seat, count in shares.items():
-            if (
-                isinstance(seat, bool)
-                or not isinstance(seat, int)
-                or seat not in seat_ids
-                or isinstance(count, bool)
-                or not isinstance(count, int)
-                or not 1 <= count <= 100
-            ):
-                raise ServiceError(
-                    "bad_shares", _("Each sharer is at this table and has 1 to 100 shares."), field="shares"
-                )
-            clean[str(seat)] = count
-        if isinstance(paid_by, bool) or not isinstance(paid_by, int) or paid_by not in seat_ids:
-            raise ServiceError("bad_payer", _("Choose who paid, from the people at this table."), field="paid_by")
-        cost = SharedCost.objects.create(
-            night=night, what=label, amount=value, paid_by_id=paid_by, shares=clean, recorded_by=host.user
-        )
+        _night(table)
+        try:
+            cost = ledger_record_cost(
+                table=table, paid_by=paid_by, amount=amount, what=what, shares=shares, by=host.user
+            )
+        except LedgerError as error:
+            raise ServiceError(error.code, error.message, field=COST_FIELDS.get(error.code)) from None
         log.append(
             EventKind.KITCHEN_COST,
             {
-                "what": label,
-                "amount": str(value),
-                "paid_by": paid_by,
-                "payer": seat_at(table, paid_by).display_name,
-                "shares": clean,
+                "what": cost.what,
+                "amount": str(cost.amount),
+                "paid_by": cost.paid_by_id,
+                "payer": seat_at(table, cost.paid_by_id).display_name,
+                "shares": cost.shares,
                 "by": host.display_name,
             },
             actor=host,

@@ -4,7 +4,7 @@ no list is filtered, searched or ordered through a secret (``accounts.admin_guar
 from django.contrib import admin
 
 from accounts.admin_guard import GuardedLookups, ReadOnlyAdmin
-from ledger.models import LedgerEntry, TableLedger, TransferPaid
+from ledger.models import LedgerEntry, SharedCost, TableLedger, TransferPaid
 
 
 @admin.register(LedgerEntry)
@@ -14,6 +14,14 @@ class LedgerEntryAdmin(ReadOnlyAdmin[LedgerEntry]):
     list_display = ("id", "table", "player_name", "kind", "chips", "price", "reverses", "created_at")
     list_filter = ("kind",)
     search_fields = ("player_name", "table__code")
+
+
+@admin.register(SharedCost)
+class SharedCostAdmin(ReadOnlyAdmin[SharedCost]):
+    """Costs come from the kitchen night's page, through the ledger's service."""
+
+    list_display = ("table", "what", "amount", "paid_by", "recorded_by", "created_at")
+    search_fields = ("what", "table__code")
 
 
 @admin.register(TableLedger)

@@ -7,6 +7,10 @@ on; the nights' and seasons' codes are ``homegames.checks``':
     A table whose running totals differ from its entries, whose seats hold (between hands) other
     than the chips bought less the chips cashed out, an ended table still holding chips, or a
     table whose prizes do not add up to its pool.
+``cost_unsound``
+    A shared cost the write path could not have written (``ledger.services.ledger_record_cost``):
+    no money, a payer or a sharer not at its table, shares that are not whole numbers from 1 to
+    100. It cannot be split to the cent, so its table's report shows no balance until repaired.
 
 It writes nothing and reads only through the ledger's selectors and models (the tables' rows by
 their relations: the ledger imports nothing of ``tables``).
@@ -19,8 +23,8 @@ from typing import TYPE_CHECKING, cast
 
 from django.db.models import Sum
 
-from ledger.models import LedgerEntry, TableLedger
-from ledger.selectors import ledger_chip_totals, ledger_settlement_input
+from ledger.models import LedgerEntry, SharedCost, TableLedger
+from ledger.selectors import ledger_chip_totals, ledger_cost_unsound, ledger_settlement_input
 
 if TYPE_CHECKING:
     from tables.models import Table
@@ -63,4 +67,17 @@ def tables_problems() -> list[Problem]:
             reasons.append("its prizes do not add up to its pool")
         if reasons:
             problems.append(Problem("chips_unbalanced", f"table {table.code} (id {table.pk}): {'; '.join(reasons)}."))
+    return problems
+
+
+def costs_problems() -> list[Problem]:
+    """Shared costs that the write path could not have written (``cost_unsound``)."""
+    problems = []
+    for cost in SharedCost.objects.select_related("table").order_by("table_id", "pk"):
+        table = cost.table
+        people = set(table.seats.filter(computer="").values_list("pk", flat=True))
+        why = ledger_cost_unsound(cost, people)
+        if why:
+            where = f"shared cost {cost.pk} ({cost.what}) of table {table.code} (id {table.pk})"
+            problems.append(Problem("cost_unsound", f"{where}: {why}."))
     return problems

@@ -1,4 +1,4 @@
-"""The ledger's records: chips bought and cashed out, transfers marked paid. Money only:
+"""The ledger's records: chips bought and cashed out, shared costs, transfers marked paid. Money only:
 home games, their nights and seasons are ``homegames``' (which reads the ledger).
 
 Design (see docs/ledger.md):
@@ -14,6 +14,11 @@ Design (see docs/ledger.md):
   a database can hold on its own: no more chips leave the table than were bought.
   The whole invariant (chips at the table == chips bought - chips cashed out) is
   checked by ``ledger.services.ledger_check_invariant`` at the end of every hand.
+- :class:`SharedCost` is a table's cost its people shared (the pizza of a kitchen-table
+  night): money outside the chips, a line of its own, never changed or removed (the model and
+  its queryset refuse; unlike the entries, no database trigger holds it). Each
+  person's share of it, to the cent, is computed when the ledger is read
+  (``ledger.selectors.ledger_cost_split``), never stored.
 - Entries point at ``tables``' tables and seats; the ledger knows nothing of home games.
 
 Money is ``Decimal`` with two places; chips are integers.
@@ -27,6 +32,7 @@ from typing import Any
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -135,6 +141,60 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError(NEVER_DELETED)
+
+
+class SharedCostQuerySet(models.QuerySet["SharedCost"]):
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError(COST_NEVER_CHANGED)
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError(COST_NEVER_CHANGED)
+
+
+COST_NEVER_CHANGED = "Shared costs are never changed or removed."
+
+
+class SharedCost(models.Model):
+    """One cost a table's people shared: what it was, how much, who paid it (a seat of the
+    table) and the shares of those who split it (``shares``: ``{seat id: whole shares}``, every
+    share 1 to 100). Written only by ``ledger.services.ledger_record_cost``; never changed."""
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="shared_costs", verbose_name=_("table")
+    )
+    what = models.CharField(_("what"), max_length=60)
+    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
+    paid_by = models.ForeignKey("tables.Seat", on_delete=models.PROTECT, related_name="+", verbose_name=_("paid by"))
+    shares = models.JSONField(_("shares"), default=dict)
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    # Not ``auto_now_add``: the costs moved here from the kitchen kept the time they were recorded.
+    created_at = models.DateTimeField(_("recorded"), default=timezone.now)
+
+    objects = SharedCostQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("shared cost")
+        verbose_name_plural = _("shared costs")
+        ordering = ["table", "id"]
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="ledger_cost_positive")]
+
+    def __str__(self) -> str:
+        return f"{self.what} {self.amount}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError(COST_NEVER_CHANGED)
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError(COST_NEVER_CHANGED)
 
 
 class TableLedger(models.Model):

@@ -1,5 +1,6 @@
-"""Reading the ledger: chip totals, a table's settlement report. Money only: a home game's
-standings and seasons are read in ``homegames.selectors_seasons``, from these reports.
+"""Reading the ledger: chip totals, a table's shared costs and its settlement report. Money
+only: a home game's standings and seasons are read in ``homegames.selectors_seasons``, from
+these reports.
 
 A report is computed from the entries every time (they are the record); nothing here
 writes. Players are keyed by seat (``seat_key``), never by display name, so two
@@ -16,8 +17,8 @@ from typing import TYPE_CHECKING
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from ledger.models import LedgerEntry, TransferPaid
-from ledger.settlement import PlayerEntry, SettlementError, settle
+from ledger.models import LedgerEntry, SharedCost, TransferPaid
+from ledger.settlement import PlayerEntry, SettlementError, minimum_transfers, round_largest_remainder, settle
 from tables.money import format_chip_value
 
 if TYPE_CHECKING:  # the ledger reads the rows it is given; it imports nothing of tables at run time
@@ -44,6 +45,10 @@ class ChipTotals:
 
 @dataclass
 class PlayerLine:
+    """One person's line of a table's report. ``net_money`` is the chips' result in money (the
+    game's result, what the standings count); ``net`` is what they are owed (+) or owe (-) once
+    the table's shared costs are counted too: ``net_money - cost_share + costs_paid``."""
+
     seat_id: int
     name: str
     user_id: int | None
@@ -57,6 +62,21 @@ class PlayerLine:
     # end (``None`` before then, and at every other table; a player paid back has no place).
     place: int | None = None
     prize: Decimal | None = None
+    cost_share: Decimal = Decimal("0.00")  # their shares of the table's shared costs
+    costs_paid: Decimal = Decimal("0.00")  # what they paid for those costs
+
+    @property
+    def net(self) -> Decimal:
+        return self.net_money - self.cost_share + self.costs_paid
+
+
+@dataclass
+class CostLine:
+    """One shared cost of a table as the report reads it: each sharer's share to the cent."""
+
+    cost: SharedCost  # its payer (``cost.paid_by``) read with it
+    split: dict[int, int]  # seat id -> cents, adding up to the amount, in seat order
+    sharers: list[tuple[str, Decimal]]  # (name, share), in seat order
 
 
 @dataclass
@@ -94,6 +114,7 @@ class TableReport:
     error: str = ""  # why balances cannot be shown yet
     by_places: bool = False  # the pool is shared by places (hold'em): results are prize - paid
     payouts: tuple[int, ...] = ()  # the payout table, percent per place, when by places
+    costs: list[CostLine] = field(default_factory=list)  # the shared costs, in the order recorded
 
     @property
     def is_zero_value(self) -> bool:
@@ -197,8 +218,96 @@ def ledger_settlement_input(*, table: Table) -> tuple[list[PlayerEntry], dict[in
     return entries_out, per_seat, is_final
 
 
+class UnsoundCostError(ValueError):
+    """A shared cost that cannot be split: changed in the database behind the write path."""
+
+
+def ledger_cost_split(cost: SharedCost) -> dict[int, int]:
+    """A cost's cents shared by its sharers' shares: each floored, the cents left one each to
+    the largest dropped fractions, ties to the smaller share, then to the seat that joined
+    first, the lower id (:func:`ledger.settlement.round_largest_remainder` on seat keys). Adds
+    up to the cost exactly. Computed on every read, never stored: the shares are the record."""
+    cents = int(cost.amount * 100)
+    shares = {int(seat): count for seat, count in cost.shares.items()}
+    whole = sum(shares.values())
+    exact = {seat_key(seat): Fraction(cents * count, whole) for seat, count in shares.items()}
+    return {int(key): value for key, value in sorted(round_largest_remainder(exact, total=cents).items())}
+
+
+def ledger_cost_unsound(cost: SharedCost, people: set[int]) -> str:
+    """Why ``cost`` cannot be what ``ledger.services.ledger_record_cost`` wrote ("" when it
+    can): no money, a payer or a sharer not among ``people`` (the ids of the table's people),
+    shares that are not whole numbers from 1 to 100. Only a change made to the database behind
+    the write path gives such a cost; it is never split (``ledger_check`` names it)."""
+    shares = cost.shares
+    if cost.amount is None or cost.amount <= 0 or cost.amount != cost.amount.quantize(CENT):
+        return "its amount is not money more than zero"
+    if cost.paid_by_id not in people:
+        return "its payer is not at its table"
+    if not isinstance(shares, dict) or not shares:
+        return "it is shared among nobody"
+    for seat, count in shares.items():
+        if not seat.isdigit() or int(seat) not in people:
+            return f"its sharer {seat!r} is not at its table"
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 100:
+            return f"its sharer {seat} has {count!r} shares, not 1 to 100"
+    return ""
+
+
+def ledger_costs(*, table: Table) -> list[CostLine]:
+    """The shared costs of ``table`` in the order recorded, each split to the cent. A cost that
+    is not sound (:func:`ledger_cost_unsound`) raises :class:`UnsoundCostError`."""
+    costs = list(SharedCost.objects.filter(table=table).select_related("paid_by").order_by("id"))
+    if not costs:
+        return []  # most tables: one query
+    names, people = {}, set()
+    for pk, name, computer in table.seats.values_list("pk", "display_name", "computer"):
+        names[pk] = name
+        if not computer:
+            people.add(pk)
+    lines = []
+    for cost in costs:
+        if ledger_cost_unsound(cost, people):
+            raise UnsoundCostError(cost.pk)
+        split = ledger_cost_split(cost)
+        lines.append(
+            CostLine(
+                cost=cost,
+                split=split,
+                sharers=[(names.get(seat, "?"), cents_to_decimal(cents)) for seat, cents in split.items()],
+            )
+        )
+    return lines
+
+
+def _add_costs(report: TableReport, seats: dict[int, Seat]) -> dict[int, tuple[int, int]] | None:
+    """Each seat's (share of the costs, paid for costs) in cents, the report's costs filled in;
+    ``None`` (and the report's error) when a cost is damaged. ``seats`` gains the seats that
+    only shared or paid a cost (no entry of theirs)."""
+    cents: dict[int, tuple[int, int]] = {}
+    try:
+        report.costs = ledger_costs(table=report.table)
+    except UnsoundCostError:
+        # Counted, the damaged cost would create or lose money: no balance is shown until an
+        # operator repairs it (``ledger_check`` names it).
+        report.error = _("A shared cost here has been damaged, so there is no fair settlement.")
+        return None
+    for line in report.costs:
+        share_paid = [(seat, share, 0) for seat, share in line.split.items()]
+        share_paid.append((line.cost.paid_by_id, 0, int(line.cost.amount * 100)))
+        for seat, share, paid in share_paid:
+            before = cents.get(seat, (0, 0))
+            cents[seat] = (before[0] + share, before[1] + paid)
+    missing = set(cents) - set(seats)
+    if missing:
+        seats.update({seat.pk: seat for seat in report.table.seats.filter(pk__in=missing)})
+    return cents
+
+
 def ledger_report(*, table: Table) -> TableReport:
-    """The settlement report of ``table``: per player lines and the fewest transfers."""
+    """The settlement report of ``table``: per player lines (chips' results and, apart, shares
+    of the shared costs and what each paid for them) and the fewest transfers that settle every
+    net (chips' result - share of costs + paid for costs), costs included."""
     entries, per_seat, is_final = ledger_settlement_input(table=table)
     report = TableReport(table=table, is_final=is_final)
     sharing = table_prize_sharing(table=table)
@@ -224,39 +333,49 @@ def ledger_report(*, table: Table) -> TableReport:
         report.chip_value = result.chip_value  # the value every player bought at
     elif table.buy_in_chips:
         report.chip_value = Fraction(int(table.buy_in_price * 100), table.buy_in_chips)
-    for seat_id, line in sorted(per_seat.items()):
+    seats = {seat_id: line.seat for seat_id, line in per_seat.items()}
+    costs = _add_costs(report, seats)
+    if costs is None:
+        result, costs = None, {}
+    balances: dict[str, int] = {}
+    for seat_id, seat in sorted(seats.items()):
         key = seat_key(seat_id)
-        money = Decimal("0.00")
-        if result is not None:
-            money = cents_to_decimal(result.balances[key])
+        line = per_seat.get(seat_id) or SeatTotals(seat=seat, name=seat.display_name)
+        money = result.balances.get(key, 0) if result is not None else 0
+        share, paid_costs = costs.get(seat_id, (0, 0))
+        balances[key] = money - share + paid_costs
         report.players.append(
             PlayerLine(
                 seat_id=seat_id,
                 name=line.name,
-                user_id=line.seat.user_id,
+                user_id=seat.user_id,
                 buy_ins=line.buy_ins,
                 chips_bought=line.bought,
                 paid=line.paid,
                 chips_end=line.chips_end,
                 net_chips=line.chips_end - line.bought,
-                net_money=money,
+                net_money=cents_to_decimal(money),
                 place=line.place,
                 prize=line.prize,
+                cost_share=cents_to_decimal(share),
+                costs_paid=cents_to_decimal(paid_costs),
             )
         )
     if result is not None:
+        names = {line.seat_id: line.name for line in report.players}
         paid_marks = {
             (mark.payer_seat_id, mark.payee_seat_id): mark.amount for mark in TransferPaid.objects.filter(table=table)
         }
-        for transfer in result.transfers:
+        transfers = minimum_transfers(balances) if report.costs else list(result.transfers)
+        for transfer in transfers:
             payer, payee = int(transfer.payer), int(transfer.payee)
             amount = cents_to_decimal(transfer.amount)
             report.transfers.append(
                 TransferLine(
                     payer_seat_id=payer,
-                    payer_name=per_seat[payer].name,
+                    payer_name=names[payer],
                     payee_seat_id=payee,
-                    payee_name=per_seat[payee].name,
+                    payee_name=names[payee],
                     amount=amount,
                     # A mark counts only while the transfer it was made for is unchanged.
                     paid=paid_marks.get((payer, payee)) == amount,

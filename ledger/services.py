@@ -1,4 +1,4 @@
-"""Writing to the ledger: buy-ins, buy-backs, cash-outs, reversals, the invariant, transfers marked paid.
+"""Writing to the ledger: buy-ins, buy-backs, cash-outs, reversals, shared costs, the invariant, transfers marked paid.
 
 The interface live play calls (``tables`` services), all keyword-only, each inside the
 caller's transaction with the table row already locked (``select_for_update``):
@@ -26,6 +26,10 @@ caller's transaction with the table row already locked (``select_for_update``):
     At the end of a hold'em game shared by places: every player's prize, one entry each
     (0 for no prize), the buy-ins' pool split by the payout table (``docs/ledger.md``).
 
+``ledger_record_cost(*, table, paid_by, amount, what, shares, by=None) -> SharedCost``
+    A cost the table's people shared (the pizza of a kitchen-table night): money outside the
+    chips, a ledger line of its own. The caller appends the event to the table's log.
+
 ``ledger_check_invariant(*, table, chips_at_table) -> None``
     At the end of every hand: ``chips_at_table`` (every seat's stack, nothing left in a
     pot) must equal chips bought minus chips cashed out; raises :class:`InvariantError`.
@@ -47,7 +51,7 @@ from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
 from ledger.invariant_sql import ledger_chips_held
-from ledger.models import LedgerEntry, TableLedger, TransferPaid
+from ledger.models import LedgerEntry, SharedCost, TableLedger, TransferPaid
 from ledger.selectors import cents_to_decimal, ledger_report, seat_key
 from ledger.settlement import SettlementError, split_prizes
 
@@ -343,6 +347,75 @@ def ledger_record_prizes(
             )
         )
     return written
+
+
+COST_WHAT_MAX = 60
+COST_AMOUNT_MAX = Decimal("1000000")
+COST_SHARES_MAX = 100
+
+
+def _check_cost_amount(amount: object) -> Decimal:
+    """Money in whole cents, more than zero (never a float)."""
+    bad = LedgerError("bad_amount", _("Give the amount in money, such as 12.50."))
+    if isinstance(amount, float | bool) or not isinstance(amount, Decimal | int | str):
+        raise bad
+    try:
+        value = Decimal(str(amount).strip())
+    except (InvalidOperation, ValueError):
+        raise bad from None
+    if not value.is_finite() or value != value.quantize(Decimal("0.01")) or value > COST_AMOUNT_MAX:
+        raise bad
+    if value <= 0:
+        raise LedgerError("bad_amount", _("A cost is more than zero."))
+    return value.quantize(Decimal("0.01"))
+
+
+def _check_cost_shares(shares: object, people: set[int]) -> dict[str, int]:
+    """``{seat id: whole shares}`` of people at the table, 1 to 100 shares each, as stored."""
+    if not isinstance(shares, Mapping) or not shares:
+        raise LedgerError("no_sharers", _("Choose who shares this cost."))
+    clean: dict[str, int] = {}
+    for seat, count in shares.items():
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or seat not in people
+            or isinstance(count, bool)
+            or not isinstance(count, int)
+            or not 1 <= count <= COST_SHARES_MAX
+        ):
+            raise LedgerError("bad_shares", _("Each sharer is at this table and has 1 to 100 shares."))
+        clean[str(seat)] = count
+    return clean
+
+
+@transaction.atomic
+def ledger_record_cost(
+    *, table: Table, paid_by: object, amount: object, what: object, shares: object, by: User | None = None
+) -> SharedCost:
+    """Record a cost ``table``'s people shared: ``what`` it was for, its ``amount`` (money in
+    whole cents), who paid it (``paid_by``: a seat id) and who shares it (``shares``: seat id ->
+    whole shares, 1 to 100 each; an even split gives each 1). Payer and sharers are people at
+    the table (its seats, no computer player). Each share to the cent is computed when read
+    (``ledger.selectors.ledger_cost_split``). Refused, writing nothing: an amount of zero or
+    less, not in cents or not money (``bad_amount``), no name (``no_what``), shared among nobody
+    (``no_sharers``), a share outside 1 to 100 or a sharer not at the table (``bad_shares``), a
+    payer not at the table (``bad_payer``), a table whose game has ended (``ended``: its
+    settlement is final). The table's totals row is locked first, as for every entry."""
+    value = _check_cost_amount(amount)
+    label = what.strip()[:COST_WHAT_MAX] if isinstance(what, str) else ""
+    if not label:
+        raise LedgerError("no_what", _("Say what the cost was for."))
+    _totals(table)  # the table's totals row, locked: the ledger's writes of a table one at a time
+    if table.ended_at is not None:
+        raise LedgerError("ended", _("This game is over."))
+    people = set(table.seats.filter(computer="").values_list("pk", flat=True))
+    clean = _check_cost_shares(shares, people)
+    if isinstance(paid_by, bool) or not isinstance(paid_by, int) or paid_by not in people:
+        raise LedgerError("bad_payer", _("Choose who paid, from the people at this table."))
+    return SharedCost.objects.create(
+        table=table, what=label, amount=value, paid_by_id=paid_by, shares=clean, recorded_by=by
+    )
 
 
 def ledger_net_results(*, table: Table) -> dict[int, Decimal] | None:

@@ -363,7 +363,6 @@ def test_the_shared_hands_use_of_tables_only_its_models_and_the_history():
     [
         "homegames.selectors",
         "homegames.selectors_seasons",
-        "homegames.night_costs",
         "homegames.models",
         "homegames.checks",
     ],
@@ -442,7 +441,6 @@ def test_only_the_configuration_reaches_into_the_rooms():
 #: What the kitchen may use of the other apps (lazy imports included).
 KITCHEN_USES = {
     "homegames.models",
-    "homegames.night_costs",
     "homegames.selectors",
     "homegames.selectors_seasons",
     "homegames.services",

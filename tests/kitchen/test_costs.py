@@ -8,9 +8,10 @@ from decimal import Decimal
 
 import pytest
 
-from kitchen.models import SharedCost
-from kitchen.selectors import cost_split, kitchen_settle_up
+from kitchen.selectors import kitchen_settle_up
 from kitchen.services import kitchen_cash_out, kitchen_cost_add, kitchen_settle
+from ledger.models import SharedCost
+from ledger.selectors import ledger_cost_split
 from tables.services import ServiceError
 from tests.kitchen.conftest import add_by_name, host_seat, join_as, make_user
 
@@ -34,7 +35,7 @@ def test_a_cost_is_split_to_the_cent_the_odd_cents_to_the_first_to_join(night):
         what="Pizza",
         shares={seat.pk: 1 for seat in people},
     )
-    assert cost_split(cost) == {people[0].pk: 334, people[1].pk: 333, people[2].pk: 333}
+    assert ledger_cost_split(cost) == {people[0].pk: 334, people[1].pk: 333, people[2].pk: 333}
     by_shares = kitchen_cost_add(
         table_id=night.pk,
         seat_id=host.pk,
@@ -44,7 +45,7 @@ def test_a_cost_is_split_to_the_cent_the_odd_cents_to_the_first_to_join(night):
         shares={people[0].pk: 2, people[1].pk: 1},
     )
     # 901 cents by 2:1 -> 600.67 and 300.33: 601 and 300.
-    assert cost_split(by_shares) == {people[0].pk: 601, people[1].pk: 300}
+    assert ledger_cost_split(by_shares) == {people[0].pk: 601, people[1].pk: 300}
 
 
 def test_refused_costs_write_nothing(night):

@@ -12,9 +12,10 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from kitchen.models import AddOn, Elimination, KitchenNight, SharedCost, TournamentClock
+from kitchen.models import AddOn, Elimination, KitchenNight, TournamentClock
 from kitchen.services import kitchen_buy_in, kitchen_cash_out, kitchen_cost_add, kitchen_settle
 from kitchen.tournament import kitchen_clock_start, kitchen_eliminate
+from ledger.models import SharedCost
 from tests.kitchen.conftest import add_by_name, host_seat, make_user
 from tests.kitchen.test_tournament import at, open_tournament
 
@@ -146,6 +147,6 @@ def test_only_the_people_at_the_night_read_its_csvs(client, night, host):
 @pytest.mark.parametrize("model", [KitchenNight, SharedCost, TournamentClock, Elimination, AddOn])
 def test_the_admin_reads_the_nights_and_changes_nothing(admin_client, host, model):
     open_tournament(host)
-    name = f"admin:kitchen_{model._meta.model_name}"
+    name = f"admin:{model._meta.app_label}_{model._meta.model_name}"
     assert admin_client.get(reverse(f"{name}_changelist")).status_code == 200
     assert admin_client.get(reverse(f"{name}_add")).status_code == 403

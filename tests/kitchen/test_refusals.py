@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from kitchen.models import AddOn, Elimination, KitchenNight, SharedCost, TournamentClock
+from kitchen.models import AddOn, Elimination, KitchenNight, TournamentClock
 from kitchen.services import kitchen_approve, kitchen_ask, kitchen_buy_in
 from kitchen.tournament import kitchen_clock_start, kitchen_eliminate
-from ledger.models import LedgerEntry
+from ledger.models import LedgerEntry, SharedCost
 from tables.models import Event, Seat, Table
 from tables.selectors import requests_pending
 from tables.services import ServiceError

@@ -26,10 +26,9 @@ from homegames.models import HomeGame
 from homegames.selectors_seasons import season_open
 from homegames.services_members import home_game_add_table, home_game_create, seat_claim_answer, seat_claim_make
 from homegames.services_seasons import home_game_set_settle_by, season_close, season_transfer_mark_paid
-from kitchen.models import SharedCost
 from kitchen.services import kitchen_buy_in, kitchen_cash_out, kitchen_cost_add, kitchen_settle
 from kitchen.tournament import kitchen_clock_start, kitchen_eliminate
-from ledger.models import LedgerEntry
+from ledger.models import LedgerEntry, SharedCost
 from ledger.services import ledger_record_buy_in, ledger_record_cash_out
 from tables.models import Event, Seat, Table
 from tables.services import ServiceError
