@@ -117,12 +117,15 @@ def night_correct_buy_in(*, table: Table, entry: LedgerEntry, reason: str, by: U
 
 @transaction.atomic
 def night_transfer_mark_paid(
-    *, table: Table, payer_seat: Seat, payee_seat: Seat, amount: Decimal, by: User
+    *, table: Table, payer_seat: Seat, payee_seat: Seat, amount: Decimal, by: User | None, guest_token: str = ""
 ) -> TransferPaid:
-    """A transfer of a table's own settlement marked paid (``ledger.services.transfer_mark_paid``),
-    refused (``settled_by_season``) at a night paid with its home game's season."""
+    """A transfer of a table's own settlement marked paid (``ledger.services.transfer_mark_paid``:
+    by its payer, its payee or the host), refused (``settled_by_season``) at a night paid with
+    its home game's season."""
     if night_settled_by_season(table=table) is not None:
         raise HomeGameError(
             "settled_by_season", _("This night is settled with its home game's season, not on its own.")
         )
-    return transfer_mark_paid(table=table, payer_seat=payer_seat, payee_seat=payee_seat, amount=amount, by=by)
+    return transfer_mark_paid(
+        table=table, payer_seat=payer_seat, payee_seat=payee_seat, amount=amount, by=by, guest_token=guest_token
+    )
