@@ -49,6 +49,7 @@ from homegames.services_members import (
     seat_claim_make,
 )
 from homegames.services_seasons import home_game_set_settle_by, season_close, season_transfer_mark_paid
+from homegames.views_payments import csv_payments
 from homegames.views_report import csv_corrections, csv_response, signed_in
 from ledger.selectors import ledger_corrections
 from ledger.services import LedgerError
@@ -252,6 +253,7 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
     rows: list[list[object]] = [[_("Player"), _("Nights"), _("Net"), _("Net chips"), _("Currency")]]
     for person in view.people:
         rows.append([person.name, person.nights, person.net_money, person.net_chips, view.currency])
+    csv_payments(rows, view.payments)
     if view.transfers:
         rows.append([])
         rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
@@ -320,7 +322,7 @@ def season_transfer_paid(request: HttpRequest, home_game_id: int, transfer_id: i
     try:  # the host, the payer or the payee (the service checks)
         season_transfer_mark_paid(transfer=transfer, paid=form.cleaned_data.get("paid", False), by=user)
     except LedgerError as error:
-        raise PermissionDenied(error.message) from error
+        raise PermissionDenied(str(error.message)) from error
     if request.POST.get("next") == "season":
         return redirect("ledger:season_detail", home_game_id=home_game.pk, number=transfer.season.number)
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
