@@ -31,6 +31,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from ledger.models import TransferPaid
+
 
 class HomeGame(models.Model):
     """A named group of players who meet again and again; each night is a table."""
@@ -196,10 +198,7 @@ class SeasonPayment(models.Model):
     People are keyed as the season computes them (``user:<id>`` or ``guest:<name>``).
     """
 
-    class MarkedAs(models.TextChoices):
-        HOST = "host", _("the host")
-        PAYER = "payer", _("the payer")
-        PAYEE = "payee", _("the payee")
+    MarkedAs = TransferPaid.MarkedAs  # as whom it was marked: the host, the payer or the payee
 
     home_game = models.ForeignKey(
         HomeGame, on_delete=models.CASCADE, related_name="season_payments", verbose_name=_("home game")
