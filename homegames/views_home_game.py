@@ -464,5 +464,8 @@ def seat_claim_answer_view(request: HttpRequest, home_game_id: int, claim_id: in
     home_game = _home_game_for(request, home_game_id)
     user = _host_only(request, home_game, _("Only the home game's host confirms a claimed seat."))
     claim = get_object_or_404(SeatClaim, pk=claim_id, home_game=home_game)
-    seat_claim_answer(claim=claim, confirm=request.POST.get("confirm") == "1", by=user)
+    try:
+        seat_claim_answer(claim=claim, confirm=request.POST.get("confirm") == "1", by=user)
+    except LedgerError as error:
+        messages.error(request, error.message)
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)

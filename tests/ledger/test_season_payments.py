@@ -18,7 +18,7 @@ from django.urls import reverse
 from homegames.checks import ledger_problems
 from homegames.models import HomeGame, SeasonPayment
 from homegames.selectors_seasons import season_closed, season_open
-from homegames.services_members import home_game_add_table
+from homegames.services_members import home_game_add_table, seat_claim_answer, seat_claim_make
 from homegames.services_payments import season_payment_mark, season_payment_unmark
 from homegames.services_seasons import home_game_set_settle_by, season_close
 from ledger.services import LedgerError
@@ -298,3 +298,28 @@ def test_night_by_night_the_season_lists_nothing_to_mark(client, host, friends):
         )
     assert refused.value.code == "no_such_transfer"
     assert not SeasonPayment.objects.exists()
+
+
+def test_a_guest_named_by_a_payment_cannot_become_a_member_until_it_is_taken_back(client, host, friends):  # noqa: F811
+    """Chandra played as a guest and paid Asha during the season; the payment names the guest.
+    Confirming Dipa's claim of one of Chandra's seats would count those results as Dipa's while
+    the payment stays the guest's: refused until the payment is taken back."""
+    home_game, tables = three_nights(host, {"Bikash": friends["Bikash"]})
+    assert ("Chandra", "Asha", Decimal("1.50")) in transfers(season_open(home_game=home_game))
+    payment = season_payment_mark(
+        home_game=home_game, payer_key="guest:chandra", payee_key=key(host), amount=Decimal("1.50"), by=host
+    )
+    dipa = make_user("dipa")
+    home_game.members.add(dipa)
+    claim = seat_claim_make(home_game=home_game, seat=tables[0].seats.get(display_name="Chandra"), by=dipa)
+    with pytest.raises(LedgerError) as refused:
+        seat_claim_answer(claim=claim, confirm=True, by=host)
+    assert refused.value.code == "season_being_paid"
+    client.force_login(host)
+    answer = reverse("ledger:seat_claim_answer", kwargs={"home_game_id": home_game.pk, "claim_id": claim.pk})
+    response = client.post(answer, {"confirm": "1"}, follow=True)
+    assert "A payment of this season names this guest" in response.content.decode()
+    claim.refresh_from_db()
+    assert claim.confirmed_at is None
+    season_payment_unmark(payment=payment, by=host)
+    assert seat_claim_answer(claim=claim, confirm=True, by=host).confirmed_at is not None
