@@ -34,7 +34,7 @@ from homegames.models import HomeGameNight
 from homegames.selectors import user_can_view_table_report
 from homegames.selectors_seasons import night_settled_by_season
 from homegames.services_seasons import night_correct_buy_in, night_transfer_mark_paid
-from ledger.models import LedgerEntry, TransferPaid
+from ledger.models import LedgerEntry
 from ledger.selectors import TableReport, TransferLine, ledger_corrections, ledger_entries, ledger_report
 from ledger.services import LedgerError, transfer_marker, transfer_unmark_paid
 from tables.guests import GUEST_TOKEN_SESSION_KEY
@@ -271,7 +271,7 @@ def transfer_rows(table: Table, report: TableReport, request: HttpRequest) -> li
             by=by,
             guest_token=guest_token,
         )
-        is_host = marker == TransferPaid.MarkedAs.HOST or (by is not None and table.host_id == by.pk)
+        is_host = by is not None and table.host_id == by.pk
         rows.append(
             TransferRow(
                 transfer=transfer,
