@@ -5,6 +5,7 @@ when, where, who comes.
 - :class:`HomeGameNight`: a table counted as a night of a home game (its money is the
   ledger's, read through ``ledger.selectors``).
 - :class:`Season`, :class:`SeasonTransfer`: a closed season and its frozen settle-up.
+- :class:`SeasonPayment`: a transfer of the open season paid before it closed.
 - :class:`SeatClaim`: a member's claim that a guest seat of a past night was theirs.
 
 - :class:`NightTemplate`: a game and every table setting, kept by the home game and
