@@ -12,8 +12,8 @@ a sentence naming the home game, the season and the table, for an operator to ac
     all cashed out, or its report shows no balances): what it was or will be played for is in
     no settle-up, since the season froze it before.
 ``season_moved``
-    A closed season settled once a season whose frozen transfers no longer settle the nets of
-    its nights exactly (a night's result changed after the close).
+    A closed season settled once a season whose frozen transfers (with what was paid during the
+    season) no longer settle the nets of its nights exactly (a night's result changed after the close).
 ``chips_unbalanced``
     A table whose chips do not balance (``ledger.checks.tables_problems``).
 ``cost_unsound``
@@ -80,9 +80,11 @@ def seasons_problems() -> list[Problem]:
     for season in seasons.order_by("home_game_id", "number"):
         view = season_closed(season=season)
         left = {person.key: person.net_money for person in view.people}
-        for transfer in view.transfers:
-            left[transfer.payer_key] = left.get(transfer.payer_key, Decimal(0)) + transfer.amount
-            left[transfer.payee_key] = left.get(transfer.payee_key, Decimal(0)) - transfer.amount
+        # What was paid during the season and the frozen transfers together settle its nets.
+        paid = [(line.payer_key, line.payee_key, line.amount) for line in view.payments]
+        for payer_key, payee_key, amount in paid + [(t.payer_key, t.payee_key, t.amount) for t in view.transfers]:
+            left[payer_key] = left.get(payer_key, Decimal(0)) + amount
+            left[payee_key] = left.get(payee_key, Decimal(0)) - amount
         moved = sorted(key for key, amount in left.items() if amount)
         if moved:
             problems.append(

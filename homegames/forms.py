@@ -121,3 +121,11 @@ class JoinEmailForm(forms.Form):
             "address you get none of them; the host sees who has no address. You can add it later in your profile."
         ),
     )
+
+
+class SeasonPaidForm(forms.Form):
+    """A transfer the open season lists, marked paid: its people as the season keys them."""
+
+    payer = forms.CharField(max_length=60)
+    payee = forms.CharField(max_length=60)
+    amount = forms.DecimalField(max_digits=12, decimal_places=2, min_value=0)

@@ -5,6 +5,7 @@ when, where, who comes.
 - :class:`HomeGameNight`: a table counted as a night of a home game (its money is the
   ledger's, read through ``ledger.selectors``).
 - :class:`Season`, :class:`SeasonTransfer`: a closed season and its frozen settle-up.
+- :class:`SeasonPayment`: a transfer of the open season paid before it closed.
 - :class:`SeatClaim`: a member's claim that a guest seat of a past night was theirs.
 
 - :class:`NightTemplate`: a game and every table setting, kept by the home game and
@@ -28,8 +29,10 @@ import secrets
 
 from django.conf import settings as django_settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+
+from ledger.models import TransferPaid
 
 
 class HomeGame(models.Model):
@@ -181,6 +184,53 @@ class SeasonTransfer(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["season", "payer_key", "payee_key"], name="season_transfer_once"),
             models.CheckConstraint(condition=Q(amount__gt=0), name="season_transfer_amount_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payer_name} -> {self.payee_name} {self.amount}"
+
+
+class SeasonPayment(models.Model):
+    """A transfer of the open season paid before the season closed (docs/ledger.md, "Paid
+    during the season"): a payment kept apart from the nights' chips. The open season's
+    transfers are worked out from each person's net less what they paid so far plus what they
+    received; closing the season points its payments at it, and they are then fixed.
+
+    People are keyed as the season computes them (``user:<id>`` or ``guest:<name>``).
+    """
+
+    MarkedAs = TransferPaid.MarkedAs  # as whom it was marked: the host, the payer or the payee
+
+    home_game = models.ForeignKey(
+        HomeGame, on_delete=models.CASCADE, related_name="season_payments", verbose_name=_("home game")
+    )
+    season = models.ForeignKey(
+        Season,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="payments",
+        verbose_name=_("season"),
+    )
+    payer_key = models.CharField(max_length=60)
+    payee_key = models.CharField(max_length=60)
+    payer_name = models.CharField(_("from"), max_length=40)
+    payee_name = models.CharField(_("to"), max_length=40)
+    amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
+    currency = models.CharField(_("currency"), max_length=3, blank=True, default="")
+    marked_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("marked by")
+    )
+    marked_as = models.CharField(_("marked as"), max_length=5, choices=MarkedAs.choices)
+    at = models.DateTimeField(_("marked at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("payment during a season")
+        verbose_name_plural = _("payments during a season")
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="season_payment_amount_positive"),
+            models.CheckConstraint(condition=~Q(payer_key=F("payee_key")), name="season_payment_two_people"),
         ]
 
     def __str__(self) -> str:

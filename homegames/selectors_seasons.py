@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer, SeatClaim
+from homegames.models import HomeGame, HomeGameNight, Season, SeasonPayment, SeasonTransfer, SeatClaim
 from ledger.selectors import PlayerLine, TableReport, cents_to_decimal, ledger_report
 from ledger.settlement import SettlementError, minimum_transfers
 
@@ -187,6 +187,9 @@ class SeasonView:
     error: str = ""
     season: Season | None = None
     costs: list[SeasonCost] = field(default_factory=list)  # the nights' shared costs, night by night
+    # Transfers paid before the season closed (docs/ledger.md, "Paid during the season"): the
+    # open season's transfers settle what is left after them.
+    payments: list[SeasonPayment] = field(default_factory=list)
 
     @property
     def by_season(self) -> bool:
@@ -258,6 +261,7 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
             view.waiting.append(result)
     people, currencies, view.costs = _season_people(view.nights, confirmed_claims(home_game=home_game))
     view.people = _sorted_people(people)
+    view.payments = list(home_game.season_payments.filter(season__isnull=True).select_related("marked_by"))
     if len(currencies) > 1:
         view.error = _("This season's nights were played in different currencies, so they cannot be netted.")
         return view
@@ -266,7 +270,7 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
         # Paid night by night: each table's own transfers settle it, so the season lists no
         # payments of its own (netted ones here would let a host collect twice).
         return view
-    balances = {key: int(person.net_money * 100) for key, person in people.items()}
+    balances, names = season_left_to_pay(people, view.payments)
     try:
         transfers = minimum_transfers(balances)
     except SettlementError:
@@ -276,9 +280,9 @@ def season_open(*, home_game: HomeGame) -> SeasonView:
         view.transfers.append(
             SeasonTransferLine(
                 payer_key=transfer.payer,
-                payer_name=people[transfer.payer].name,
+                payer_name=names[transfer.payer],
                 payee_key=transfer.payee,
-                payee_name=people[transfer.payee].name,
+                payee_name=names[transfer.payee],
                 amount=cents_to_decimal(transfer.amount),
                 currency=view.currency,
             )
@@ -302,7 +306,26 @@ def season_closed(*, season: Season) -> SeasonView:
     people, _currencies, view.costs = _season_people(view.nights, confirmed_claims(home_game=season.home_game))
     view.people = _sorted_people(people)
     view.transfers = [_frozen_line(transfer) for transfer in season.transfers.select_related("season")]
+    view.payments = list(season.payments.select_related("marked_by"))
     return view
+
+
+def season_left_to_pay(
+    people: dict[str, SeasonPerson], payments: list[SeasonPayment]
+) -> tuple[dict[str, int], dict[str, str]]:
+    """What each person is still owed (positive) or still owes (negative), in cents: their net
+    across the season's nights, plus what they paid during the season, less what they were
+    paid. It adds up to zero as the nets do (each payment adds to one and takes from another).
+    With each person's name (a payment keeps the names it was made with)."""
+    balances = {key: int(person.net_money * 100) for key, person in people.items()}
+    names = {key: person.name for key, person in people.items()}
+    for payment in payments:
+        cents = int(payment.amount * 100)
+        balances[payment.payer_key] = balances.get(payment.payer_key, 0) + cents
+        balances[payment.payee_key] = balances.get(payment.payee_key, 0) - cents
+        names.setdefault(payment.payer_key, payment.payer_name)
+        names.setdefault(payment.payee_key, payment.payee_name)
+    return balances, names
 
 
 def _frozen_line(transfer: SeasonTransfer) -> SeasonTransferLine:

@@ -11,6 +11,7 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -162,6 +163,15 @@ def seat_claim_answer(*, claim: SeatClaim, confirm: bool, by: User) -> SeatClaim
     if not confirm:
         claim.delete()
         return None
+    # A payment of the open season made under the guest's name would no longer match the
+    # person the seat then counts as (docs/ledger.md, "Paid during the season").
+    guest = f"guest:{claim.seat.display_name.strip().casefold()}"
+    named = claim.home_game.season_payments.filter(Q(payer_key=guest) | Q(payee_key=guest), season__isnull=True)
+    if claim.confirmed_at is None and named.exists():
+        raise HomeGameError(
+            "season_being_paid",
+            _("A payment of this season names this guest; take it back, or close the season first."),
+        )
     if claim.confirmed_at is None:
         claim.confirmed_at = timezone.now()
         claim.save(update_fields=["confirmed_at"])

@@ -30,7 +30,8 @@ def home_game_set_settle_by(*, home_game: HomeGame, settle_by: str, by: User) ->
     """The host chooses whether the nights are paid one by one or once a season.
 
     Switching to the season is refused while a night of the open season has a transfer
-    marked paid (that night was already being paid on its own).
+    marked paid (that night was already being paid on its own), and switching to night by
+    night while the open season has a payment marked (the season was already being paid).
     """
     home_game = locked_home_game(home_game)
     check_home_game_host(home_game, by, _("Only the home game's host chooses how it settles up."))
@@ -43,6 +44,11 @@ def home_game_set_settle_by(*, home_game: HomeGame, settle_by: str, by: User) ->
         raise HomeGameError(
             "nights_being_paid",
             _("A night of this season already has a transfer marked paid; close the season first, then switch."),
+        )
+    if settle_by == HomeGame.SettleBy.NIGHT and home_game.season_payments.filter(season__isnull=True).exists():
+        raise HomeGameError(
+            "season_being_paid",
+            _("This season already has a transfer marked paid; close the season first, then switch."),
         )
     home_game.settle_by = settle_by
     home_game.save(update_fields=["settle_by"])
@@ -72,6 +78,9 @@ def season_close(*, home_game: HomeGame, by: User) -> Season:
         closed_by=by,
     )
     HomeGameNight.objects.filter(pk__in=[result.night.pk for result in view.nights]).update(season=season)
+    # What was paid during the season is the season's own, fixed from now on: its frozen
+    # transfers below were worked out after it.
+    home_game.season_payments.filter(season__isnull=True).update(season=season)
     if view.by_season:
         SeasonTransfer.objects.bulk_create(
             SeasonTransfer(
@@ -117,12 +126,15 @@ def night_correct_buy_in(*, table: Table, entry: LedgerEntry, reason: str, by: U
 
 @transaction.atomic
 def night_transfer_mark_paid(
-    *, table: Table, payer_seat: Seat, payee_seat: Seat, amount: Decimal, by: User
+    *, table: Table, payer_seat: Seat, payee_seat: Seat, amount: Decimal, by: User | None, guest_token: str = ""
 ) -> TransferPaid:
-    """A transfer of a table's own settlement marked paid (``ledger.services.transfer_mark_paid``),
-    refused (``settled_by_season``) at a night paid with its home game's season."""
+    """A transfer of a table's own settlement marked paid (``ledger.services.transfer_mark_paid``:
+    by its payer, its payee or the host), refused (``settled_by_season``) at a night paid with
+    its home game's season."""
     if night_settled_by_season(table=table) is not None:
         raise HomeGameError(
             "settled_by_season", _("This night is settled with its home game's season, not on its own.")
         )
-    return transfer_mark_paid(table=table, payer_seat=payer_seat, payee_seat=payee_seat, amount=amount, by=by)
+    return transfer_mark_paid(
+        table=table, payer_seat=payer_seat, payee_seat=payee_seat, amount=amount, by=by, guest_token=guest_token
+    )

@@ -4,7 +4,7 @@
 from django.urls import path
 
 from homegames import views_home_game as views
-from homegames import views_report
+from homegames import views_payments, views_report
 
 app_name = "ledger"
 
@@ -27,6 +27,12 @@ urlpatterns = [
         "home-games/<int:home_game_id>/season-transfers/<int:transfer_id>/paid/",
         views.season_transfer_paid,
         name="season_transfer_paid",
+    ),
+    path("home-games/<int:home_game_id>/season/paid/", views_payments.season_paid_view, name="season_paid"),
+    path(
+        "home-games/<int:home_game_id>/season-payments/<int:payment_id>/undo/",
+        views_payments.season_payment_undo_view,
+        name="season_payment_undo",
     ),
     path("join/<str:token>/", views.home_game_join_view, name="home_game_join"),
     path("home-games/<int:home_game_id>/invite/", views.invite_replace_view, name="home_game_invite_replace"),

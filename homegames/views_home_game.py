@@ -50,6 +50,7 @@ from homegames.services_members import (
     seat_claim_make,
 )
 from homegames.services_seasons import home_game_set_settle_by, season_close, season_transfer_mark_paid
+from homegames.views_payments import csv_payments
 from homegames.views_report import csv_corrections, csv_response, signed_in
 from ledger.selectors import ledger_corrections
 from ledger.services import LedgerError
@@ -251,6 +252,7 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
         view = season_closed(season=season)
         tables = [night.table for night in HomeGameNight.objects.filter(season=season).select_related("table")]
     rows = _season_people_rows(view)
+    csv_payments(rows, view.payments)
     if view.transfers:
         rows.append([])
         rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
@@ -354,7 +356,7 @@ def season_transfer_paid(request: HttpRequest, home_game_id: int, transfer_id: i
     try:  # the host, the payer or the payee (the service checks)
         season_transfer_mark_paid(transfer=transfer, paid=form.cleaned_data.get("paid", False), by=user)
     except LedgerError as error:
-        raise PermissionDenied(error.message) from error
+        raise PermissionDenied(str(error.message)) from error
     if request.POST.get("next") == "season":
         return redirect("ledger:season_detail", home_game_id=home_game.pk, number=transfer.season.number)
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
@@ -496,5 +498,8 @@ def seat_claim_answer_view(request: HttpRequest, home_game_id: int, claim_id: in
     home_game = _home_game_for(request, home_game_id)
     user = _host_only(request, home_game, _("Only the home game's host confirms a claimed seat."))
     claim = get_object_or_404(SeatClaim, pk=claim_id, home_game=home_game)
-    seat_claim_answer(claim=claim, confirm=request.POST.get("confirm") == "1", by=user)
+    try:
+        seat_claim_answer(claim=claim, confirm=request.POST.get("confirm") == "1", by=user)
+    except LedgerError as error:
+        messages.error(request, error.message)
     return redirect("ledger:home_game_detail", home_game_id=home_game.pk)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
@@ -34,10 +35,19 @@ from homegames.selectors import user_can_view_table_report
 from homegames.selectors_seasons import night_settled_by_season
 from homegames.services_seasons import night_correct_buy_in, night_transfer_mark_paid
 from ledger.models import LedgerEntry
-from ledger.selectors import ledger_corrections, ledger_entries, ledger_report
-from ledger.services import LedgerError, transfer_unmark_paid
+from ledger.selectors import TableReport, TransferLine, ledger_corrections, ledger_entries, ledger_report
+from ledger.services import LedgerError, transfer_marker, transfer_unmark_paid
 from tables.guests import GUEST_TOKEN_SESSION_KEY
 from tables.models import Event, Seat, Table, table_currency
+
+
+@dataclass(frozen=True)
+class TransferRow:
+    """A transfer on the report, with what the person reading it may do."""
+
+    transfer: TransferLine
+    can_mark: bool
+    can_unmark: bool
 
 
 def _table_for(request: HttpRequest, code: str) -> Table:
@@ -121,6 +131,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
             "entries": ledger_entries(table=table),
             "corrections": ledger_corrections(tables=[table]),
             "is_host": request.user.is_authenticated and table.host_id == request.user.pk,
+            "transfer_rows": transfer_rows(table, report, request),
             "night": night,
             "season_number": season_number,
             "by_season": night_settled_by_season(table=table) is not None,
@@ -245,18 +256,50 @@ def table_correct(request: HttpRequest, code: str) -> HttpResponse:
     )
 
 
-@login_required
+def _asker(request: HttpRequest) -> tuple[User | None, str]:
+    """Who asks: their account (``None`` for a guest) and the guest token in their browser."""
+    user = request.user if isinstance(request.user, User) else None
+    return user, str(request.session.get(GUEST_TOKEN_SESSION_KEY) or "")
+
+
+def transfer_rows(table: Table, report: TableReport, request: HttpRequest) -> list[TransferRow]:
+    """The report's transfers, each with what the asker may do with it: mark it paid (the payer,
+    the payee, the host) and take the mark back (the host, or whoever made it)."""
+    by, guest_token = _asker(request)
+    seats = {seat.pk: seat for seat in table.seats.all()}
+    rows = []
+    for transfer in report.transfers:
+        marker = transfer_marker(
+            table=table,
+            payer_seat=seats[transfer.payer_seat_id],
+            payee_seat=seats[transfer.payee_seat_id],
+            by=by,
+            guest_token=guest_token,
+        )
+        is_host = by is not None and table.host_id == by.pk
+        rows.append(
+            TransferRow(
+                transfer=transfer,
+                can_mark=bool(marker) and report.is_final,
+                can_unmark=report.is_final and (is_host or (bool(marker) and transfer.marked_as == marker)),
+            )
+        )
+    return rows
+
+
+@_guest_or_login
 @require_POST
 def transfer_paid(request: HttpRequest, code: str) -> HttpResponse:
+    """A transfer marked paid, or the mark taken back: by its payer or payee (a guest by the
+    token in their browser), or the host. Anyone else who reads the report gets a 403."""
     table = _table_for(request, code)
-    if table.host_id != request.user.pk:
-        raise PermissionDenied(_("Only the host can mark a transfer paid."))
     form = TransferPaidForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("That transfer could not be found."))
         return redirect("ledger:table_report", code=table.code)
     payer = get_object_or_404(Seat, pk=form.cleaned_data["payer"], table=table)
     payee = get_object_or_404(Seat, pk=form.cleaned_data["payee"], table=table)
+    by, guest_token = _asker(request)
     try:
         if form.cleaned_data["paid"]:
             night_transfer_mark_paid(
@@ -264,10 +307,13 @@ def transfer_paid(request: HttpRequest, code: str) -> HttpResponse:
                 payer_seat=payer,
                 payee_seat=payee,
                 amount=form.cleaned_data["amount"],
-                by=signed_in(request),
+                by=by,
+                guest_token=guest_token,
             )
         else:
-            transfer_unmark_paid(table=table, payer_seat=payer, payee_seat=payee, by=signed_in(request))
+            transfer_unmark_paid(table=table, payer_seat=payer, payee_seat=payee, by=by, guest_token=guest_token)
     except LedgerError as error:
+        if error.code == "not_party":
+            raise PermissionDenied(str(error.message)) from error
         messages.error(request, error.message)
     return redirect("ledger:table_report", code=table.code)

@@ -227,7 +227,14 @@ class TableLedger(models.Model):
 
 
 class TransferPaid(models.Model):
-    """The host's mark that one transfer of a table's settlement has been paid."""
+    """A mark that one transfer of a table's settlement has been paid: made by the table's host,
+    or by the person behind the payer's or the payee's seat (an account, or a guest by the
+    seat's token, so ``marked_by`` is empty for a guest's mark)."""
+
+    class MarkedAs(models.TextChoices):
+        HOST = "host", _("the host")
+        PAYER = "payer", _("the payer")
+        PAYEE = "payee", _("the payee")
 
     table = models.ForeignKey(
         "tables.Table", on_delete=models.CASCADE, related_name="transfers_paid", verbose_name=_("table")
@@ -239,8 +246,17 @@ class TransferPaid(models.Model):
     payee_name = models.CharField(_("to"), max_length=40)
     amount = models.DecimalField(_("amount"), max_digits=12, decimal_places=2)
     marked_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("marked by")
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("marked by"),
     )
+    # Who made the mark, as the page names them ("marked by Gita, the payee"): the seat's name
+    # for the payer or the payee, the host's name for the host.
+    marked_as = models.CharField(_("marked as"), max_length=5, choices=MarkedAs.choices, default=MarkedAs.HOST)
+    marked_by_name = models.CharField(_("marked by"), max_length=40, blank=True, default="")
     at = models.DateTimeField(_("marked at"), auto_now_add=True)
 
     class Meta:
@@ -249,6 +265,11 @@ class TransferPaid(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "payer_seat", "payee_seat"], name="transfer_paid_once"),
             models.CheckConstraint(condition=Q(amount__gt=0), name="transfer_paid_amount_positive"),
+            # Only the payer or the payee can be a guest (no account); the host always has one.
+            models.CheckConstraint(
+                condition=Q(marked_by__isnull=False) | Q(marked_as__in=["payer", "payee"]),
+                name="transfer_paid_host_has_account",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -87,6 +87,8 @@ class TransferLine:
     payee_name: str
     amount: Decimal
     paid: bool = False
+    marked_as: str = ""  # who marked it paid: "host", "payer" or "payee" ("" while unpaid)
+    marked_by_name: str = ""
 
 
 @dataclass
@@ -363,13 +365,15 @@ def ledger_report(*, table: Table) -> TableReport:
         )
     if result is not None:
         names = {line.seat_id: line.name for line in report.players}
-        paid_marks = {
-            (mark.payer_seat_id, mark.payee_seat_id): mark.amount for mark in TransferPaid.objects.filter(table=table)
-        }
+        marks = TransferPaid.objects.filter(table=table)
+        paid_marks = {(mark.payer_seat_id, mark.payee_seat_id): mark for mark in marks}
         transfers = minimum_transfers(balances) if report.costs else list(result.transfers)
         for transfer in transfers:
             payer, payee = int(transfer.payer), int(transfer.payee)
             amount = cents_to_decimal(transfer.amount)
+            mark = paid_marks.get((payer, payee))
+            # A mark counts only while the transfer it was made for is unchanged.
+            paid = mark is not None and mark.amount == amount
             report.transfers.append(
                 TransferLine(
                     payer_seat_id=payer,
@@ -377,8 +381,9 @@ def ledger_report(*, table: Table) -> TableReport:
                     payee_seat_id=payee,
                     payee_name=names[payee],
                     amount=amount,
-                    # A mark counts only while the transfer it was made for is unchanged.
-                    paid=paid_marks.get((payer, payee)) == amount,
+                    paid=paid,
+                    marked_as=mark.marked_as if mark is not None and paid else "",
+                    marked_by_name=mark.marked_by_name if mark is not None and paid else "",
                 )
             )
     return report

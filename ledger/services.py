@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils.crypto import constant_time_compare
 from django.utils.encoding import force_str
 from django.utils.translation import gettext_lazy as _
 
@@ -445,25 +446,67 @@ def ledger_check_invariant(*, table: Table, chips_at_table: int) -> None:
 # --- Transfers marked paid --------------------------------------------------------------
 
 
-def _check_table_host(table: Table, by: User) -> None:
-    if table.host_id != by.pk:
-        raise LedgerError("not_host", _("Only the host can mark a transfer paid."))
+def _mark_of(table: Table, payer_seat: Seat, payee_seat: Seat) -> TransferPaid | None:
+    marks = TransferPaid.objects.select_for_update().filter(table=table, payer_seat=payer_seat, payee_seat=payee_seat)
+    return marks.first()
+
+
+def _is_behind(seat: Seat, by: User | None, guest_token: str) -> bool:
+    """Whether ``seat`` is the asker's: their account's seat, or a guest's seat whose token is
+    the one in the asker's browser."""
+    if by is not None and seat.user_id is not None and seat.user_id == by.pk:
+        return True
+    return bool(guest_token and seat.guest_token and constant_time_compare(seat.guest_token, guest_token))
+
+
+def transfer_marker(*, table: Table, payer_seat: Seat, payee_seat: Seat, by: User | None, guest_token: str = "") -> str:
+    """As whom the asker may mark this transfer paid: ``"payer"`` or ``"payee"`` (the person
+    behind that seat), ``"host"`` (the table's host, any transfer), or ``""`` (no one's mark)."""
+    if payer_seat.table_id != table.pk or payee_seat.table_id != table.pk:
+        return ""
+    if _is_behind(payer_seat, by, guest_token):
+        return TransferPaid.MarkedAs.PAYER
+    if _is_behind(payee_seat, by, guest_token):
+        return TransferPaid.MarkedAs.PAYEE
+    if by is not None and table.host_id == by.pk:
+        return TransferPaid.MarkedAs.HOST
+    return ""
 
 
 @transaction.atomic
-def transfer_mark_paid(*, table: Table, payer_seat: Seat, payee_seat: Seat, amount: Decimal, by: User) -> TransferPaid:
-    """The host marks one transfer of the table's settlement as paid (only a transfer it lists).
-    A night paid with its season is refused above the ledger
-    (``homegames.services_seasons.night_transfer_mark_paid``)."""
-    _check_table_host(table, by)
+def transfer_mark_paid(
+    *,
+    table: Table,
+    payer_seat: Seat,
+    payee_seat: Seat,
+    amount: Decimal,
+    by: User | None,
+    guest_token: str = "",
+) -> TransferPaid:
+    """One transfer of the table's settlement marked paid (only a transfer it lists, at its
+    amount): by its payer or its payee (an account, or a guest by the seat's token in their
+    browser), or by the host, any. The mark names who made it. A night paid with its season is
+    refused above the ledger (``homegames.services_seasons.night_transfer_mark_paid``)."""
+    marked_as = transfer_marker(
+        table=table, payer_seat=payer_seat, payee_seat=payee_seat, by=by, guest_token=guest_token
+    )
+    if not marked_as:
+        raise LedgerError("not_party", _("Only the payer, the payee or the host can mark a transfer paid."))
     report = ledger_report(table=table)
     listed = {(t.payer_seat_id, t.payee_seat_id): t.amount for t in report.transfers}
     key = (payer_seat.pk, payee_seat.pk)
     if key not in listed or listed[key] != amount:
         raise LedgerError("no_such_transfer", _("The settlement has no such transfer."))
-    existing = TransferPaid.objects.filter(table=table, payer_seat=payer_seat, payee_seat=payee_seat).first()
-    if existing:
-        return existing
+    existing = _mark_of(table, payer_seat, payee_seat)
+    if existing is not None:
+        if existing.amount == amount:
+            return existing
+        existing.delete()  # a mark of an amount the settlement no longer lists counted for nothing
+    if marked_as == TransferPaid.MarkedAs.HOST:
+        assert by is not None  # only an account hosts
+        name = by.table_name
+    else:
+        name = (payer_seat if marked_as == TransferPaid.MarkedAs.PAYER else payee_seat).display_name
     return TransferPaid.objects.create(
         table=table,
         payer_seat=payer_seat,
@@ -472,11 +515,25 @@ def transfer_mark_paid(*, table: Table, payer_seat: Seat, payee_seat: Seat, amou
         payee_name=payee_seat.display_name[:40],
         amount=amount,
         marked_by=by,
+        marked_as=marked_as,
+        marked_by_name=name[:40],
     )
 
 
 @transaction.atomic
-def transfer_unmark_paid(*, table: Table, payer_seat: Seat, payee_seat: Seat, by: User) -> None:
-    """The host takes back a paid mark (a mark is a note, not a ledger entry)."""
-    _check_table_host(table, by)
-    TransferPaid.objects.filter(table=table, payer_seat=payer_seat, payee_seat=payee_seat).delete()
+def transfer_unmark_paid(
+    *, table: Table, payer_seat: Seat, payee_seat: Seat, by: User | None, guest_token: str = ""
+) -> None:
+    """A paid mark taken back (a mark is a note, not a ledger entry): by the host, any; by the
+    payer or the payee, only a mark they made themselves."""
+    marked_as = transfer_marker(
+        table=table, payer_seat=payer_seat, payee_seat=payee_seat, by=by, guest_token=guest_token
+    )
+    if not marked_as:
+        raise LedgerError("not_party", _("Only the payer, the payee or the host can mark a transfer paid."))
+    mark = _mark_of(table, payer_seat, payee_seat)
+    if mark is None:
+        return
+    if mark.marked_as != marked_as and not (by is not None and table.host_id == by.pk):
+        raise LedgerError("not_party", _("Only whoever marked it, or the host, can take the mark back."))
+    mark.delete()

@@ -56,10 +56,13 @@ def test_a_missing_object_does_not_name_the_model(client):
 
 @override_settings(DEBUG=False)
 def test_forbidden_gets_the_sites_page_with_the_reason(client):
-    table, seats = open_table("faras", players=2, start=False)
+    table, seats = open_table("faras", players=3, start=False)
     client.force_login(seats[1].user)  # at the table, not its host (a stranger gets a 404: issue 24)
-    response = client.post(f"/ledger/tables/{table.code}/paid/", {"payer": seats[0].pk, "payee": seats[1].pk})
-    assert_site_page(response, 403, "Only the host can mark a transfer paid.", "This page is not open to you")
+    transfer = {"payer": seats[0].pk, "payee": seats[2].pk, "amount": "1.00", "paid": "1"}  # not his
+    response = client.post(f"/ledger/tables/{table.code}/paid/", transfer)
+    assert_site_page(
+        response, 403, "Only the payer, the payee or the host can mark a transfer paid.", "This page is not open to you"
+    )
 
 
 @override_settings(DEBUG=False)

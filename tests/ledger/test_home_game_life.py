@@ -45,7 +45,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from homegames.checks import ledger_problems
-from homegames.models import HomeGame, HomeGameNight, Season
+from homegames.models import HomeGame, HomeGameNight, Season, SeasonPayment
 from homegames.selectors_seasons import season_closed, season_open
 from homegames.services_members import home_game_add_table, home_game_create, home_game_join
 from homegames.services_seasons import night_correct_buy_in
@@ -161,6 +161,46 @@ def csv_of(response) -> list[list[str]]:
     return list(csv.reader(io.StringIO(response.content.decode())))
 
 
+def page_payments(section: str) -> list[tuple[str, str, int]]:
+    """(from, to, cents) of each payment made during a season, on its page."""
+    table = re.search(r'<table class="season-payments.*?</table>', section, re.S)
+    if table is None:
+        return []
+    lines = []
+    for row in re.findall(r'<tr class="payment.*?</tr>', table.group(0), re.S):
+        cells = [
+            html.unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
+        lines.append((cells[0], cells[1], cents(cells[2])))
+    return sorted(lines)
+
+
+def csv_payments(rows: list[list[str]]) -> list[tuple[str, str, int]]:
+    """The part "Paid during the season" of a season's CSV."""
+    start = (
+        rows.index(["From", "To", "Amount", "Currency", "Marked by", "As"]) + 1
+        if rows.count(["Paid during the season"])
+        else len(rows)
+    )
+    lines = []
+    for row in rows[start:]:
+        if not row:
+            break
+        lines.append((row[0], row[1], cents(row[2])))
+    return sorted(lines)
+
+
+def left_after(nets: dict[str, int], payments: list[tuple[str, str, int]]) -> dict[str, int]:
+    """What each person is still owed or owes once the payments made during the season count."""
+    left = dict(nets)
+    for payer, payee, amount in payments:
+        left[payer] += amount
+        left[payee] -= amount
+    assert sum(left.values()) == 0
+    return {name: amount for name, amount in left.items() if amount}
+
+
 def csv_people_and_transfers(rows: list[list[str]]) -> tuple[dict[str, int], list[tuple[str, str, int, str]]]:
     people: dict[str, int] = {}
     transfers = []
@@ -170,7 +210,7 @@ def csv_people_and_transfers(rows: list[list[str]]) -> tuple[dict[str, int], lis
             part = "after"
             continue
         if row[:2] == ["From", "To"]:
-            part = "transfers"
+            part = "transfers" if row[-1] == "Paid" else "payments"
             continue
         if row[:1] == ["Correction"]:
             part = "corrections"
@@ -347,9 +387,32 @@ class HomeGameLife(RuleBasedStateMachine):
             reverse("ledger:home_game_settle_by", kwargs={"home_game_id": self.home_game.pk}), {"settle_by": settle_by}
         )
         self.home_game.refresh_from_db()
-        if self.home_game.settle_by != settle_by:  # refused: a night of the open season was being paid
+        if self.home_game.settle_by != settle_by:  # refused: the open season (or a night of it) was being paid
             open_tables = HomeGameNight.objects.filter(home_game=self.home_game, season__isnull=True).values("table")
-            assert TransferPaid.objects.filter(table__in=open_tables).exists()
+            open_payments = SeasonPayment.objects.filter(home_game=self.home_game, season__isnull=True)
+            assert TransferPaid.objects.filter(table__in=open_tables).exists() or open_payments.exists()
+
+    @precondition(lambda self: self.home_game.settle_by == HomeGame.SettleBy.SEASON)
+    @rule(data=st.data(), undo=st.booleans())
+    def pay_during_the_season(self, data, undo):
+        """The host marks one of the open season's transfers paid (a payment during the season),
+        or takes one of its payments back."""
+        view = season_open(home_game=self.home_game)
+        if undo and view.payments:
+            payment = data.draw(st.sampled_from(view.payments))
+            ids = {"home_game_id": self.home_game.pk, "payment_id": payment.pk}
+            self.client.post(reverse("ledger:season_payment_undo", kwargs=ids))
+            assert not SeasonPayment.objects.filter(pk=payment.pk).exists()
+            return
+        if not view.transfers:
+            return
+        transfer = data.draw(st.sampled_from(view.transfers))
+        before = SeasonPayment.objects.filter(home_game=self.home_game).count()
+        self.client.post(
+            reverse("ledger:season_paid", kwargs={"home_game_id": self.home_game.pk}),
+            {"payer": transfer.payer_key, "payee": transfer.payee_key, "amount": str(transfer.amount)},
+        )
+        assert SeasonPayment.objects.filter(home_game=self.home_game).count() == before + 1
 
     @rule()
     def close_the_season(self):
@@ -451,6 +514,7 @@ class HomeGameLife(RuleBasedStateMachine):
         current, _, carried = section.partition("Still unpaid from earlier seasons")
         people = page_people(current)
         transfers = page_transfers(current)
+        payments = page_payments(current)
         # The open season's nets are the sum of its settled nights' (independently computed).
         expected: dict[str, int] = {}
         for night in self.nights:
@@ -465,10 +529,12 @@ class HomeGameLife(RuleBasedStateMachine):
             csv_people, csv_transfers = csv_people_and_transfers(rows)
             assert csv_people == people
             assert [t[:3] for t in csv_transfers] == [t[:3] for t in transfers]
+            assert csv_payments(rows) == payments
+        # What was paid during the season and the transfers left settle every net exactly once.
         if self.home_game.settle_by == HomeGame.SettleBy.SEASON and view.people:
-            check_fewest(people, transfers)
+            check_fewest(left_after(people, payments), transfers)
         else:
-            assert transfers == []
+            assert transfers == [] and payments == []
         # Carried transfers: each unpaid one of a closed season, in that season's currency.
         unpaid = page_transfers(carried)
         frozen_unpaid = sorted(
@@ -515,11 +581,14 @@ class HomeGameLife(RuleBasedStateMachine):
         csv_people, csv_transfers = csv_people_and_transfers(
             csv_of(self.client.get(reverse("ledger:season_csv", kwargs=kwargs)))
         )
+        rows = csv_of(self.client.get(reverse("ledger:season_csv", kwargs=kwargs)))
+        payments = page_payments(text)
         assert people == csv_people
         assert transfers == csv_transfers
+        assert payments == csv_payments(rows)
         assert all(currency == CURRENCY for *_rest, currency in transfers)
-        if transfers:
-            check_fewest(people, transfers)
+        if transfers or payments:
+            check_fewest(left_after(people, payments), transfers)
 
 
 @pytest.mark.django_db

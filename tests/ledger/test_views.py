@@ -66,12 +66,20 @@ def test_report_renders_for_host_with_balances_and_transfers(client, host, night
     assert "Mark paid" in page
 
 
-def test_report_renders_for_a_player_without_host_controls(client, night):
-    table, _, bikash = night
+def test_report_offers_a_player_the_mark_of_their_own_transfer_only(client, night):
+    """Bikash pays Asha and Chandra pays Asha: Bikash may mark his own transfer, not Chandra's."""
+    table, seats, bikash = night
     client.force_login(bikash)
     response = client.get(reverse("ledger:table_report", kwargs={"code": table.code}))
     assert response.status_code == 200
-    assert "Mark paid" not in response.content.decode()
+    page = response.content.decode()
+    assert page.count("Mark paid") == 1
+    assert [(row.transfer.payer_name, row.can_mark) for row in response.context["transfer_rows"]] == [
+        ("Bikash", True),
+        ("Chandra", False),
+    ]
+    assert f'name="payer" value="{seats["Bikash"].pk}"' in page
+    assert f'name="payer" value="{seats["Chandra"].pk}"' not in page
 
 
 def test_report_refused_to_a_stranger_and_sent_to_login_when_anonymous(client, night):
@@ -160,11 +168,12 @@ def test_host_marks_a_transfer_paid_and_undoes_it(client, host, night):
     assert not TransferPaid.objects.exists()
 
 
-def test_only_the_host_marks_paid(client, night):
-    """A player at the table gets 403; a stranger 404; a GET is not allowed; nothing is written."""
+def test_only_the_payer_the_payee_or_the_host_marks_paid(client, night):
+    """A player at the table marking another pair's transfer gets 403; a stranger 404; a GET is
+    not allowed; nothing is written."""
     table, seats, bikash = night
     url = reverse("ledger:transfer_paid", kwargs={"code": table.code})
-    data = {"payer": seats["Bikash"].pk, "payee": seats["Asha"].pk, "amount": "3.50", "paid": "1"}
+    data = {"payer": seats["Chandra"].pk, "payee": seats["Asha"].pk, "amount": "5.00", "paid": "1"}
     client.force_login(bikash)
     assert client.post(url, data).status_code == 403
     client.force_login(make_user("stranger"))
@@ -301,9 +310,12 @@ def test_guest_who_sat_at_the_table_sees_its_report(client, host, night):
     session[GUEST_TOKEN_SESSION_KEY] = seats["Chandra"].guest_token
     session.save()
     response = client.get(url)
-    assert response.status_code == 200 and "Mark paid" not in response.content.decode()
+    # Her own transfer (Chandra pays Asha) she may mark; Bikash's she may not.
+    assert response.status_code == 200 and response.content.decode().count("Mark paid") == 1
     assert client.get(reverse("ledger:table_report_csv", kwargs={"code": table.code})).status_code == 200
-    assert client.post(reverse("ledger:transfer_paid", kwargs={"code": table.code}), {}).status_code == 302  # log in
+    paid_url = reverse("ledger:transfer_paid", kwargs={"code": table.code})
+    assert client.post(paid_url, {})["Location"] == url  # back to the report, nothing found
+    assert not TransferPaid.objects.exists()
     session[GUEST_TOKEN_SESSION_KEY] = "someone-elses-token"
     session.save()
     assert client.get(url).status_code == 404
