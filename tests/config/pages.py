@@ -67,9 +67,10 @@ def page_urls(site) -> list[str]:
         "home_game_id": str(site["home_game"].pk),
         "uidb64": "MQ",
         "token": "set-password",
-        # The home game's pages for one transfer, member, seat, claim or night: none exists
+        # The home game's pages for one transfer, payment, member, seat, claim or night: none exists
         # here, so these answer 404 (or 405 to a GET): the policy and escaping still hold.
         "transfer_id": "1",
+        "payment_id": "1",
         "user_id": str(site["host"].pk),
         "seat_id": "1",
         "claim_id": "1",
