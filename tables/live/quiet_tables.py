@@ -108,25 +108,31 @@ class TableWatch:
 
     async def _run(self) -> None:
         while self.sockets:
-            quiet_seconds = self.quiet_seconds()
-            await asyncio.sleep(min(max(quiet_seconds / 2, 0.05), 1.0))
-            now = time.monotonic()
-            quiet = [table_id for table_id, at in self.news_at.items() if now - at >= quiet_seconds]
-            if not quiet:
-                continue
-            for table_id in quiet:
-                self.news_at[table_id] = now
-            try:
-                self.reads += 1
-                latest = await self.latest_seqs(quiet)
-            except Exception:  # the database is away: try again after the next quiet spell
-                logger.warning("reading the latest seq of %d quiet tables failed", len(quiet), exc_info=True)
-                continue
-            for table_id in quiet:
-                seq = latest.get(table_id, 0)
-                for socket in list(self.sockets.get(table_id, ())):
-                    if seq > socket.last_seq:
-                        socket.behind(seq)
+            await asyncio.sleep(min(max(self.quiet_seconds() / 2, 0.05), 1.0))
+            await self.sweep(time.monotonic())
+
+    async def sweep(self, now: float) -> None:
+        """One look at the tables quiet at ``now`` (``time.monotonic()``'s clock: no news for
+        ``quiet_seconds``): their latest seqs in one query, and each socket behind one of
+        them starts its catch-up. The watcher's loop calls it every half ``quiet_seconds``
+        (at most 1 s); a test calls it with a ``now`` of its own."""
+        quiet_seconds = self.quiet_seconds()
+        quiet = [table_id for table_id, at in self.news_at.items() if now - at >= quiet_seconds]
+        if not quiet:
+            return
+        for table_id in quiet:
+            self.news_at[table_id] = now
+        try:
+            self.reads += 1
+            latest = await self.latest_seqs(quiet)
+        except Exception:  # the database is away: try again after the next quiet spell
+            logger.warning("reading the latest seq of %d quiet tables failed", len(quiet), exc_info=True)
+            return
+        for table_id in quiet:
+            seq = latest.get(table_id, 0)
+            for socket in list(self.sockets.get(table_id, ())):
+                if seq > socket.last_seq:
+                    socket.behind(seq)
 
 
 _watches: dict[asyncio.AbstractEventLoop, TableWatch] = {}

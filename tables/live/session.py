@@ -159,14 +159,13 @@ class TableSession:
             return None
 
     async def resync(self, after: int, request_id: RequestId | None) -> None:
-        """The events after seq ``after`` from the log (a snapshot when too many)."""
+        """The events after seq ``after`` from the log up to this socket's seq (a snapshot
+        when too many); what the log holds past it comes as news, with its screen."""
         async with self.sending:  # the reply goes out before any later news
             if self.is_host:
                 # Pass and play: what the log holds past this socket's seq goes first, as
-                # news (whose eyes it sees with settled from the turn there), and the reply
-                # stops at that seq, so later news is still heard, its turn too. Otherwise
-                # the reply, filtered with the holder's eyes, would make the news of the
-                # turn leaving them old news, dropped, and the hold would outlive the turn.
+                # news (whose eyes it sees with settled from the turn there), so the turn
+                # leaving the holder is heard as news and the hold does not outlive it.
                 await self.send_missed()
             events = await database_sync_to_async(selectors.events_after)(
                 table_id=self.table_id, after=after, viewer=self.viewer.name, limit=RESYNC_LIMIT + 1
@@ -175,10 +174,11 @@ class TableSession:
             if len(events) > RESYNC_LIMIT:
                 await self.send_snapshot()
                 return
-            if self.is_host:
-                events = [event for event in events if event["seq"] <= self.last_seq]
-            elif events:
-                self.last_seq = max(self.last_seq, events[-1]["seq"])
+            # The reply stops at this socket's seq (issue 37): news committed before the read
+            # and still on its way to this socket would otherwise be old news when it came,
+            # dropped, and a page that takes the reply as words only (the table page's
+            # "hand-log") would stay behind with nothing to show it the gap.
+            events = [event for event in events if event["seq"] <= self.last_seq]
             reply: dict[str, object] = {"type": "events", "events": events}
             if request_id is not None:
                 reply["id"] = request_id
