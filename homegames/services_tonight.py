@@ -37,10 +37,12 @@ if TYPE_CHECKING:
 def night_open_table(*, night: PlannedNight, by: User) -> Table:
     """The host or a co-host opens tonight's table from the night's template, linked to the
     night and counted as a night of the home game, and sits down at it if she is coming
-    (said yes, within the seat limit). Once: a second call returns the same table."""
+    (said yes, within the seat limit). Once: a second call returns the same table. Refused
+    as :func:`night_open_with` refuses, but for a night already open."""
     night = night_for_opening(night, by)
     if night.table_id is not None:  # the id: a table opened meanwhile is not in this snapshot
         return Table.objects.get(pk=night.table_id)
+    _not_past(night)
     try:
         table = table_services.table_create(host=by, game=night.template.game, choices=night.template.choices)
     except ServiceError as error:
@@ -62,14 +64,18 @@ def night_open_with(*, night: PlannedNight, by: User, open_table: Callable[[], T
     night = night_for_opening(night, by)
     if night.table_id is not None:
         raise NightError("opened", _("Tonight's table is already open."))
-    if night.starts_at < timezone.now() - TONIGHT:
-        raise NightError("past", _("This night is behind us; it can no longer be opened."))
+    _not_past(night)
     try:
         table = open_table()
     except ServiceError as error:
         raise NightError(error.code, error.message) from error
     _link(night, table)
     return table
+
+
+def _not_past(night: PlannedNight) -> None:
+    if night.starts_at < timezone.now() - TONIGHT:
+        raise NightError("past", _("This night is behind us; it can no longer be opened."))
 
 
 def _link(night: PlannedNight, table: Table) -> None:

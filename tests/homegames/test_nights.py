@@ -279,6 +279,21 @@ def test_a_night_with_no_table_has_no_seat_and_a_cancelled_one_opens_none(group)
     assert night.table is None
 
 
+def test_a_night_behind_us_opens_no_table_online(group):
+    """As at the kitchen table: a night that started more than 12 hours ago is over, and
+    nobody is led to a table for it; an open table for a night stays its table."""
+    _home_game, host, _members, _template = group
+    past, opened = schedule(group), schedule(group)
+    table = night_open_table(night=opened, by=host)
+    PlannedNight.objects.filter(pk__in=[past.pk, opened.pk]).update(starts_at=timezone.now() - timedelta(hours=13))
+    with pytest.raises(NightError) as refused:
+        night_open_table(night=past, by=host)
+    assert refused.value.code == "past"
+    past.refresh_from_db()
+    assert past.table is None
+    assert night_open_table(night=opened, by=host) == table
+
+
 def test_tonights_table_is_on_the_home_page_and_the_lobby_of_those_coming(client, group):
     _home_game, host, members, _template = group
     night = schedule(group, seat_limit=2)
