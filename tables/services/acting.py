@@ -8,7 +8,7 @@ ends and the next is dealt (``tables.services.between_hands``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -98,6 +98,7 @@ def move_play(
     by_seat: int | None = None,
     client_action_id: str | None = None,
     sit_out: bool = False,
+    refuse: Callable[[Sequence[EngineEvent]], ServiceError | None] | None = None,
 ) -> Played:
     """Play ``action`` in the live ``hand`` (whose state is ``state``), the one way every
     move is played: a person's (:func:`hand_act`), the away rule's (``away.away_act``), the
@@ -106,12 +107,17 @@ def move_play(
     refusal raises :class:`ServiceError` with the engine's code and appends nothing), the
     move is recorded (:func:`action_record`), ``sit_out`` (the away rule) sits the player out
     (``seat_sat_out``, before the turn moves on, so they are not dealt in again), the turn
-    moves on, and when the hand is over the next deal is scheduled. The
+    moves on, and when the hand is over the next deal is scheduled. ``refuse`` sees the
+    move's events before anything is recorded and may refuse it (the host's move for an away
+    player that would turn up a card: ``away.hand_act_for_away``). The
     table must be locked (``log``)."""
     try:
         new_state, events = get_game(log.table.game).apply(state, action)
     except RuleError as error:
         raise rule_refusal(error) from None
+    refusal = None if refuse is None else refuse(events)
+    if refusal is not None:
+        raise refusal
     seq = action_record(
         log,
         hand=hand,

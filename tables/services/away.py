@@ -26,12 +26,11 @@ names the host's seat (``"by_seat"``), so the log says who acted for whom.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from engine.api import Action, RuleError
+from engine.api import Action
 from engine.api import Event as EngineEvent
 from engine.games import get_game
 from tables import selectors
@@ -40,7 +39,6 @@ from tables.services.acting import MAX_AMOUNT, MAX_VERB_LENGTH, least_move, move
 from tables.services.errors import ServiceError
 from tables.services.hosting import require_host
 from tables.services.log import TableLog
-from tables.services.refusals import rule_refusal
 from tables.services.turns import seat_is_computer
 from tables.services.write import table_write
 
@@ -99,18 +97,27 @@ def _chosen_move(log: TableLog, *, hand: Hand, host_seat: int, verb: str, amount
     if verb not in {entry.verb for entry in game.legal_actions(state, name)}:
         raise ServiceError("not_legal", _("That move is not open to that player now."))
     action = Action(name, verb, amount)
-    # A dry run first: the engine is pure, so applying the move here changes nothing.
-    try:
-        _state: Any
-        _state, events = game.apply(state, action)
-    except RuleError as error:
-        raise rule_refusal(error) from None
-    if _reveals_cards(events):
-        raise ServiceError(
-            "reveals_cards",
-            _("That move would turn up cards, so only the player may make it. Choose another move or away."),
-        )
-    return move_play(log, hand=hand, state=state, action=action, actor_id=int(name), by="host", by_seat=host_seat).seq
+    played = move_play(
+        log,
+        hand=hand,
+        state=state,
+        action=action,
+        actor_id=int(name),
+        by="host",
+        by_seat=host_seat,
+        refuse=_reveals_cards_refusal,
+    )
+    return played.seq
+
+
+def _reveals_cards_refusal(events: Iterable[EngineEvent]) -> ServiceError | None:
+    """The refusal of a move the host chose whose events would turn up a hidden card."""
+    if not _reveals_cards(events):
+        return None
+    return ServiceError(
+        "reveals_cards",
+        _("That move would turn up cards, so only the player may make it. Choose another move or away."),
+    )
 
 
 def _check_move(move: object, amount: object) -> None:
