@@ -372,16 +372,26 @@ def _reminders_for(night: PlannedNight, user_id: int, now: datetime) -> None:
             _notice(night, user_id, kind, due)
 
 
+def _told_of(night: PlannedNight) -> list[int]:
+    """Who must hear that the night moved or is off: everyone who answered, and everyone its
+    invitation was sent to (a calendar that accepted the invitation holds the night, answered
+    on the page or not: docs/home-games.md, "Invitations by e-mail")."""
+    answered = set(night.answers.values_list("user_id", flat=True))
+    invited = Notice.objects.filter(night=night, kind=Notice.Kind.INVITATION, sent_at__isnull=False)
+    return sorted(answered | set(invited.values_list("user_id", flat=True)))
+
+
 def _notify_answered(night: PlannedNight, kind: str, now: datetime) -> None:
-    for user_id in night.answers.values_list("user_id", flat=True):
+    for user_id in _told_of(night):
         _notice(night, user_id, kind, now)
 
 
 def _notify_moved(night: PlannedNight, moved_from: datetime, now: datetime) -> None:
-    """A note to everyone who answered that the night moved, due ``MOVED_NOTE_DELAY`` from
-    now. A member whose note of an earlier move has not gone out yet gets no second one: that
-    note tells the latest time (read when it is sent) and the time before its move."""
-    for user_id in night.answers.values_list("user_id", flat=True):
+    """A note to everyone who answered or was sent the invitation (:func:`_told_of`) that the
+    night moved, due ``MOVED_NOTE_DELAY`` from now. A member whose note of an earlier move has
+    not gone out yet gets no second one: that note tells the latest time (read when it is
+    sent) and the time before its move."""
+    for user_id in _told_of(night):
         waiting = Notice.objects.filter(
             night=night, user_id=user_id, kind=Notice.Kind.MOVED, sent_at__isnull=True, skipped=""
         )

@@ -119,7 +119,7 @@ def test_reminders_the_day_before_and_an_hour_before_for_those_coming(group):
     }
 
 
-def test_moving_a_night_tells_everyone_who_answered_and_the_reminders_follow(group):
+def test_moving_a_night_tells_everyone_who_answered_or_was_invited_and_the_reminders_follow(group):
     _home_game, host, members, _template = group
     night = schedule(group)
     night_answer(night=night, user=members["bikash"], reply="yes")
@@ -131,7 +131,8 @@ def test_moving_a_night_tells_everyone_who_answered_and_the_reminders_follow(gro
     notices_send_due()
     assert night_mails() == []  # the note waits a few minutes, for a host who moves it again
     notices_send_due(now=timezone.now() + MOVED_NOTE_DELAY)
-    assert recipients("Moved") == ["bikash@example.org", "chandra@example.org"]  # everyone who answered
+    # Everyone who answered, and Dipa, who did not but was sent the invitation her calendar holds.
+    assert recipients("Moved") == ["bikash@example.org", "chandra@example.org", "dipa@example.org"]
     mail.outbox.clear()
     # The old time's reminder is not sent; the new time's is.
     notices_send_due(now=later - timedelta(days=2, hours=1))
@@ -141,7 +142,7 @@ def test_moving_a_night_tells_everyone_who_answered_and_the_reminders_follow(gro
     assert Notice.objects.filter(version=1, kind="hour_before", skipped="stale").exists()
 
 
-def test_cancelling_tells_everyone_who_answered_and_no_reminder_follows(group):
+def test_cancelling_tells_everyone_who_answered_or_was_invited_and_no_reminder_follows(group):
     _home_game, host, members, _template = group
     night = schedule(group)
     night_answer(night=night, user=members["bikash"], reply="yes")
@@ -150,10 +151,26 @@ def test_cancelling_tells_everyone_who_answered_and_no_reminder_follows(group):
     mail.outbox.clear()
     night_cancel(night=night, by=host)
     notices_send_due()
-    assert recipients("Cancelled") == ["bikash@example.org", "dipa@example.org"]
+    # Chandra never answered on the page, but her calendar may have accepted the invitation.
+    assert recipients("Cancelled") == ["bikash@example.org", "chandra@example.org", "dipa@example.org"]
+    cancellation = next(m for m in night_mails() if m.to == ["chandra@example.org"])
+    calendar = [part for part in cancellation.message().walk() if part.get_content_type() == "text/calendar"]
+    assert calendar and all(part.get_param("method") == "CANCEL" for part in calendar)
     mail.outbox.clear()
     notices_send_due(now=night.starts_at)
     assert night_mails() == []
+
+
+def test_a_night_cancelled_before_its_invitations_went_out_tells_only_who_answered(group):
+    """Nobody's calendar holds a night whose invitation was never sent: the cancellation goes
+    to those who answered on the page, and the invitations still due are not sent."""
+    _home_game, host, members, _template = group
+    night = schedule(group)
+    night_answer(night=night, user=members["bikash"], reply="yes")
+    night_cancel(night=night, by=host)
+    notices_send_due()
+    assert recipients() == ["bikash@example.org"]
+    assert recipients("Cancelled") == ["bikash@example.org"]
 
 
 def test_a_removed_member_or_one_without_an_address_gets_nothing(group):
