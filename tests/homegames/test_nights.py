@@ -279,6 +279,23 @@ def test_a_night_with_no_table_has_no_seat_and_a_cancelled_one_opens_none(group)
     assert night.table is None
 
 
+def test_a_cancelled_nights_page_asks_nobody_whether_they_are_coming(client, group):
+    """Found by the second group's trial: the cancelled night's page still asked "Are you
+    coming?" and listed everyone under "Not answered yet"."""
+    _home_game, host, members, _template = group
+    night = schedule(group)
+    night_answer(night=night, user=members["bikash"], reply="yes")
+    client.force_login(members["chandra"])
+    page = client.get(url("night_detail", night)).content.decode()
+    assert "Are you coming?" in page and "Not answered yet" in page
+    night_cancel(night=night, by=host)
+    page = client.get(url("night_detail", night)).content.decode()
+    assert "This night has been cancelled." in page
+    assert "Are you coming?" not in page and "You have not answered yet." not in page
+    assert "Not answered yet" not in page and 'name="reply"' not in page
+    assert members["bikash"].table_name in page  # who had said yes stays on the record
+
+
 def test_a_night_behind_us_opens_no_table_online(group):
     """As at the kitchen table: a night that started more than 12 hours ago is over, and
     nobody is led to a table for it; an open table for a night stays its table."""
