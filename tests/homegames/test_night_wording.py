@@ -108,6 +108,9 @@ def test_adding_a_played_table_is_not_called_adding_a_night(client, group):  # n
     response = client.post(reverse("ledger:home_game_new"), {"name": "Saturday Faras"}, follow=True)
     text = response.content.decode()
     assert "Add a table to it after each night" not in text and "schedule your first night" in text
+    # The form itself said so too (the second group's trial): it now leads to the nights ahead.
+    form = client.get(reverse("ledger:home_game_new")).content.decode()
+    assert "add its table here" not in form and "schedule its nights under" in form
 
 
 def test_the_mails_write_the_time_with_its_weekday_in_the_members_language(group):  # noqa: F811
