@@ -27,7 +27,7 @@ Money is ``Decimal`` with two places; chips are integers.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings as django_settings
 from django.db import models
@@ -44,15 +44,38 @@ NEVER_UPDATED = "Ledger entries are never updated; record a reversal instead."
 NEVER_DELETED = "Ledger entries are never deleted; record a reversal instead."
 
 
-class LedgerEntryQuerySet(models.QuerySet["LedgerEntry"]):
+class AppendOnlyQuerySet(models.QuerySet[Any]):
+    """Rows of an :class:`AppendOnly` model: a bulk update or delete is refused as a row's is."""
+
     def update(self, **kwargs: Any) -> int:
-        raise AppendOnlyError(NEVER_UPDATED)
+        raise AppendOnlyError(self.model.never_updated)
 
     def delete(self) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError(NEVER_DELETED)
+        raise AppendOnlyError(self.model.never_deleted)
 
 
-class LedgerEntry(models.Model):
+class AppendOnly(models.Model):
+    """A model whose rows are written once, never changed or removed, by a row's ``save`` or
+    ``delete`` or by its queryset's; each says why in its own words."""
+
+    never_updated: ClassVar[str]
+    never_deleted: ClassVar[str]
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError(self.never_updated)
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError(self.never_deleted)
+
+
+class LedgerEntry(AppendOnly):
     """One line of a table's ledger: chips bought, chips cashed out, a prize, or a reversal."""
 
     class Kind(models.TextChoices):
@@ -96,7 +119,8 @@ class LedgerEntry(models.Model):
     note = models.CharField(_("note"), max_length=200, blank=True, default="")
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
-    objects = LedgerEntryQuerySet.as_manager()
+    never_updated = NEVER_UPDATED
+    never_deleted = NEVER_DELETED
 
     class Meta:
         verbose_name = _("ledger entry")
@@ -134,27 +158,11 @@ class LedgerEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.table_id}: {self.player_name} {self.kind} {self.chips}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise AppendOnlyError(NEVER_UPDATED)
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError(NEVER_DELETED)
-
-
-class SharedCostQuerySet(models.QuerySet["SharedCost"]):
-    def update(self, **kwargs: Any) -> int:
-        raise AppendOnlyError(COST_NEVER_CHANGED)
-
-    def delete(self) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError(COST_NEVER_CHANGED)
-
 
 COST_NEVER_CHANGED = "Shared costs are never changed or removed."
 
 
-class SharedCost(models.Model):
+class SharedCost(AppendOnly):
     """One cost a table's people shared: what it was, how much, who paid it (a seat of the
     table) and the shares of those who split it (``shares``: ``{seat id: whole shares}``, every
     share 1 to 100). Written only by ``ledger.services.ledger_record_cost``; never changed."""
@@ -177,7 +185,7 @@ class SharedCost(models.Model):
     # Not ``auto_now_add``: the costs moved here from the kitchen kept the time they were recorded.
     created_at = models.DateTimeField(_("recorded"), default=timezone.now)
 
-    objects = SharedCostQuerySet.as_manager()
+    never_updated = never_deleted = COST_NEVER_CHANGED
 
     class Meta:
         verbose_name = _("shared cost")
@@ -187,14 +195,6 @@ class SharedCost(models.Model):
 
     def __str__(self) -> str:
         return f"{self.what} {self.amount}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise AppendOnlyError(COST_NEVER_CHANGED)
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError(COST_NEVER_CHANGED)
 
 
 class TableLedger(models.Model):
