@@ -9,11 +9,16 @@ never open two tables: the second waits for the first, then finds the night open
 the night's ``table_id``, not its joined table: on PostgreSQL a row read again after
 waiting for its lock has the new table's id, but the table row itself, made by the other
 transaction, is not in the waiting statement's snapshot, so the join finds none.
+
+A night is opened on the night itself: from ``OPENS_BEFORE`` (12 hours) before its planned
+start until it is behind us (``TONIGHT``, 12 hours after it); before, the table is refused
+(``too_early``) and its page offers no opening (docs/home-games.md, "Tonight's table").
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -32,6 +37,22 @@ from tables.services.errors import ServiceError
 if TYPE_CHECKING:
     from tables.models import Seat
 
+#: How long before its planned start a night's table may be opened (at home or at the
+#: kitchen table): on the night itself, not days ahead.
+OPENS_BEFORE = timedelta(hours=12)
+
+
+def night_opens_at(night: PlannedNight) -> datetime:
+    """When the night's table may first be opened (``OPENS_BEFORE`` its start)."""
+    return night.starts_at - OPENS_BEFORE
+
+
+def night_too_early(night: PlannedNight, now: datetime | None = None) -> bool:
+    """Whether the night is too far ahead for its table to be opened yet. Compared without
+    subtracting from the start, so a night stored at the calendar's very start cannot
+    overflow."""
+    return night.starts_at > (now or timezone.now()) + OPENS_BEFORE
+
 
 @transaction.atomic
 def night_open_table(*, night: PlannedNight, by: User) -> Table:
@@ -42,7 +63,7 @@ def night_open_table(*, night: PlannedNight, by: User) -> Table:
     night = night_for_opening(night, by)
     if night.table_id is not None:  # the id: a table opened meanwhile is not in this snapshot
         return Table.objects.get(pk=night.table_id)
-    _not_past(night)
+    _on_the_night(night)
     try:
         table = table_services.table_create(host=by, game=night.template.game, choices=night.template.choices)
     except ServiceError as error:
@@ -58,13 +79,14 @@ def night_open_with(*, night: PlannedNight, by: User, open_table: Callable[[], T
     """The host or a co-host opens the night with a table another app opens (``open_table``:
     a night at the kitchen table), linked to the night and counted as a night of the home
     game. Refused, opening nothing: a night already open, online or not, or played
-    (``opened``), a night behind us (``past``: started more than 12 hours ago), a cancelled
+    (``opened``), a night behind us (``past``: started more than 12 hours ago), a night not
+    yet on its day (``too_early``: more than ``OPENS_BEFORE`` before its start), a cancelled
     one (``cancelled``), anyone but the host or a co-host (``not_co_host``), and whatever
     ``open_table`` refuses."""
     night = night_for_opening(night, by)
     if night.table_id is not None:
         raise NightError("opened", _("Tonight's table is already open."))
-    _not_past(night)
+    _on_the_night(night)
     try:
         table = open_table()
     except ServiceError as error:
@@ -73,9 +95,16 @@ def night_open_with(*, night: PlannedNight, by: User, open_table: Callable[[], T
     return table
 
 
-def _not_past(night: PlannedNight) -> None:
-    if night.starts_at < timezone.now() - TONIGHT:
+def _on_the_night(night: PlannedNight) -> None:
+    now = timezone.now()
+    if night.starts_at < now - TONIGHT:
         raise NightError("past", _("This night is behind us; it can no longer be opened."))
+    if night_too_early(night, now):
+        raise NightError(
+            "too_early",
+            _("Tonight's table can be opened on the night itself, from %(hours)d hours before it starts.")
+            % {"hours": OPENS_BEFORE // timedelta(hours=1)},
+        )
 
 
 def _link(night: PlannedNight, table: Table) -> None:

@@ -49,7 +49,7 @@ from homegames.services import (
     night_update,
 )
 from homegames.services_members import calendar_feed_for, calendar_feed_replace
-from homegames.services_tonight import night_open_table, night_take_seat
+from homegames.services_tonight import night_open_table, night_opens_at, night_take_seat, night_too_early
 from tables.pages.forms import GAME_CHOICES, OpenTableForm
 
 
@@ -202,6 +202,10 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
     home_game, night = _night(request, home_game_id, night_id)
     answers = night_answers(night=night)
     mine = answers.by_user.get(_user(request).pk)
+    is_past = night.is_played or night.starts_at < timezone.now() - TONIGHT
+    too_early = not is_past and night_too_early(night)
+    zone = user_zone(request.user)
+    opens_at = night_opens_at(night) if too_early else None
     return render(
         request,
         "homegames/night_detail.html",
@@ -213,10 +217,13 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
             "mine": answers.place_of(_user(request).pk),
             "my_reply": mine.reply if mine else "",
             "answer_form": AnswerForm(initial={"comment": mine.comment if mine else ""}),
-            "zone": user_zone(request.user),
+            "zone": zone,
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
             "can_answer": not night.is_cancelled and not night.is_played and night.starts_at > timezone.now(),
-            "is_past": night.is_played or night.starts_at < timezone.now() - TONIGHT,
+            "is_past": is_past,
+            "too_early": too_early,
+            "opens_at": opens_at,
+            "opens_zone": shown_zone(opens_at, zone) if opens_at else zone,
         },
     )
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from tables.models import Table
 
 #: The planned night's own refusals: the form cannot fix them, its page says why.
-NIGHT_REFUSALS = ("opened", "past", "cancelled", "not_co_host")
+NIGHT_REFUSALS = ("opened", "past", "too_early", "cancelled", "not_co_host")
 
 
 def planned_night(request: HttpRequest) -> PlannedNight | None:

@@ -368,8 +368,8 @@ def _season(host, users) -> dict[str, object]:
 
 def _planned_night(host, users) -> dict[str, object]:
     """``planned-night``: hostuser's home game "Kitchen friends" with bikash, a Faras template
-    of 1,000 chips for 10.00 USD and a night planned tomorrow with it; returns the night's
-    page."""
+    of 1,000 chips for 10.00 USD and a night planned tonight with it (three hours ahead: its
+    table may be opened); returns the night's page."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -384,7 +384,7 @@ def _planned_night(host, users) -> dict[str, object]:
     night = night_schedule(
         home_game=home_game,
         template=template,
-        starts_at=timezone.now() + timedelta(days=1),
+        starts_at=timezone.now() + timedelta(hours=3),
         time_zone="UTC",
         place="Asha's kitchen",
         seat_limit=6,

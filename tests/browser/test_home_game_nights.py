@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import urllib.parse
 import urllib.request
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, datetime, timedelta
 
 from icalendar import Calendar
 from playwright.sync_api import expect
@@ -62,9 +62,10 @@ def test_a_night_from_invitation_to_tonights_table(new_page, live_site, artifact
     host.locator('[name="name"]').fill("Our Faras")
     host.locator("form.settings-form button[type=submit]").click()
     host.get_by_role("link", name="Schedule a night").click()
-    day = date.today() + timedelta(days=2)
-    host.locator('[name="date"]').fill(day.isoformat())
-    host.locator('[name="time"]').fill("20:00")
+    # Tonight, two hours ahead (the host's zone is UTC): tonight's table may be opened.
+    starts = (datetime.now(UTC) + timedelta(hours=2)).replace(second=0, microsecond=0)
+    host.locator('[name="date"]').fill(starts.date().isoformat())
+    host.locator('[name="time"]').fill(f"{starts:%H:%M}")
     host.locator('[name="place"]').fill("Asha's flat")
     host.locator('[name="template"]').select_option(label="Our Faras")
     host.locator('[name="seat_limit"]').fill("2")
@@ -83,7 +84,7 @@ def test_a_night_from_invitation_to_tonights_table(new_page, live_site, artifact
     ics = host.request.get(night_url + "night.ics")
     assert ics.ok and ics.headers["content-type"].startswith("text/calendar")
     event = the_event(ics.body())
-    assert event.decoded("dtstart") == datetime.combine(day, time(20, 0), tzinfo=UTC)
+    assert event.decoded("dtstart") == starts
     assert str(event["location"]) == "Asha's flat" and str(event["status"]) == "CONFIRMED"
     host.get_by_role("button", name="Yes", exact=True).click()
     expect(host.locator(".my-answer")).to_have_text("You are coming.")

@@ -36,7 +36,7 @@ def played(night, host):
 
 def test_a_played_night_is_behind_us_on_every_page(client, group):  # noqa: F811
     home_game, host, members, _template = group
-    night = schedule(group, days=2)
+    night = schedule(group, days=0.25)  # tonight, 6 hours ahead
     ahead = schedule(group, days=9)
     night_answer(night=night, user=members["bikash"], reply="yes")
     table = played(night, host)
@@ -66,7 +66,7 @@ def test_a_played_night_is_behind_us_on_every_page(client, group):  # noqa: F811
 
 def test_no_one_is_invited_to_a_played_night(group):  # noqa: F811
     home_game, host, _members, _template = group
-    night = schedule(group, days=2)
+    night = schedule(group, days=0.25)  # tonight, 6 hours ahead
     ahead = schedule(group, days=9)
     played(night, host)
     # The invitations written at scheduling had not gone out: they are not sent now.

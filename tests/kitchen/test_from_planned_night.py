@@ -47,7 +47,7 @@ def plan(group, *, game="faras", choices=None) -> PlannedNight:
     return night_schedule(
         home_game=home_game,
         template=template,
-        starts_at=(timezone.now() + timedelta(days=1)).replace(microsecond=0),
+        starts_at=(timezone.now() + timedelta(hours=3)).replace(microsecond=0),  # tonight: it may be opened
         time_zone="Asia/Kathmandu",
         place="Asha's flat",
         seat_limit=4,
