@@ -4,6 +4,7 @@ the settle-up, the e-mail address of someone joining."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -27,19 +28,51 @@ class TemplateNameForm(forms.Form):
     name = forms.CharField(label=_("Template name"), max_length=60, help_text=_("Such as “our Faras”."))
 
 
+#: The value of a game offered on the night's form with its usual settings (no template).
+GAME_VALUE = "game:"
+
+
 class NightForm(forms.Form):
+    """A night's date, time, place, game and seat limit. The game is one of ``templates`` (the
+    home game's own) or, with ``games`` (``(game, name)`` pairs), a game with its usual
+    settings: a new host schedules straight away. Cleaned, ``template`` is the template, or
+    the game's name for its usual settings; ``seat_limit`` empty is None (every seat)."""
+
     date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
     time = forms.TimeField(label=_("Time"), widget=forms.TimeInput(attrs={"type": "time"}))
     place = forms.CharField(label=_("Place"), max_length=200, help_text=_("Where, in words: “Asha's flat”."))
-    template = forms.ModelChoiceField(label=_("Game and house rules"), queryset=NightTemplate.objects.none())
-    seat_limit = forms.IntegerField(label=_("Seat limit"), min_value=2, max_value=16)
+    template = forms.ChoiceField(label=_("Game and house rules"))
+    seat_limit = forms.IntegerField(
+        label=_("Seat limit"),
+        min_value=2,
+        max_value=16,
+        required=False,
+        help_text=_("How many seats the night has; later yeses wait. Leave it empty for every seat at the table."),
+    )
 
-    def __init__(self, *args: Any, templates: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        templates: Iterable[NightTemplate] = (),
+        games: Sequence[tuple[str, Any]] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.templates = {str(template.pk): template for template in templates}
+        own = [(key, template.name) for key, template in self.templates.items()]
+        usual = [(GAME_VALUE + game, name) for game, name in games]
         field = self.fields["template"]
-        assert isinstance(field, forms.ModelChoiceField)
-        if templates is not None:
-            field.queryset = templates
+        assert isinstance(field, forms.ChoiceField)  # declared above
+        if own and usual:
+            field.choices = [(_("Your templates"), own), (_("A game with its usual settings"), usual)]
+        else:
+            field.choices = own or usual
+        if "template" not in self.initial and (own or usual):
+            self.initial["template"] = (own or usual)[0][0]
+
+    def clean_template(self) -> NightTemplate | str:
+        value: str = self.cleaned_data["template"]
+        return self.templates[value] if value in self.templates else value.removeprefix(GAME_VALUE)
 
 
 class AnswerForm(forms.Form):

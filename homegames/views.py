@@ -43,12 +43,12 @@ from homegames.services import (
     member_prefs_save,
     night_answer,
     night_cancel,
-    night_schedule,
     night_start_local,
     night_template_save,
     night_update,
 )
 from homegames.services_members import calendar_feed_for, calendar_feed_replace
+from homegames.services_schedule import is_plain, night_schedule_plain, template_seats
 from homegames.services_tonight import night_open_table, night_opens_at, night_take_seat, night_too_early
 from tables.pages.forms import GAME_CHOICES, OpenTableForm
 
@@ -140,12 +140,17 @@ def night_new(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game(request, home_game_id)
     user = _planner(request, home_game)
     zone = user_zone(user)
-    form = NightForm(request.POST or None, templates=NightTemplate.objects.filter(home_game=home_game))
+    own = [template for template in NightTemplate.objects.filter(home_game=home_game) if not is_plain(template)]
+    form = NightForm(request.POST or None, templates=own, games=GAME_CHOICES)
     if request.method == "POST" and form.is_valid():
+        chosen = form.cleaned_data["template"]  # a template, or a game with its usual settings
+        template, game = (chosen, "") if isinstance(chosen, NightTemplate) else (None, chosen)
         try:
-            night = night_schedule(
+            night = night_schedule_plain(
                 home_game=home_game,
-                template=form.cleaned_data["template"],
+                template=template,
+                game=game,
+                game_name=str(dict(GAME_CHOICES).get(game, game)),
                 starts_at=night_start_local(day=form.cleaned_data["date"], at=form.cleaned_data["time"], zone=zone),
                 time_zone=str(zone),
                 place=form.cleaned_data["place"],
@@ -157,7 +162,9 @@ def night_new(request: HttpRequest, home_game_id: int) -> HttpResponse:
         else:
             messages.success(request, _("The night is on the calendar."))
             return redirect("homegames:night_detail", home_game_id=home_game.pk, night_id=night.pk)
-    return render(request, "homegames/night_form.html", {"home_game": home_game, "form": form, "zone": zone})
+    return render(
+        request, "homegames/night_form.html", {"home_game": home_game, "form": form, "zone": zone, "own": own}
+    )
 
 
 @login_required
@@ -169,12 +176,12 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
     local = timezone.localtime(night.starts_at, shown_zone(night.starts_at, zone))
     form = NightForm(
         request.POST or None,
-        templates=NightTemplate.objects.filter(home_game=home_game, pk=night.template_id),
+        templates=[night.template],
         initial={
             "date": local.date(),
             "time": local.time().replace(second=0, microsecond=0),
             "place": night.place,
-            "template": night.template_id,
+            "template": str(night.template_id),
             "seat_limit": night.seat_limit,
         },
     )
@@ -184,7 +191,7 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
                 night=night,
                 starts_at=night_start_local(day=form.cleaned_data["date"], at=form.cleaned_data["time"], zone=zone),
                 place=form.cleaned_data["place"],
-                seat_limit=form.cleaned_data["seat_limit"],
+                seat_limit=form.cleaned_data["seat_limit"] or template_seats(night.template),
                 by=user,
             )
         except NightError as error:
