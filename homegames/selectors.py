@@ -61,19 +61,26 @@ def home_game_for_invite(*, token: str) -> HomeGame | None:
     return HomeGame.objects.filter(invite_token=token).first()
 
 
-def claimable_seats(*, home_game: HomeGame) -> list[Seat]:
-    """Guest seats (no account, not a computer) that bought in at the home game's nights and
-    that nobody has claimed yet, oldest night first (read through the ledger's own entries)."""
-    entries = (
-        LedgerEntry.objects.filter(
-            table__home_game_night__home_game=home_game,
-            seat__user__isnull=True,
-            seat__computer="",
-            seat__claim__isnull=True,
-        )
-        .select_related("seat", "seat__table")
-        .order_by("seat__table__created_at", "seat_id")
+def claimable_seats(*, home_game: HomeGame, for_user: User | None = None) -> list[Seat]:
+    """Guest seats (no account, not a computer) that bought in at the home game's nights of
+    the open season (a closed season's stay as settled) and that nobody has claimed yet,
+    oldest night first (read through the ledger's own entries). With ``for_user``, only those
+    the claim concerns: none at a table where they had a seat of their own, that they hosted,
+    or where they have claimed a seat already (one person, one seat a table)."""
+    entries = LedgerEntry.objects.filter(
+        table__home_game_night__home_game=home_game,
+        table__home_game_night__season__isnull=True,
+        seat__user__isnull=True,
+        seat__computer="",
+        seat__claim__isnull=True,
     )
+    if for_user is not None:
+        entries = (
+            entries.exclude(table__seats__user=for_user)
+            .exclude(table__host=for_user)
+            .exclude(table__seats__claim__user=for_user)
+        )
+    entries = entries.select_related("seat", "seat__table").order_by("seat__table__created_at", "seat_id")
     seats: dict[int, Seat] = {}
     for entry in entries:
         seats.setdefault(entry.seat_id, entry.seat)

@@ -134,7 +134,7 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
                 if home_game.invite_token and home_game.host_id == request.user.pk
                 else ""
             ),
-            "claimable": claimable_seats(home_game=home_game),
+            "claimable": claimable_seats(home_game=home_game, for_user=signed_in(request)),
             "claims": home_game.claims.select_related("user", "seat", "seat__table"),
         },
     )
