@@ -393,6 +393,38 @@ def _planned_night(host, users) -> dict[str, object]:
     return {"page": f"/home-games/{home_game.pk}/nights/{night.pk}/"}
 
 
+def _guest_night(host, users) -> dict[str, object]:
+    """``guest-night``: hostuser's home game "Guest night" with bikash and chandra; one night
+    (a Faras table, a few hands, ended) where hostuser and bikash sat with their accounts and
+    Gita as a guest; returns the home game's id."""
+    import secrets
+
+    from homegames.services_members import home_game_add_table, home_game_create, home_game_join
+    from tables.services import seat_take, table_create, table_join, table_start
+    from tests.tables.conftest import end_game
+
+    home_game = home_game_create(name="Guest night", host=host)
+    for username in ("bikash", "chandra"):
+        home_game_join(home_game=home_game, token=home_game.invite_token, user=users[username])
+    table = table_create(host=host, game="faras", choices={"buy_in_price": "10.00", "buy_in_chips": 1000})
+    seats = [
+        table_join(code=table.code, invite_token=table.invite_token, user=user) for user in (host, users["bikash"])
+    ]
+    seats.append(
+        table_join(
+            code=table.code, invite_token=table.invite_token, guest_name="Gita", guest_token=secrets.token_urlsafe(24)
+        )
+    )
+    for seat in seats:
+        seat_take(table_id=table.pk, seat_id=seat.pk)
+    table_start(table_id=table.pk, seat_id=seats[0].pk)
+    seats = [type(seat).objects.get(pk=seat.pk) for seat in seats]
+    _play_hands(table, seats, hands=2, seed=21)
+    end_game(table, seats[0].pk)
+    home_game_add_table(home_game=home_game, table=table, by=host)
+    return {"home_game": home_game.pk}
+
+
 #: The start of the line on stdout that answers a scenario (``scenarios``): the JSON follows.
 SCENARIO_ANSWER = "scenario-answer: "
 
@@ -454,7 +486,8 @@ def scenario_data(name: str) -> dict[str, object]:
     ``phone-between-hands``: Bina and Kiran on the host's phone at a Faras table, between
     the first hand and the next (``_phone_between_hands``). ``season``: three nights of a
     home game settled once a season (``_season``). ``planned-night``: a home game's night
-    planned from a template (``_planned_night``).
+    planned from a template (``_planned_night``). ``guest-night``: a home game's played
+    night with a guest's seat (``_guest_night``).
     """
     from django.contrib.auth import get_user_model
 
@@ -488,6 +521,8 @@ def scenario_data(name: str) -> dict[str, object]:
         return _season(host, users)
     if name == "planned-night":
         return _planned_night(host, users)
+    if name == "guest-night":
+        return _guest_night(host, users)
     if name != "played":
         raise ValueError(f"no scenario {name!r}")
     table = table_create(host=host, game="faras", choices={})
