@@ -146,6 +146,13 @@ def seat_claim_make(*, home_game: HomeGame, seat: Seat, by: User) -> SeatClaim:
         raise HomeGameError("season_closed", _("That night's season is closed; its results stay as they were settled."))
     if seat.user_id is not None or seat.computer:
         raise HomeGameError("not_a_guest", _("Only a guest's seat can be claimed."))
+    if (
+        seat.table.seats.filter(user=by).exists()
+        or SeatClaim.objects.filter(user=by, seat__table_id=seat.table_id).exists()
+    ):  # one person, one seat a table: her results there would count twice
+        raise HomeGameError(
+            "own_seat", _("You had a seat of your own at that night, or have claimed one there already.")
+        )
     if SeatClaim.objects.filter(seat=seat).exists():
         raise HomeGameError("already_claimed", _("Someone has already claimed that seat."))
     try:
