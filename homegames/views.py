@@ -25,7 +25,7 @@ from config.confirm import confirm_page, confirmed
 from config.limits import GUESSES, CacheLimit, client_address, secret_digest
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
-from homegames.models import HomeGame, MemberPrefs, NightTemplate, PlannedNight
+from homegames.models import HomeGame, MemberPrefs, Night, NightTemplate
 from homegames.selectors import (
     TONIGHT,
     calendar_feed_nights,
@@ -72,10 +72,10 @@ def _planner(request: HttpRequest, home_game: HomeGame) -> User:
     return _user(request)
 
 
-def _night(request: HttpRequest, home_game_id: int, night_id: int) -> tuple[HomeGame, PlannedNight]:
+def _night(request: HttpRequest, home_game_id: int, night_id: int) -> tuple[HomeGame, Night]:
     home_game = _home_game(request, home_game_id)
     night = get_object_or_404(
-        PlannedNight.objects.select_related("template", "table"), pk=night_id, home_game=home_game
+        Night.objects.planned().select_related("template", "table"), pk=night_id, home_game=home_game
     )
     return home_game, night
 
@@ -166,10 +166,10 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
     home_game, night = _night(request, home_game_id, night_id)
     user = _planner(request, home_game)
     zone = user_zone(user)
-    local = timezone.localtime(night.starts_at, shown_zone(night.starts_at, zone))
+    local = timezone.localtime(night.start, shown_zone(night.start, zone))
     form = NightForm(
         request.POST or None,
-        templates=NightTemplate.objects.filter(home_game=home_game, pk=night.template_id),
+        templates=NightTemplate.objects.filter(home_game=home_game, nights=night),
         initial={
             "date": local.date(),
             "time": local.time().replace(second=0, microsecond=0),
@@ -215,13 +215,13 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
             "answer_form": AnswerForm(initial={"comment": mine.comment if mine else ""}),
             "zone": user_zone(request.user),
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
-            "can_answer": not night.is_cancelled and not night.is_played and night.starts_at > timezone.now(),
-            "is_past": night.is_played or night.starts_at < timezone.now() - TONIGHT,
+            "can_answer": not night.is_cancelled and not night.is_played and night.start > timezone.now(),
+            "is_past": night.is_played or night.start < timezone.now() - TONIGHT,
         },
     )
 
 
-def _back(home_game: HomeGame, night: PlannedNight) -> HttpResponse:
+def _back(home_game: HomeGame, night: Night) -> HttpResponse:
     return redirect("homegames:night_detail", home_game_id=home_game.pk, night_id=night.pk)
 
 
