@@ -54,9 +54,7 @@ def test_the_move_to_homegames_keeps_every_row_and_relation():
     season = old.get_model("ledger", "Season").objects.create(
         home_game=home_game, number=1, settle_by="season", currency="NPR", closed_by_id=host.pk
     )
-    old.get_model("ledger", "HomeGameNight").objects.create(
-        home_game=home_game, table_id=played.pk, season=season
-    )
+    old.get_model("ledger", "HomeGameNight").objects.create(home_game=home_game, table_id=played.pk, season=season)
     old.get_model("ledger", "HomeGameNight").objects.create(home_game=other, table_id=planned.pk)
     transfer = old.get_model("ledger", "SeasonTransfer").objects.create(
         season=season,
