@@ -28,20 +28,20 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from homegames.models import HomeGame, HomeGameNight, Season
+from homegames.models import HomeGame, Night, Season
 from homegames.selectors_seasons import NightResult, season_closed
 from ledger.checks import Problem, costs_problems, tables_problems
 from ledger.models import SharedCost, TransferPaid
 from ledger.selectors import ledger_report
 from tables.events import EventKind
-from tables.models import Event
+from tables.models import Event, Table
 
 
-def _night_name(night: HomeGameNight) -> str:
-    return f"night {night.pk} (table {night.table.code}) of home game {night.home_game_id} ({night.home_game.name})"
+def _night_name(night: Night, table: Table) -> str:
+    return f"night {night.pk} (table {table.code}) of home game {night.home_game_id} ({night.home_game.name})"
 
 
-def _paid_with_season(night: HomeGameNight) -> bool:
+def _paid_with_season(night: Night) -> bool:
     settle_by = night.season.settle_by if night.season else night.home_game.settle_by
     return settle_by == HomeGame.SettleBy.SEASON
 
@@ -50,23 +50,25 @@ def nights_problems() -> list[Problem]:
     """Nights settled twice, or frozen into a closed season before they were settled."""
     problems = []
     marked = set(TransferPaid.objects.values_list("table_id", flat=True))
-    nights = HomeGameNight.objects.select_related("table", "home_game", "season").order_by("pk")
+    nights = Night.objects.played().select_related("table", "home_game", "season").order_by("pk")
     for night in nights:
+        table = night.table
+        assert table is not None  # played()
         if _paid_with_season(night) and night.table_id in marked:
             where = f"season {night.season.number}" if night.season else "the open season"
             problems.append(
                 Problem(
                     "settled_twice",
-                    f"{_night_name(night)} is paid with {where} and has transfers marked paid on its own too.",
+                    f"{_night_name(night, table)} is paid with {where} and has transfers marked paid on its own too.",
                 )
             )
         if night.season is not None:
-            result = NightResult(night=night, report=ledger_report(table=night.table))
+            result = NightResult(night=night, table=table, report=ledger_report(table=table))
             if not result.is_settled:
                 problems.append(
                     Problem(
                         "settled_nowhere",
-                        f"{_night_name(night)} is in closed season {night.season.number} but is not settled "
+                        f"{_night_name(night, table)} is in closed season {night.season.number} but is not settled "
                         "(its game has not ended or its chips are not all cashed out): its money is in no settle-up.",
                     )
                 )

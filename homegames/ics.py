@@ -2,7 +2,7 @@
 ``.ics`` file and a member's calendar feed of a home game's nights.
 
 Each night is one event whose UID never changes, so phone calendars update it in place:
-``SEQUENCE`` goes up when the night moves (``PlannedNight.version``) and once more when it
+``SEQUENCE`` goes up when the night moves (``Night.version``) and once more when it
 is cancelled, and a cancelled night stays in the feed with ``STATUS:CANCELLED``.
 """
 
@@ -16,14 +16,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from icalendar import Calendar, Event, vCalAddress, vText
 
-from homegames.models import PlannedNight
+from homegames.models import Night
 
 
-def night_uid(night: PlannedNight) -> str:
+def night_uid(night: Night) -> str:
     return f"night-{night.pk}@{settings.DASHAIN_MAIL_DOMAIN}"
 
 
-def night_sequence(night: PlannedNight) -> int:
+def night_sequence(night: Night) -> int:
     return (night.version - 1) + (1 if night.is_cancelled else 0)
 
 
@@ -32,13 +32,13 @@ def night_sequence(night: PlannedNight) -> int:
 NIGHT_LENGTH = timedelta(hours=4)
 
 
-def night_event(night: PlannedNight, *, site_url: str) -> Event:
+def night_event(night: Night, *, site_url: str) -> Event:
     event = Event()
     event.add("uid", night_uid(night))
     event.add("dtstamp", timezone.now().astimezone(UTC))
-    event.add("dtstart", night.starts_at.astimezone(UTC))
+    event.add("dtstart", night.start.astimezone(UTC))
     event.add("dtend", night_end(night).astimezone(UTC))
-    event.add("summary", f"{night.home_game.name}: {night.template.name}")
+    event.add("summary", f"{night.home_game.name}: {night.plan_template.name}")
     event.add("location", night.place)
     event.add("sequence", night_sequence(night))
     event.add("status", "CANCELLED" if night.is_cancelled else "CONFIRMED")
@@ -48,10 +48,10 @@ def night_event(night: PlannedNight, *, site_url: str) -> Event:
     return event
 
 
-def night_description(night: PlannedNight, *, page: str, site_url: str) -> str:
+def night_description(night: Night, *, page: str, site_url: str) -> str:
     """What a calendar shows under the event: the game, the place, the night's page; once
     played, where its results are."""
-    lines = [f"{night.home_game.name}: {night.template.name}", night.place]
+    lines = [f"{night.home_game.name}: {night.plan_template.name}", night.place]
     if night.is_played and night.table is not None:
         report = f"{site_url.rstrip('/')}/ledger/tables/{night.table.code}/"
         lines.append(_("Played at table %(code)s. Results: %(url)s") % {"code": night.table.code, "url": report})
@@ -61,21 +61,21 @@ def night_description(night: PlannedNight, *, page: str, site_url: str) -> str:
     return "\n".join(lines)
 
 
-def night_end(night: PlannedNight) -> datetime:
+def night_end(night: Night) -> datetime:
     """The night's end as calendars show it; the calendar's last moment for a night at its very end."""
     try:
-        return night.starts_at + NIGHT_LENGTH
+        return night.start + NIGHT_LENGTH
     except OverflowError:
         return datetime.max.replace(tzinfo=UTC)
 
 
-def invitation_method(night: PlannedNight) -> str:
+def invitation_method(night: Night) -> str:
     """The iTIP method of the night's invitation: ``CANCEL`` once it is cancelled, else
     ``REQUEST``. The mail's ``text/calendar`` part names the same (RFC 6047, 2.4)."""
     return "CANCEL" if night.is_cancelled else "REQUEST"
 
 
-def night_invitation(night: PlannedNight, *, attendee: str, organizer: str, site_url: str) -> bytes:
+def night_invitation(night: Night, *, attendee: str, organizer: str, site_url: str) -> bytes:
     """An invitation a calendar can accept (iTIP, RFC 5546): ``METHOD:REQUEST`` with the
     night's event, its organizer and the one attendee, or ``METHOD:CANCEL`` once it is
     cancelled. The UID and SEQUENCE are the feed's, so accepting it and subscribing to the
@@ -97,7 +97,7 @@ def night_invitation(night: PlannedNight, *, attendee: str, organizer: str, site
     return bytes(calendar.to_ical())
 
 
-def nights_calendar(nights: Iterable[PlannedNight], *, name: str, site_url: str) -> bytes:
+def nights_calendar(nights: Iterable[Night], *, name: str, site_url: str) -> bytes:
     calendar = Calendar()
     calendar.add("prodid", "-//Dashain//home game nights//EN")
     calendar.add("version", "2.0")

@@ -115,7 +115,7 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
     invites = notice.kind in CALENDAR_KINDS and user.email.casefold() != organizer.casefold()
     method = invitation_method(night)
     with translation.override(user.language or settings.LANGUAGE_CODE):
-        when_text = _when(night.starts_at, zone)
+        when_text = _when(night.start, zone)
         subject = SUBJECTS[notice.kind]() % {"name": night.home_game.name, "when": when_text}
         digest: dict[str, object] = {}
         if notice.kind == Notice.Kind.ANSWERS:

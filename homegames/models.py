@@ -2,30 +2,33 @@
 when, where, who comes.
 
 - :class:`HomeGame`: a named group of players, its host, co-hosts and invite link.
-- :class:`HomeGameNight`: a table counted as a night of a home game (its money is the
-  ledger's, read through ``ledger.selectors``).
+- :class:`Night`: a night of a home game: planned (on the calendar, its start stored in UTC
+  with the time zone it was scheduled in, a place in words, a template and a seat limit),
+  played (a table, opened from the plan or added after the fact; its money is the ledger's,
+  read through ``ledger.selectors``), or both; settled in a season once.
 - :class:`Season`, :class:`SeasonTransfer`: a closed season and its frozen settle-up.
 - :class:`SeasonPayment`: a transfer of the open season paid before it closed.
 - :class:`SeatClaim`: a member's claim that a guest seat of a past night was theirs.
 
 - :class:`NightTemplate`: a game and every table setting, kept by the home game and
   reused ("our Faras"); checked by ``tables.services.table_settings.table_settings_build``.
-- :class:`PlannedNight`: a night on the calendar, its start stored in UTC with the time
-  zone it was scheduled in, a place in words, a template and a seat limit; once opened,
-  the table it was played at.
 - :class:`Answer`: a member's yes / maybe / no. The yeses in the order they were given
   (``yes_at``) fill the seat limit; the rest wait, and move up when someone says no.
 - :class:`MemberPrefs`: a player's time zone (the calendar shows their times in it).
 - :class:`CalendarFeed`: a member's private, replaceable calendar feed URL of a home game's nights.
 
-The first five lived in ``ledger`` until the home game became one app; they keep their
-tables' names (``db_table``: ``ledger_homegame`` and so on, the members' and co-hosts' tables
-following), so the move (migration ``0007``) changed Django's state and not one row.
+``HomeGame``, ``Season``, ``SeasonTransfer`` and ``SeatClaim`` lived in ``ledger`` until the
+home game became one app; they keep their tables' names (``db_table``: ``ledger_homegame`` and
+so on, the members' and co-hosts' tables following), so the move (migration ``0007``) changed
+Django's state and not one row. A night was two rows until migrations ``0009``-``0011``: a
+planned night (whose rows, ids and calendar UIDs the night keeps) and a table counted as a
+night of the home game (merged into the planned night of the same table, or a night of its own).
 """
 
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings as django_settings
 from django.db import models
@@ -70,31 +73,6 @@ class HomeGame(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-class HomeGameNight(models.Model):
-    """One table played as a night of a home game (a table belongs to at most one)."""
-
-    home_game = models.ForeignKey(
-        HomeGame, on_delete=models.CASCADE, related_name="nights", verbose_name=_("home game")
-    )
-    table = models.OneToOneField(
-        "tables.Table", on_delete=models.CASCADE, related_name="home_game_night", verbose_name=_("table")
-    )
-    # The closed season this night was settled in; None while it belongs to the open season.
-    season = models.ForeignKey(
-        "Season", on_delete=models.PROTECT, null=True, blank=True, related_name="nights", verbose_name=_("season")
-    )
-    added_at = models.DateTimeField(_("added"), auto_now_add=True)
-
-    class Meta:
-        db_table = "ledger_homegamenight"  # its name from when the ledger held it (see the module docstring)
-        verbose_name = _("home game night")
-        verbose_name_plural = _("home game nights")
-        ordering = ["home_game", "table__created_at", "id"]
-
-    def __str__(self) -> str:
-        return f"{self.home_game} / {self.table_id}"
 
 
 class SeatClaim(models.Model):
@@ -275,45 +253,113 @@ class NightTemplate(models.Model):
         return self.name
 
 
-class PlannedNight(models.Model):
+class NightQuerySet(models.QuerySet["Night"]):
+    def planned(self) -> NightQuerySet:
+        """The nights put on the calendar (a time, a place, a seat limit), played or not."""
+        return self.filter(starts_at__isnull=False)
+
+    def played(self) -> NightQuerySet:
+        """The nights with a table (opened from a plan, or added to the home game after the fact)."""
+        return self.filter(table__isnull=False)
+
+
+class Night(models.Model):
+    """A night of a home game. It may be planned (a time, stored in UTC with the time zone it
+    was scheduled in, a place in words, a template, a seat limit; answers and notices) and it
+    may have a table (played). A table added to the home game after the fact is a night with
+    no planned time; a planned night whose table is not open yet is a night ahead. A played
+    night is settled in a season once (``season``: the closed season, None while open)."""
+
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("Scheduled")
         CANCELLED = "cancelled", _("Cancelled")
 
     home_game = models.ForeignKey(
-        HomeGame, on_delete=models.CASCADE, related_name="planned_nights", verbose_name=_("home game")
+        HomeGame, on_delete=models.CASCADE, related_name="nights", verbose_name=_("home game")
     )
-    starts_at = models.DateTimeField(_("starts"))  # UTC, as Django stores every time
+    # The plan: all None (or the defaults) for a table added to the home game after the fact.
+    starts_at = models.DateTimeField(_("starts"), null=True, blank=True)  # UTC, as Django stores every time
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")  # the scheduler's
-    place = models.CharField(_("place"), max_length=200)
+    place = models.CharField(_("place"), max_length=200, blank=True, default="")
     template = models.ForeignKey(
-        NightTemplate, on_delete=models.PROTECT, related_name="nights", verbose_name=_("template")
-    )
-    seat_limit = models.PositiveSmallIntegerField(_("seat limit"))
-    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED)
-    table = models.OneToOneField(
-        "tables.Table",
-        on_delete=models.SET_NULL,
+        NightTemplate,
+        on_delete=models.PROTECT,
         null=True,
         blank=True,
-        related_name="planned_night",
-        verbose_name=_("table"),
+        related_name="nights",
+        verbose_name=_("template"),
     )
+    seat_limit = models.PositiveSmallIntegerField(_("seat limit"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     created_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("scheduled by")
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("scheduled by"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Raised each time the night moves: reminders written for an older time are not sent.
     version = models.PositiveIntegerField(_("version"), default=1)
+    # The table it was played at, and when that table became the home game's.
+    table = models.OneToOneField(
+        "tables.Table",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="night",
+        verbose_name=_("table"),
+    )
+    added_at = models.DateTimeField(_("added"), null=True, blank=True)
+    # The closed season this night was settled in; None while it belongs to the open season.
+    season = models.ForeignKey(
+        "Season", on_delete=models.PROTECT, null=True, blank=True, related_name="nights", verbose_name=_("season")
+    )
+
+    objects = NightQuerySet.as_manager()
 
     class Meta:
-        verbose_name = _("planned night")
-        verbose_name_plural = _("planned nights")
+        verbose_name = _("night")
+        verbose_name_plural = _("nights")
         ordering = ["starts_at", "id"]
-        constraints = [models.CheckConstraint(condition=Q(seat_limit__gte=2), name="planned_night_two_seats")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_limit__isnull=True) | Q(seat_limit__gte=2), name="planned_night_two_seats"
+            ),
+            models.CheckConstraint(
+                condition=Q(starts_at__isnull=True, seat_limit__isnull=True)
+                | Q(starts_at__isnull=False, seat_limit__isnull=False),
+                name="night_plan_whole",
+            ),
+            models.CheckConstraint(
+                condition=Q(starts_at__isnull=False) | Q(table__isnull=False), name="night_planned_or_played"
+            ),
+        ]
 
     def __str__(self) -> str:
+        if self.starts_at is None:
+            return f"{self.home_game_id} / {self.table_id}"
         return f"{self.home_game_id} @ {self.starts_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def is_planned(self) -> bool:
+        return self.starts_at is not None
+
+    @property
+    def start(self) -> datetime:
+        """The planned start; only a planned night has one (the calendar's, the answers' and
+        the notices' nights are planned: ``Night.objects.planned()``)."""
+        if self.starts_at is None:
+            raise ValueError(f"night {self.pk} was not planned: it has no start")
+        return self.starts_at
+
+    @property
+    def plan_template(self) -> NightTemplate:
+        """The template a planned night's table is opened from."""
+        if self.template is None:
+            raise ValueError(f"night {self.pk} has no template")
+        return self.template
 
     @property
     def is_cancelled(self) -> bool:
@@ -331,7 +377,7 @@ class Answer(models.Model):
         MAYBE = "maybe", _("Maybe")
         NO = "no", _("No")
 
-    night = models.ForeignKey(PlannedNight, on_delete=models.CASCADE, related_name="answers", verbose_name=_("night"))
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="answers", verbose_name=_("night"))
     user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -375,7 +421,7 @@ class Notice(models.Model):
         SEAT_FREED = "seat_freed", _("A seat for someone who waited")
         ANSWERS = "answers", _("New answers, to the host")
 
-    night = models.ForeignKey(PlannedNight, on_delete=models.CASCADE, related_name="notices", verbose_name=_("night"))
+    night = models.ForeignKey(Night, on_delete=models.CASCADE, related_name="notices", verbose_name=_("night"))
     user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.zones import zone_names
-from homegames.models import Answer, CalendarFeed, HomeGame, HomeGameNight, MemberPrefs, PlannedNight
+from homegames.models import Answer, CalendarFeed, HomeGame, MemberPrefs, Night
 from ledger.models import LedgerEntry
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def user_can_view_table_report(*, user: User | AnonymousUser, table: Table, gues
         return False
     if table.host_id == user.pk or table.seats.filter(user=user).exists():
         return True
-    return HomeGameNight.objects.filter(table=table, home_game__members=user).exists()
+    return Night.objects.filter(table=table, home_game__members=user).exists()
 
 
 def home_games_for_user(*, user: User) -> QuerySet[HomeGame]:
@@ -68,8 +68,8 @@ def claimable_seats(*, home_game: HomeGame, for_user: User | None = None) -> lis
     the claim concerns: none at a table where they had a seat of their own, that they hosted,
     or where they have claimed a seat already (one person, one seat a table)."""
     entries = LedgerEntry.objects.filter(
-        table__home_game_night__home_game=home_game,
-        table__home_game_night__season__isnull=True,
+        table__night__home_game=home_game,
+        table__night__season__isnull=True,
         seat__user__isnull=True,
         seat__computer="",
         seat__claim__isnull=True,
@@ -131,7 +131,7 @@ class NightAnswers:
         return str(answer.reply)
 
 
-def night_answers(*, night: PlannedNight) -> NightAnswers:
+def night_answers(*, night: Night) -> NightAnswers:
     result = NightAnswers()
     # Only the home game's members now: a removed member's answer holds no seat.
     home_game = night.home_game
@@ -144,7 +144,7 @@ def night_answers(*, night: PlannedNight) -> NightAnswers:
     for answer in answers:
         result.by_user[answer.user_id] = answer
         if answer.reply == Answer.Reply.YES:
-            (result.coming if len(result.coming) < night.seat_limit else result.waiting).append(answer)
+            (result.coming if len(result.coming) < (night.seat_limit or 0) else result.waiting).append(answer)
         elif answer.reply == Answer.Reply.MAYBE:
             result.maybe.append(answer)
         else:
@@ -152,7 +152,7 @@ def night_answers(*, night: PlannedNight) -> NightAnswers:
     return result
 
 
-def night_unanswered(*, night: PlannedNight, answers: NightAnswers | None = None) -> list[User]:
+def night_unanswered(*, night: Night, answers: NightAnswers | None = None) -> list[User]:
     """The home game's members (the host too) who have not answered ``night``, by name."""
     answered = (answers or night_answers(night=night)).by_user
     home_game = night.home_game
@@ -166,23 +166,24 @@ TONIGHT = timedelta(hours=12)
 PAST_SHOWN = 10
 
 
-def nights_ahead(*, home_game: HomeGame, now: datetime | None = None) -> QuerySet[PlannedNight]:
+def nights_ahead(*, home_game: HomeGame, now: datetime | None = None) -> QuerySet[Night]:
     """The nights ahead, cancelled ones too, and those that started within the last 12 hours
     (tonight); not a night whose table has ended (played), whatever its planned time."""
     now = now or timezone.now()
     return (
-        PlannedNight.objects.filter(home_game=home_game, starts_at__gte=now - TONIGHT)
+        Night.objects.filter(home_game=home_game, starts_at__gte=now - TONIGHT)
         .exclude(table__ended_at__isnull=False)
         .select_related("template", "table")
     )
 
 
-def nights_past(*, home_game: HomeGame, now: datetime | None = None) -> list[PlannedNight]:
+def nights_past(*, home_game: HomeGame, now: datetime | None = None) -> list[Night]:
     """The last ``PAST_SHOWN`` nights behind: played (their table ended) or started more than
     12 hours ago, newest first."""
     now = now or timezone.now()
     nights = (
-        PlannedNight.objects.filter(home_game=home_game)
+        Night.objects.planned()
+        .filter(home_game=home_game)
         .filter(Q(table__ended_at__isnull=False) | Q(starts_at__lt=now - TONIGHT))
         .select_related("template", "table")
         .order_by("-starts_at", "-pk")
@@ -190,12 +191,12 @@ def nights_past(*, home_game: HomeGame, now: datetime | None = None) -> list[Pla
     return list(nights[:PAST_SHOWN])
 
 
-def tonights_tables_for(*, user: User) -> list[PlannedNight]:
+def tonights_tables_for(*, user: User) -> list[Night]:
     """Nights whose table is open and where ``user`` is coming (said yes within the seat limit)."""
-    nights = PlannedNight.objects.filter(
+    nights = Night.objects.filter(
         Q(answers__user=user, answers__reply=Answer.Reply.YES),
         table__isnull=False,
-        status=PlannedNight.Status.SCHEDULED,
+        status=Night.Status.SCHEDULED,
         table__ended_at__isnull=True,
     ).select_related("table", "home_game")
     return [night for night in nights if night_answers(night=night).place_of(user.pk) == "coming"]
@@ -204,7 +205,7 @@ def tonights_tables_for(*, user: User) -> list[PlannedNight]:
 FEED_PAST_DAYS = 90
 
 
-def calendar_feed_nights(*, token: str, now: datetime | None = None) -> tuple[CalendarFeed, list[PlannedNight]] | None:
+def calendar_feed_nights(*, token: str, now: datetime | None = None) -> tuple[CalendarFeed, list[Night]] | None:
     """The feed whose current token is ``token`` and its nights (the last 90 days and all
     ahead, cancelled ones too); None for an old, guessed or empty token, or when the feed's
     owner is no longer the host or a member of the home game."""
@@ -214,7 +215,7 @@ def calendar_feed_nights(*, token: str, now: datetime | None = None) -> tuple[Ca
     if feed is None or not user_can_view_home_game(user=feed.user, home_game=feed.home_game):
         return None
     now = now or timezone.now()
-    nights = PlannedNight.objects.filter(
+    nights = Night.objects.filter(
         home_game=feed.home_game, starts_at__gte=now - timedelta(days=FEED_PAST_DAYS)
     ).select_related("template", "home_game", "table")
     return feed, list(nights)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from homegames.models import HomeGame, HomeGameNight, Season, SeasonPayment, SeasonTransfer, SeatClaim
+from homegames.models import HomeGame, Night, Season, SeasonPayment, SeasonTransfer, SeatClaim
 from ledger.selectors import PlayerLine, TableReport, cents_to_decimal, ledger_report
 from ledger.settlement import SettlementError, minimum_transfers
 
@@ -37,7 +37,8 @@ class Standing:
 
 @dataclass
 class NightResult:
-    night: HomeGameNight
+    night: Night
+    table: Table  # the night's (a night with no table has no result)
     report: TableReport
 
     @property
@@ -47,7 +48,7 @@ class NightResult:
         and its report shows balances. A table nobody has sat at yet, or one everyone has left
         for now, is not settled: its money is still to come, and belongs to the season open
         when the game ends."""
-        return self.night.table.ended_at is not None and self.report.is_final and not self.report.error
+        return self.table.ended_at is not None and self.report.is_final and not self.report.error
 
 
 def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[Standing]]:
@@ -56,10 +57,7 @@ def home_game_results(*, home_game: HomeGame) -> tuple[list[NightResult], list[S
     A player with an account is the same person every night; a guest is matched by
     name (case-insensitively), as friends would recognise each other.
     """
-    nights = [
-        NightResult(night=night, report=ledger_report(table=night.table))
-        for night in home_game.nights.select_related("table").order_by("table__created_at", "id")
-    ]
+    nights = _night_results(home_game.nights.all())
     standings: dict[str, Standing] = {}
     claims = confirmed_claims(home_game=home_game)
     for result in nights:
@@ -98,7 +96,7 @@ def standings_running(
         steps.append(dict(totals))
     order = sorted(names, key=lambda key: (-totals[key], names[key].casefold(), key))
     series = [(names[key], [step.get(key, Decimal(0)) for step in steps]) for key in order]
-    labels = [result.night.table.created_at.date().isoformat() for result in settled]
+    labels = [result.table.created_at.date().isoformat() for result in settled]
     return labels, series, chips
 
 
@@ -208,7 +206,7 @@ def _season_people(
     shown: list[SeasonCost] = []
     for result in nights:
         if not result.report.is_zero_value or result.report.costs:
-            currencies.add(night_currency(result.night.table))
+            currencies.add(night_currency(result.table))
         for line in result.report.players:
             key = person_key(line, claims)
             person = people.setdefault(key, SeasonPerson(key=key, name=line.name))
@@ -237,10 +235,12 @@ def _sorted_people(people: dict[str, SeasonPerson]) -> list[SeasonPerson]:
     return sorted(people.values(), key=lambda p: (-p.net_money, -p.net_chips, p.name.casefold(), p.key))
 
 
-def _night_results(nights: QuerySet[HomeGameNight]) -> list[NightResult]:
+def _night_results(nights: QuerySet[Night]) -> list[NightResult]:
+    """The played nights of ``nights`` (those with a table), in the order their tables opened."""
     return [
-        NightResult(night=night, report=ledger_report(table=night.table))
-        for night in nights.select_related("table").order_by("table__created_at", "id")
+        NightResult(night=night, table=table, report=ledger_report(table=table))
+        for night in nights.filter(table__isnull=False).select_related("table").order_by("table__created_at", "id")
+        if (table := night.table) is not None
     ]
 
 
@@ -349,9 +349,9 @@ def season_unpaid(*, home_game: HomeGame) -> list[SeasonTransferLine]:
     return [_frozen_line(transfer) for transfer in rows.order_by("season__number", "payer_name", "payee_name", "id")]
 
 
-def night_settled_by_season(*, table: Table) -> HomeGameNight | None:
+def night_settled_by_season(*, table: Table) -> Night | None:
     """The home game night of ``table`` when it is paid with its season rather than on its own."""
-    night = HomeGameNight.objects.filter(table=table).select_related("home_game", "season").first()
+    night = Night.objects.filter(table=table).select_related("home_game", "season").first()
     if night is None:
         return None
     settle_by = night.season.settle_by if night.season else night.home_game.settle_by

@@ -26,9 +26,9 @@ from homegames.models import (
     Answer,
     HomeGame,
     MemberPrefs,
+    Night,
     NightTemplate,
     Notice,
-    PlannedNight,
 )
 from homegames.selectors import night_answers, user_can_view_home_game, user_is_co_host, zone_name_valid
 from tables.services.errors import ServiceError
@@ -54,9 +54,10 @@ def _require_co_host(home_game: HomeGame, by: User) -> None:
         raise NightError("not_co_host", _("Only the host or a co-host can plan nights."))
 
 
-def _locked(night: PlannedNight) -> PlannedNight:
+def _locked(night: Night) -> Night:
     return (
-        PlannedNight.objects.select_for_update(of=("self",))
+        Night.objects.planned()
+        .select_for_update(of=("self",))
         .select_related("home_game", "template", "table")
         .get(pk=night.pk)
     )
@@ -173,7 +174,7 @@ def night_schedule(
     place: str,
     seat_limit: int,
     by: User,
-) -> PlannedNight:
+) -> Night:
     """The host or a co-host puts a night on the calendar."""
     _require_co_host(home_game, by)
     # One at a time with joining (``invitations_of_new_members`` locks this row too): a member
@@ -182,7 +183,7 @@ def night_schedule(
     place = _check_night_fields(
         home_game=home_game, template=template, starts_at=starts_at, place=place, seat_limit=seat_limit
     )
-    night = PlannedNight.objects.create(
+    night = Night.objects.create(
         home_game=home_game,
         template=template,
         starts_at=starts_at,
@@ -198,15 +199,13 @@ def night_schedule(
     return night
 
 
-def _require_open(night: PlannedNight) -> None:
+def _require_open(night: Night) -> None:
     if night.is_cancelled:
         raise NightError("cancelled", _("This night has been cancelled."))
 
 
 @transaction.atomic
-def night_update(
-    *, night: PlannedNight, starts_at: datetime, place: str, seat_limit: int, by: User
-) -> tuple[PlannedNight, bool]:
+def night_update(*, night: Night, starts_at: datetime, place: str, seat_limit: int, by: User) -> tuple[Night, bool]:
     """Move a night, change its place or seat limit. Returns the night and whether its time
     changed. The seat limit cannot drop below the members already coming."""
     night = _locked(night)
@@ -215,7 +214,7 @@ def night_update(
     if night.table_id is not None:
         raise NightError("opened", _("Tonight's table is open; the night can no longer be changed."))
     place = _check_night_fields(
-        home_game=night.home_game, template=night.template, starts_at=starts_at, place=place, seat_limit=seat_limit
+        home_game=night.home_game, template=night.plan_template, starts_at=starts_at, place=place, seat_limit=seat_limit
     )
     coming = len(night_answers(night=night).coming)
     if seat_limit < coming:
@@ -223,8 +222,8 @@ def night_update(
             "below_coming",
             _("%(count)d members are already coming; the seat limit cannot be lower.") % {"count": coming},
         )
-    moved = starts_at != night.starts_at
-    moved_from = night.starts_at
+    moved = starts_at != night.start
+    moved_from = night.start
     coming_before = _coming_ids(night)
     night.starts_at, night.place, night.seat_limit = starts_at, place, seat_limit
     if moved:
@@ -240,13 +239,13 @@ def night_update(
 
 
 @transaction.atomic
-def night_cancel(*, night: PlannedNight, by: User) -> PlannedNight:
+def night_cancel(*, night: Night, by: User) -> Night:
     night = _locked(night)
     _require_co_host(night.home_game, by)
     _require_open(night)
     if night.table_id is not None:
         raise NightError("opened", _("Tonight's table is open; the night can no longer be changed."))
-    night.status = PlannedNight.Status.CANCELLED
+    night.status = Night.Status.CANCELLED
     night.save(update_fields=["status"])
     _notify_answered(night, Notice.Kind.CANCELLED, timezone.now())
     return night
@@ -257,7 +256,7 @@ COMMENT_MOST = 100
 
 
 @transaction.atomic
-def night_answer(*, night: PlannedNight, user: User, reply: str, comment: str = "") -> Answer:
+def night_answer(*, night: Night, user: User, reply: str, comment: str = "") -> Answer:
     """A member answers for themselves, with a few words if they like. A yes past the seat
     limit waits, in the order given, and moves up by itself when someone coming says no or
     maybe. The host hears of it in one digest mail (``ANSWER_DIGEST_DELAY``)."""
@@ -265,7 +264,7 @@ def night_answer(*, night: PlannedNight, user: User, reply: str, comment: str = 
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         raise NightError("not_member", _("Only the home game's members answer."))
     _require_open(night)
-    if night.starts_at <= timezone.now():
+    if night.start <= timezone.now():
         raise NightError("started", _("This night has started; answers are closed."))
     if night.is_played:
         raise NightError("played", _("This night has been played; answers are closed."))
@@ -294,7 +293,7 @@ def night_answer(*, night: PlannedNight, user: User, reply: str, comment: str = 
     return answer
 
 
-def _tell_host_of_answers(night: PlannedNight, user_id: int, answered_at: datetime) -> None:
+def _tell_host_of_answers(night: Night, user_id: int, answered_at: datetime) -> None:
     """One mail to the host for the answers given within ``ANSWER_DIGEST_DELAY`` of the
     first one not yet told (her own answers tell no one). The night's row is locked by the
     caller, so two answers at once write one digest."""
@@ -314,18 +313,18 @@ def _tell_host_of_answers(night: PlannedNight, user_id: int, answered_at: dateti
     )
 
 
-def _coming_ids(night: PlannedNight) -> set[int]:
+def _coming_ids(night: Night) -> set[int]:
     return {answer.user_id for answer in night_answers(night=night).coming}
 
 
-def _tell_moved_up(night: PlannedNight, before: set[int], now: datetime, *, answering: int | None = None) -> None:
+def _tell_moved_up(night: Night, before: set[int], now: datetime, *, answering: int | None = None) -> None:
     """An e-mail to each member who moved up from the waiting list to a seat."""
     for user_id in _coming_ids(night) - before:
         if user_id != answering:
             _notice(night, user_id, Notice.Kind.SEAT_FREED, now)
 
 
-def night_for_opening(night: PlannedNight, by: User) -> PlannedNight:
+def night_for_opening(night: Night, by: User) -> Night:
     """The night's row, locked for this transaction, to open its table: refused for anyone
     but the host or a co-host (``not_co_host``) and for a cancelled night (``cancelled``).
     Tonight's table is opened by ``homegames.services_tonight``."""
@@ -357,22 +356,22 @@ def mails_per_member_hour() -> int:
     return int(getattr(settings, "DASHAIN_MAILS_PER_MEMBER_HOUR", 10))
 
 
-def _notice(night: PlannedNight, user_id: int, kind: str, due_at: datetime) -> None:
+def _notice(night: Night, user_id: int, kind: str, due_at: datetime) -> None:
     Notice.objects.get_or_create(
         night=night, user_id=user_id, kind=kind, version=night.version, defaults={"due_at": due_at}
     )
 
 
-def _reminders_for(night: PlannedNight, user_id: int, now: datetime) -> None:
+def _reminders_for(night: Night, user_id: int, now: datetime) -> None:
     """The day-before and hour-before reminders of one member, for the night's current time
     (none already past: a night scheduled for tonight gets no "tomorrow" reminder)."""
     for kind, before in REMINDER_BEFORE.items():
-        due = night.starts_at - before
+        due = night.start - before
         if due > now:
             _notice(night, user_id, kind, due)
 
 
-def _told_of(night: PlannedNight) -> list[int]:
+def _told_of(night: Night) -> list[int]:
     """Who must hear that the night moved or is off: everyone who answered, and everyone its
     invitation was sent to (a calendar that accepted the invitation holds the night, answered
     on the page or not: docs/home-games.md, "Invitations by e-mail")."""
@@ -381,12 +380,12 @@ def _told_of(night: PlannedNight) -> list[int]:
     return sorted(answered | set(invited.values_list("user_id", flat=True)))
 
 
-def _notify_answered(night: PlannedNight, kind: str, now: datetime) -> None:
+def _notify_answered(night: Night, kind: str, now: datetime) -> None:
     for user_id in _told_of(night):
         _notice(night, user_id, kind, now)
 
 
-def _notify_moved(night: PlannedNight, moved_from: datetime, now: datetime) -> None:
+def _notify_moved(night: Night, moved_from: datetime, now: datetime) -> None:
     """A note to everyone who answered or was sent the invitation (:func:`_told_of`) that the
     night moved, due ``MOVED_NOTE_DELAY`` from now. A member whose note of an earlier move has
     not gone out yet gets no second one: that note tells the latest time (read when it is
@@ -409,7 +408,7 @@ def _members_of(home_game: HomeGame) -> list[int]:
     return list(home_game.members.values_list("pk", flat=True))
 
 
-def _invite_late(night: PlannedNight, user_id: int, now: datetime) -> None:
+def _invite_late(night: Night, user_id: int, now: datetime) -> None:
     """The invitation of a member who joined after ``night`` was scheduled: written once per
     night and member, whatever the night's version. One already sent, or still due, stays
     as it is (a member who leaves and joins again gets no second one); one never sent
@@ -441,9 +440,11 @@ def invitations_of_new_members(
     list(HomeGame.objects.select_for_update().filter(pk__in=joined).order_by("pk").values_list("pk", flat=True))
     now = timezone.now()
     # Only nights ahead: not one whose table is already open or played, whatever its planned time.
-    nights = PlannedNight.objects.filter(
-        home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
-    ).order_by("starts_at", "pk")
+    nights = (
+        Night.objects.planned()
+        .filter(home_game_id__in=joined, status=Night.Status.SCHEDULED, starts_at__gt=now, table__isnull=True)
+        .order_by("starts_at", "pk")
+    )
     for night in nights:
         for user_id in sorted(joined[night.home_game_id]):
             _invite_late(night, user_id, now)

@@ -15,7 +15,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from homegames.models import CalendarFeed, HomeGame, HomeGameNight, SeatClaim, new_feed_token
+from homegames.models import CalendarFeed, HomeGame, Night, SeatClaim, new_feed_token
 from homegames.selectors import user_can_view_home_game
 from ledger.services import LedgerError
 
@@ -48,18 +48,19 @@ def home_game_create(*, name: str, host: User, members: list[User] | None = None
 
 
 @transaction.atomic
-def home_game_add_table(*, home_game: HomeGame, table: Table, by: User) -> HomeGameNight:
-    """Count ``table`` as a night of ``home_game``. Only the home game's host, for a table they host."""
+def home_game_add_table(*, home_game: HomeGame, table: Table, by: User) -> Night:
+    """Count ``table`` as a night of ``home_game`` (a night with no plan). Only the home game's
+    host, for a table they host."""
     if home_game.host_id != by.pk:
         raise HomeGameError("not_host", _("Only the home game's host can add a night."))
     if table.host_id != by.pk:
         raise HomeGameError("not_table_host", _("You can only add a table you host."))
-    existing = HomeGameNight.objects.filter(table=table).select_related("home_game").first()
+    existing = Night.objects.filter(table=table).select_related("home_game").first()
     if existing:
         if existing.home_game_id == home_game.pk:
             return existing
         raise HomeGameError("already_in_home_game", _("That table already belongs to another home game."))
-    night = HomeGameNight.objects.create(home_game=home_game, table=table)
+    night = Night.objects.create(home_game=home_game, table=table, added_at=timezone.now())
     # Everyone with an account who sat at the table joins the group.
     users = [seat.user for seat in table.seats.filter(user__isnull=False).select_related("user") if seat.user]
     home_game.members.add(*users)
@@ -139,7 +140,7 @@ def seat_claim_make(*, home_game: HomeGame, seat: Seat, by: User) -> SeatClaim:
     home_game = locked_home_game(home_game)
     if home_game.host_id != by.pk and not home_game.members.filter(pk=by.pk).exists():
         raise HomeGameError("not_member", _("Only a member of this home game can claim a seat."))
-    night = HomeGameNight.objects.filter(home_game=home_game, table_id=seat.table_id).first()
+    night = Night.objects.filter(home_game=home_game, table_id=seat.table_id).first()
     if night is None:
         raise HomeGameError("not_a_night", _("That seat was not at a night of this home game."))
     if night.season_id is not None:
@@ -183,16 +184,6 @@ def seat_claim_answer(*, claim: SeatClaim, confirm: bool, by: User) -> SeatClaim
         claim.confirmed_at = timezone.now()
         claim.save(update_fields=["confirmed_at"])
     return claim
-
-
-@transaction.atomic
-def home_game_add_planned_table(*, home_game: HomeGame, table: Table) -> HomeGameNight:
-    """Count a table opened from a planned night as a night of ``home_game``. The caller
-    (``homegames.services_tonight``) has checked that a host or co-host opened it."""
-    night, _created = HomeGameNight.objects.get_or_create(table=table, defaults={"home_game": home_game})
-    if night.home_game_id != home_game.pk:
-        raise HomeGameError("already_in_home_game", _("That table already belongs to another home game."))
-    return night
 
 
 # --- The members' calendar feeds ------------------------------------------------------------

@@ -13,7 +13,7 @@ from datetime import datetime
 from django.db import transaction
 
 from accounts.models import User
-from homegames.models import HomeGame, NightTemplate, PlannedNight
+from homegames.models import HomeGame, Night, NightTemplate
 from homegames.services import night_schedule, night_template_save
 from tables.services.errors import ServiceError
 from tables.services.table_settings import table_settings_build
@@ -45,7 +45,7 @@ def night_schedule_plain(
     place: str,
     seat_limit: int | None,
     by: User,
-) -> PlannedNight:
+) -> Night:
     """Schedule a night with ``template``, or without one with ``game``'s usual settings (its
     plain template, named ``game_name``, made once); ``seat_limit`` None is every seat of the
     template's table. Refused as ``night_schedule`` and ``night_template_save`` refuse

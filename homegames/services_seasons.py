@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer
+from homegames.models import HomeGame, Night, Season, SeasonTransfer
 from homegames.selectors_seasons import night_settled_by_season, season_open
 from homegames.services_members import HomeGameError, check_home_game_host, locked_home_game
 from ledger.models import TransferPaid
@@ -39,7 +39,7 @@ def home_game_set_settle_by(*, home_game: HomeGame, settle_by: str, by: User) ->
         raise HomeGameError("bad_settle_by", _("Choose night by night or once a season."))
     if settle_by == home_game.settle_by:
         return home_game
-    open_tables = home_game.nights.filter(season__isnull=True).values("table_id")
+    open_tables = Night.objects.played().filter(home_game=home_game, season__isnull=True).values("table_id")
     if settle_by == HomeGame.SettleBy.SEASON and TransferPaid.objects.filter(table_id__in=open_tables).exists():
         raise HomeGameError(
             "nights_being_paid",
@@ -77,7 +77,7 @@ def season_close(*, home_game: HomeGame, by: User) -> Season:
         currency=view.currency,
         closed_by=by,
     )
-    HomeGameNight.objects.filter(pk__in=[result.night.pk for result in view.nights]).update(season=season)
+    Night.objects.filter(pk__in=[result.night.pk for result in view.nights]).update(season=season)
     # What was paid during the season is the season's own, fixed from now on: its frozen
     # transfers below were worked out after it.
     home_game.season_payments.filter(season__isnull=True).update(season=season)
@@ -119,7 +119,7 @@ def season_transfer_mark_paid(*, transfer: SeasonTransfer, paid: bool, by: User)
 def night_correct_buy_in(*, table: Table, entry: LedgerEntry, reason: str, by: User) -> LedgerEntry:
     """The host's correction of a buy-in (``ledger.services.ledger_correct_buy_in``), refused
     (``season_closed``) at a night of a closed season: its results stay as they were settled."""
-    if HomeGameNight.objects.filter(table=table, season__isnull=False).exists():
+    if Night.objects.filter(table=table, season__isnull=False).exists():
         raise HomeGameError("season_closed", _("This night's season is closed; its record can no longer change."))
     return ledger_correct_buy_in(table=table, entry=entry, reason=reason, by=by)
 

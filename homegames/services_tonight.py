@@ -26,10 +26,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from homegames.models import PlannedNight
+from homegames.models import Night
 from homegames.selectors import TONIGHT, night_answers, user_can_view_home_game
 from homegames.services import NightError, night_for_opening
-from homegames.services_members import home_game_add_planned_table
 from tables import services as table_services
 from tables.models import Table
 from tables.services.errors import ServiceError
@@ -42,20 +41,20 @@ if TYPE_CHECKING:
 OPENS_BEFORE = timedelta(hours=12)
 
 
-def night_opens_at(night: PlannedNight) -> datetime:
+def night_opens_at(night: Night) -> datetime:
     """When the night's table may first be opened (``OPENS_BEFORE`` its start)."""
-    return night.starts_at - OPENS_BEFORE
+    return night.start - OPENS_BEFORE
 
 
-def night_too_early(night: PlannedNight, now: datetime | None = None) -> bool:
+def night_too_early(night: Night, now: datetime | None = None) -> bool:
     """Whether the night is too far ahead for its table to be opened yet. Compared without
     subtracting from the start, so a night stored at the calendar's very start cannot
     overflow."""
-    return night.starts_at > (now or timezone.now()) + OPENS_BEFORE
+    return night.start > (now or timezone.now()) + OPENS_BEFORE
 
 
 @transaction.atomic
-def night_open_table(*, night: PlannedNight, by: User) -> Table:
+def night_open_table(*, night: Night, by: User) -> Table:
     """The host or a co-host opens tonight's table from the night's template, linked to the
     night and counted as a night of the home game, and sits down at it if she is coming
     (said yes, within the seat limit). Once: a second call returns the same table. Refused
@@ -65,7 +64,7 @@ def night_open_table(*, night: PlannedNight, by: User) -> Table:
         return Table.objects.get(pk=night.table_id)
     _on_the_night(night)
     try:
-        table = table_services.table_create(host=by, game=night.template.game, choices=night.template.choices)
+        table = table_services.table_create(host=by, game=night.plan_template.game, choices=night.plan_template.choices)
     except ServiceError as error:
         raise NightError(error.code, error.message) from error
     _link(night, table)
@@ -75,7 +74,7 @@ def night_open_table(*, night: PlannedNight, by: User) -> Table:
 
 
 @transaction.atomic
-def night_open_with(*, night: PlannedNight, by: User, open_table: Callable[[], Table]) -> Table:
+def night_open_with(*, night: Night, by: User, open_table: Callable[[], Table]) -> Table:
     """The host or a co-host opens the night with a table another app opens (``open_table``:
     a night at the kitchen table), linked to the night and counted as a night of the home
     game. Refused, opening nothing: a night already open, online or not, or played
@@ -95,9 +94,9 @@ def night_open_with(*, night: PlannedNight, by: User, open_table: Callable[[], T
     return table
 
 
-def _on_the_night(night: PlannedNight) -> None:
+def _on_the_night(night: Night) -> None:
     now = timezone.now()
-    if night.starts_at < now - TONIGHT:
+    if night.start < now - TONIGHT:
         raise NightError("past", _("This night is behind us; it can no longer be opened."))
     if night_too_early(night, now):
         raise NightError(
@@ -107,19 +106,18 @@ def _on_the_night(night: PlannedNight) -> None:
         )
 
 
-def _link(night: PlannedNight, table: Table) -> None:
-    night.table = table
-    night.save(update_fields=["table"])
-    home_game_add_planned_table(home_game=night.home_game, table=table)
+def _link(night: Night, table: Table) -> None:
+    night.table, night.added_at = table, timezone.now()
+    night.save(update_fields=["table", "added_at"])
 
 
 @transaction.atomic
-def night_take_seat(*, night: PlannedNight, user: User) -> Seat:
+def night_take_seat(*, night: Night, user: User) -> Seat:
     """A member who is coming joins tonight's table and sits down, without its invite link
     (the night vouches for them); a night at the kitchen table they join only (a buy-in is
     asked for on its page). Others are refused. Joining and the seat (or asking the host
     for it) are one transaction: a seat refused leaves no join behind."""
-    night = PlannedNight.objects.select_related("home_game", "table").get(pk=night.pk)
+    night = Night.objects.planned().select_related("home_game", "table").get(pk=night.pk)
     if not user_can_view_home_game(user=user, home_game=night.home_game):
         raise NightError("not_member", _("Only the home game's members answer."))
     table = night.table

@@ -25,7 +25,7 @@ from config.confirm import confirm_page, confirmed
 from config.limits import GUESSES, CacheLimit, client_address, secret_digest
 from homegames.forms import AnswerForm, NightForm, PrefsForm, TemplateNameForm
 from homegames.ics import nights_calendar
-from homegames.models import HomeGame, MemberPrefs, NightTemplate, PlannedNight
+from homegames.models import HomeGame, MemberPrefs, Night, NightTemplate
 from homegames.selectors import (
     TONIGHT,
     calendar_feed_nights,
@@ -72,10 +72,10 @@ def _planner(request: HttpRequest, home_game: HomeGame) -> User:
     return _user(request)
 
 
-def _night(request: HttpRequest, home_game_id: int, night_id: int) -> tuple[HomeGame, PlannedNight]:
+def _night(request: HttpRequest, home_game_id: int, night_id: int) -> tuple[HomeGame, Night]:
     home_game = _home_game(request, home_game_id)
     night = get_object_or_404(
-        PlannedNight.objects.select_related("template", "table"), pk=night_id, home_game=home_game
+        Night.objects.planned().select_related("template", "table"), pk=night_id, home_game=home_game
     )
     return home_game, night
 
@@ -173,10 +173,10 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
     home_game, night = _night(request, home_game_id, night_id)
     user = _planner(request, home_game)
     zone = user_zone(user)
-    local = timezone.localtime(night.starts_at, shown_zone(night.starts_at, zone))
+    local = timezone.localtime(night.start, shown_zone(night.start, zone))
     form = NightForm(
         request.POST or None,
-        templates=[night.template],
+        templates=[night.plan_template],
         initial={
             "date": local.date(),
             "time": local.time().replace(second=0, microsecond=0),
@@ -191,7 +191,7 @@ def night_edit(request: HttpRequest, home_game_id: int, night_id: int) -> HttpRe
                 night=night,
                 starts_at=night_start_local(day=form.cleaned_data["date"], at=form.cleaned_data["time"], zone=zone),
                 place=form.cleaned_data["place"],
-                seat_limit=form.cleaned_data["seat_limit"] or template_seats(night.template),
+                seat_limit=form.cleaned_data["seat_limit"] or template_seats(night.plan_template),
                 by=user,
             )
         except NightError as error:
@@ -209,7 +209,7 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
     home_game, night = _night(request, home_game_id, night_id)
     answers = night_answers(night=night)
     mine = answers.by_user.get(_user(request).pk)
-    is_past = night.is_played or night.starts_at < timezone.now() - TONIGHT
+    is_past = night.is_played or night.start < timezone.now() - TONIGHT
     too_early = not is_past and night_too_early(night)
     zone = user_zone(request.user)
     opens_at = night_opens_at(night) if too_early else None
@@ -226,7 +226,7 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
             "answer_form": AnswerForm(initial={"comment": mine.comment if mine else ""}),
             "zone": zone,
             "can_plan": user_is_co_host(user=request.user, home_game=home_game),
-            "can_answer": not night.is_cancelled and not night.is_played and night.starts_at > timezone.now(),
+            "can_answer": not night.is_cancelled and not night.is_played and night.start > timezone.now(),
             "is_past": is_past,
             "too_early": too_early,
             "opens_at": opens_at,
@@ -235,7 +235,7 @@ def night_detail(request: HttpRequest, home_game_id: int, night_id: int) -> Http
     )
 
 
-def _back(home_game: HomeGame, night: PlannedNight) -> HttpResponse:
+def _back(home_game: HomeGame, night: Night) -> HttpResponse:
     return redirect("homegames:night_detail", home_game_id=home_game.pk, night_id=night.pk)
 
 

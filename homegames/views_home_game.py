@@ -24,7 +24,7 @@ from config.confirm import confirm_page, confirmed
 from config.limits import join_attempt_failed, join_retry_after
 from homegames.chart import chart_build
 from homegames.forms import AddTableForm, HomeGameForm, JoinEmailForm, SeasonTransferPaidForm, SettleByForm
-from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer, SeatClaim
+from homegames.models import HomeGame, Season, SeasonTransfer, SeatClaim
 from homegames.selectors import (
     claimable_seats,
     home_game_for_invite,
@@ -109,12 +109,7 @@ def home_game_detail(request: HttpRequest, home_game_id: int) -> HttpResponse:
             "is_host": home_game.host_id == request.user.pk,
             "season": season_open(home_game=home_game),
             "corrections": ledger_corrections(
-                tables=[
-                    night.table
-                    for night in HomeGameNight.objects.filter(home_game=home_game, season__isnull=True).select_related(
-                        "table"
-                    )
-                ]
+                tables=Table.objects.filter(night__home_game=home_game, night__season__isnull=True)
             ),
             "unpaid": season_unpaid(home_game=home_game),
             "my_key": f"user:{request.user.pk}",
@@ -172,7 +167,7 @@ def home_game_csv(request: HttpRequest, home_game_id: int) -> HttpResponse:
         ]
     )
     for night in nights:
-        table = night.night.table
+        table = night.table
         day = table.created_at.date().isoformat()
         currency = "" if night.report.is_zero_value else table_currency(table)
         for line in night.report.players:
@@ -187,7 +182,7 @@ def home_game_add(request: HttpRequest, home_game_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
     if home_game.host_id != request.user.pk:
         raise PermissionDenied(_("Only the home game's host can add a night."))
-    tables = Table.objects.filter(host=signed_in(request), home_game_night__isnull=True).order_by("-created_at")
+    tables = Table.objects.filter(host=signed_in(request), night__isnull=True).order_by("-created_at")
     form = AddTableForm(request.POST or None, tables=tables)
     if request.method == "POST" and form.is_valid():
         try:
@@ -229,9 +224,7 @@ def season_detail(request: HttpRequest, home_game_id: int, number: int) -> HttpR
                     "pk", flat=True
                 )
             ),
-            "corrections": ledger_corrections(
-                tables=[night.table for night in HomeGameNight.objects.filter(season=season).select_related("table")]
-            ),
+            "corrections": ledger_corrections(tables=Table.objects.filter(night__season=season)),
         },
     )
 
@@ -243,14 +236,11 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
     home_game = _home_game_for(request, home_game_id)
     if number is None:
         view = season_open(home_game=home_game)
-        tables = [
-            night.table
-            for night in HomeGameNight.objects.filter(home_game=home_game, season__isnull=True).select_related("table")
-        ]
+        tables = Table.objects.filter(night__home_game=home_game, night__season__isnull=True)
     else:
         season = get_object_or_404(Season, home_game=home_game, number=number)
         view = season_closed(season=season)
-        tables = [night.table for night in HomeGameNight.objects.filter(season=season).select_related("table")]
+        tables = Table.objects.filter(night__season=season)
     rows = _season_people_rows(view)
     csv_payments(rows, view.payments)
     if view.transfers:
@@ -292,7 +282,7 @@ def _season_people_rows(view: SeasonView) -> list[list[object]]:
         [_("Night"), _("Table"), _("Cost"), _("Amount"), _("Paid by"), _("Shared by"), _("Share"), _("Currency")]
     )
     for cost in view.costs:
-        table = cost.night.night.table
+        table = cost.night.table
         day = table.created_at.date().isoformat()
         for name, share in cost.shares:
             rows.append([day, table.code, cost.what, cost.amount, cost.paid_by, name, share, view.currency])
@@ -482,7 +472,7 @@ def member_co_host_view(request: HttpRequest, home_game_id: int, user_id: int) -
 @require_POST
 def seat_claim_view(request: HttpRequest, home_game_id: int, seat_id: int) -> HttpResponse:
     home_game = _home_game_for(request, home_game_id)
-    seat = get_object_or_404(Seat, pk=seat_id, table__home_game_night__home_game=home_game)
+    seat = get_object_or_404(Seat, pk=seat_id, table__night__home_game=home_game)
     try:
         seat_claim_make(home_game=home_game, seat=seat, by=signed_in(request))
     except LedgerError as error:

@@ -30,7 +30,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.models import User
 from accounts.names import name_visible
 from homegames.forms import CorrectionForm, TransferPaidForm
-from homegames.models import HomeGameNight
+from homegames.models import Night
 from homegames.selectors import user_can_view_table_report
 from homegames.selectors_seasons import night_settled_by_season
 from homegames.services_seasons import night_correct_buy_in, night_transfer_mark_paid
@@ -115,7 +115,7 @@ def table_ended_by_host(table: Table) -> str:
 def table_report(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
     report = ledger_report(table=table)
-    night = HomeGameNight.objects.filter(table=table).select_related("home_game", "season").first()
+    night = Night.objects.filter(table=table).select_related("home_game", "season").first()
     # The season whose settle-up holds this night: the closed one it was settled in, else the
     # open one (a night counts in the season open when its game ends: docs/ledger.md).
     season_number = None

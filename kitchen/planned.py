@@ -19,7 +19,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
-from homegames.models import PlannedNight
+from homegames.models import Night
 from homegames.selectors import user_can_view_home_game, user_is_co_host
 from homegames.services import NightError
 from homegames.services_tonight import night_open_with
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 NIGHT_REFUSALS = ("opened", "past", "too_early", "cancelled", "not_co_host")
 
 
-def planned_night(request: HttpRequest) -> PlannedNight | None:
+def planned_night(request: HttpRequest) -> Night | None:
     """The planned night named by the form's address (``?night=<id>``), or None for a night
     opened alone. A stranger to its home game gets a 404, a member who is not its host or a
     co-host a 403 (as on the home game's own pages)."""
@@ -43,7 +43,7 @@ def planned_night(request: HttpRequest) -> PlannedNight | None:
     if not value:
         return None
     night = (
-        PlannedNight.objects.select_related("home_game", "template", "table").filter(pk=int(value)).first()
+        Night.objects.planned().select_related("home_game", "template", "table").filter(pk=int(value)).first()
         if value.isdigit()
         else None
     )
@@ -54,11 +54,11 @@ def planned_night(request: HttpRequest) -> PlannedNight | None:
     return night
 
 
-def carried(night: PlannedNight, *, tournament: bool) -> dict[str, str]:
+def carried(night: Night, *, tournament: bool) -> dict[str, str]:
     """The form's values from the night's template, as its table would have them (checked
     by the tables' settings; a template the rules no longer take carries nothing)."""
     try:
-        built = table_settings_build(game=night.template.game, choices=night.template.choices)
+        built = table_settings_build(game=night.plan_template.game, choices=night.plan_template.choices)
     except ServiceError:
         return {}
     values = {
@@ -80,7 +80,7 @@ def payout_table(text: str) -> list[int]:
     return [int(part) for part in parts] if all(part.isdigit() for part in parts) else []
 
 
-def kitchen_open_planned(*, night: PlannedNight, by: User, open_table: Callable[[], Table]) -> Table:
+def kitchen_open_planned(*, night: Night, by: User, open_table: Callable[[], Table]) -> Table:
     """Open the planned night at the kitchen table with ``open_table`` (a cash night's or a
     tournament's opening, with no home game of its own: the planned night links it). The home
     game's refusals come back as the kitchen's (``ServiceError``, same code and message)."""

@@ -7,7 +7,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
-from homegames.models import HomeGameNight
+from homegames.models import Night
 from homegames.selectors_seasons import night_settled_by_season
 from kitchen.models import KitchenNight
 from ledger.models import LedgerEntry
@@ -92,7 +92,7 @@ class SettleUp:
     error: str = ""
     # The home game night when the night is paid with its season (its transfers, costs
     # included, are the season's: none here), and that season's number.
-    season_night: HomeGameNight | None = None
+    season_night: Night | None = None
     season_number: int | None = None
 
 

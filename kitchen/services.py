@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
-from homegames.models import HomeGameNight
+from homegames.models import Night
 from homegames.services_members import home_game_add_table
 from kitchen.models import KitchenNight
 from kitchen.rules import tournament_buy_in_check, tournament_new_player_check, tournament_of
@@ -364,7 +364,7 @@ def kitchen_cost_add(
     or a seat not at the table (``bad_shares``), a payer not at it (``bad_payer``), no name
     (``no_what``); a settled night (``ended``); a night of a closed season (``season_closed``:
     the season's figures never change once it closed)."""
-    if HomeGameNight.objects.filter(table_id=table_id, season__isnull=False).exists():
+    if Night.objects.filter(table_id=table_id, season__isnull=False).exists():
         raise ServiceError("season_closed", _("This night's season is closed; its costs can no longer change."))
     with table_write(table_id) as (table, log):
         host = require_host(table, seat_id)

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from homegames.models import HomeGame, PlannedNight
+from homegames.models import HomeGame, Night
 from kitchen import export
 from kitchen import selectors as kitchen_selectors
 from kitchen import services as kitchen_services
@@ -68,9 +68,7 @@ def chosen_home_game(request: HttpRequest) -> HomeGame | None:
     raise ServiceError("not_host", _("Choose one of the home games you host."))
 
 
-def open_night(
-    request: HttpRequest, planned: PlannedNight | None, open_table: Callable[[HomeGame | None], Table]
-) -> Table:
+def open_night(request: HttpRequest, planned: Night | None, open_table: Callable[[HomeGame | None], Table]) -> Table:
     """Open a night with ``open_table``: alone, with the home game chosen on the form, or for
     the planned night the form was sent from (``kitchen.planned``: it links the home game)."""
     if planned is None:
@@ -80,7 +78,7 @@ def open_night(
     return kitchen_open_planned(night=planned, by=by, open_table=lambda: open_table(None))
 
 
-def refused(request: HttpRequest, planned: PlannedNight | None, error: ServiceError) -> HttpResponse | None:
+def refused(request: HttpRequest, planned: Night | None, error: ServiceError) -> HttpResponse | None:
     """The refusal shown; for one of the planned night's own (already open, behind us), its
     page, where the host finds the table open or the reason."""
     messages.error(request, str(error.message))
@@ -89,7 +87,7 @@ def refused(request: HttpRequest, planned: PlannedNight | None, error: ServiceEr
     return None
 
 
-def form_context(request: HttpRequest, planned: PlannedNight | None, values: dict[str, str]) -> dict[str, Any]:
+def form_context(request: HttpRequest, planned: Night | None, values: dict[str, str]) -> dict[str, Any]:
     return {
         "values": values,
         "currencies": CURRENCIES,

@@ -1,5 +1,6 @@
 """``{% tonight_tables %}``: the open tables of the nights the viewer is coming to (the home
-page and the lobby); ``{% night_when night zone %}``: a night's start in the viewer's zone."""
+page and the lobby); ``{% night_when night zone %}``: a night's start in the viewer's zone;
+``{% night_title night %}``: a night's name on the home game's and the seasons' pages."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from django import template
 from django.contrib.auth.models import AnonymousUser
 
-from homegames.models import MemberPrefs
+from homegames.models import MemberPrefs, Night
 from homegames.selectors import shown_zone, tonights_tables_for, user_zone
 
 register = template.Library()
@@ -34,6 +35,20 @@ def night_when(night: Any, zone: Any) -> dict[str, Any]:
     """The start in ``zone``; in UTC, and saying so, where ``zone`` cannot hold it."""
     shown = shown_zone(night.starts_at, zone)
     return {"night": night, "shown": shown, "in_utc": shown is not zone}
+
+
+@register.inclusion_tag("homegames/_night_title.html", takes_context=True)
+def night_title(context: dict[str, Any], night: Night) -> dict[str, Any]:
+    """A night's name, in the viewer's zone: its planned start (weekday, date, time) and place
+    when it was planned; else the weekday and date its table opened (a table added after the
+    fact), and whether it was played at the kitchen table or online."""
+    request = context.get("request")
+    zone = user_zone(getattr(request, "user", None) or AnonymousUser())
+    if night.starts_at is not None:
+        return {"when": night_when(night, zone), "place": night.place}
+    opened = night.table.created_at if night.table is not None else night.created_at
+    kitchen = night.table is not None and bool(night.table.settings.get("not_dealt"))
+    return {"opened": opened, "shown": shown_zone(opened, zone), "kitchen": kitchen}
 
 
 @register.inclusion_tag("homegames/_zone_prompt.html", takes_context=True)

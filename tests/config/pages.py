@@ -12,7 +12,7 @@ import re
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from homegames.models import HomeGame, HomeGameNight
+from homegames.models import HomeGame, Night
 from tables.models import Hand
 from tables.services import hand_act
 from tests.tables.conftest import current_turn, end_game, open_table, random_action
@@ -55,7 +55,7 @@ def site_with_a_played_game() -> dict:
     end_game(table, seats[0].pk)
     host = seats[0].user
     home_game = HomeGame.objects.create(name="Friday Faras", host=host)
-    HomeGameNight.objects.create(home_game=home_game, table=table)
+    Night.objects.create(home_game=home_game, table=table)
     return {"table": table, "host": host, "home_game": home_game}
 
 

@@ -28,7 +28,7 @@ from django.urls import reverse
 from accounts.admin import registered_admins
 from accounts.admin_guard import GuardedLookups, field_is_secret, path_allowed
 from accounts.models import User
-from homegames.models import HomeGame, HomeGameNight
+from homegames.models import HomeGame, Night
 from tables.models import Event, Hand, Seat, Table
 from tables.services import table_join
 from tests.tables.conftest import open_table
@@ -49,7 +49,7 @@ def _world() -> dict[str, object]:
     guest = table_join(code=table.code, invite_token=table.invite_token, guest_name="Guest", guest_token="g" * 40)
     home = HomeGame.objects.create(name="Fridays", host=table.host)
     home.members.add(table.host)
-    HomeGameNight.objects.create(home_game=home, table=table)
+    Night.objects.create(home_game=home, table=table)
     AccessAttempt.objects.create(
         user_agent="ua",
         ip_address="10.0.0.1",

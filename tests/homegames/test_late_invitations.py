@@ -11,7 +11,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import HomeGame, Notice, PlannedNight
+from homegames.models import HomeGame, Night, Notice
 from homegames.services import night_cancel, night_update, notices_send_due
 from homegames.services_members import home_game_add_table, home_game_join, home_game_remove_member
 from tables.background_threads import swept
@@ -27,7 +27,7 @@ def nights(group):  # noqa: F811
     ahead = [schedule(group, days=3), schedule(group, days=5)]
     cancelled = night_cancel(night=schedule(group, days=4), by=host)
     past = schedule(group, days=2)
-    PlannedNight.objects.filter(pk=past.pk).update(starts_at=timezone.now() - timedelta(days=1))
+    Night.objects.filter(pk=past.pk).update(starts_at=timezone.now() - timedelta(days=1))
     notices_send_due()
     mail.outbox.clear()
     return ahead, cancelled, past

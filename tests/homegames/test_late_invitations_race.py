@@ -12,7 +12,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from homegames.models import HomeGame, Notice, PlannedNight
+from homegames.models import HomeGame, Night, Notice
 from homegames.services import night_schedule, night_template_save
 from homegames.services_members import home_game_add_table, home_game_create, home_game_join
 from tables.services import table_create, table_join
@@ -91,9 +91,11 @@ def test_joining_while_a_night_is_scheduled_still_invites_once():
     _held(join_by_link, schedule)
     assert invitations.count() == 1
     HomeGame.objects.get(pk=home_game.pk).members.remove(esha)
-    first_night = PlannedNight.objects.get()
+    first_night = Night.objects.get()
     # A night is scheduled, still uncommitted while a table of hers is added: the join waits, sees it.
     _held(schedule, join_by_table)
     assert invitations.count() == 2
-    assert set(invitations.values_list("night_id", flat=True)) == set(PlannedNight.objects.values_list("pk", flat=True))
+    assert set(invitations.values_list("night_id", flat=True)) == set(
+        Night.objects.planned().values_list("pk", flat=True)
+    )
     assert invitations.filter(night=first_night).count() == 1  # joining again: none twice

@@ -17,7 +17,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from accounts.models import User
-from homegames.models import CalendarFeed, HomeGame, HomeGameNight, NightTemplate, PlannedNight, Season, SeatClaim
+from homegames.models import CalendarFeed, HomeGame, Night, NightTemplate, Season, SeatClaim
 from tests.ledger.conftest import make_seat, make_table
 
 BEFORE_THE_MOVE = [("ledger", "0005_home_game_members"), ("homegames", "0006_answer_comments_and_digest")]
@@ -54,9 +54,7 @@ def test_the_move_to_homegames_keeps_every_row_and_relation():
     season = old.get_model("ledger", "Season").objects.create(
         home_game=home_game, number=1, settle_by="season", currency="NPR", closed_by_id=host.pk
     )
-    night = old.get_model("ledger", "HomeGameNight").objects.create(
-        home_game=home_game, table_id=played.pk, season=season
-    )
+    old.get_model("ledger", "HomeGameNight").objects.create(home_game=home_game, table_id=played.pk, season=season)
     old.get_model("ledger", "HomeGameNight").objects.create(home_game=other, table_id=planned.pk)
     transfer = old.get_model("ledger", "SeasonTransfer").objects.create(
         season=season,
@@ -91,9 +89,9 @@ def test_the_move_to_homegames_keeps_every_row_and_relation():
     assert set(moved.members.all()) == {host, friend, guest_claimer}
     assert list(moved.co_hosts.all()) == [friend]
     assert HomeGame.objects.count() == 2
-    moved_night = HomeGameNight.objects.get(pk=night.pk)
+    moved_night = Night.objects.get(table=played)  # a night of its own (no plan): ids are the nights'
     assert (moved_night.home_game, moved_night.table, moved_night.season_id) == (moved, played, season.pk)
-    assert played.home_game_night == moved_night  # the reverse relations are today's
+    assert played.night == moved_night  # the reverse relations are today's
     moved_season = Season.objects.get(pk=season.pk)
     assert (moved_season.home_game, moved_season.number, moved_season.currency, moved_season.closed_by) == (
         moved,
@@ -107,10 +105,11 @@ def test_the_move_to_homegames_keeps_every_row_and_relation():
     moved_claim = SeatClaim.objects.get(pk=claim.pk)
     assert (moved_claim.seat, moved_claim.home_game, moved_claim.user) == (guest_seat, moved, guest_claimer)
     assert NightTemplate.objects.get(pk=template.pk).home_game == moved
-    assert PlannedNight.objects.get(pk=planned_night.pk).home_game.name == "Other"
+    merged = Night.objects.get(pk=planned_night.pk)  # the planned night and its table's night are one
+    assert (merged.home_game.name, merged.table_id, merged.place) == ("Other", planned.pk, "Asha's")
     assert CalendarFeed.objects.get(pk=feed.pk).home_game == moved
     assert list(friend.home_games.order_by("pk")) == [moved]
-    assert HomeGameNight.objects.count() == 2
+    assert Night.objects.count() == 2
     ContentType.objects.clear_cache()
     assert ContentType.objects.get(pk=content_type.pk).model_class() is HomeGame
     assert not ContentType.objects.filter(app_label="ledger", model="homegame").exists()

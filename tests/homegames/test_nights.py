@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import time_format
 
-from homegames.models import Answer, HomeGameNight, PlannedNight
+from homegames.models import Answer, Night
 from homegames.selectors import night_answers, tonights_tables_for
 from homegames.services import (
     NightError,
@@ -80,7 +80,7 @@ def test_the_host_schedules_in_their_zone_stored_in_utc_shown_in_each_members(cl
         reverse("homegames:night_new", kwargs={"home_game_id": home_game.pk}),
         {"date": day.isoformat(), "time": "19:30", "place": "Asha's flat", "template": template.pk, "seat_limit": 4},
     )
-    night = PlannedNight.objects.get()
+    night = Night.objects.get()
     assert response.status_code == 302
     # 19:30 in Kathmandu (UTC+5:45) is 13:45 UTC.
     assert night.starts_at == datetime(day.year, day.month, day.day, 13, 45, tzinfo=UTC)
@@ -115,7 +115,7 @@ def test_bad_nights_are_refused_and_change_nothing(group):
     with pytest.raises(NightError) as refused:
         night_template_save(home_game=home_game, name="Bad", game="faras", choices={"boot": 0}, by=host)
     assert refused.value.code == "bad_settings"
-    assert not PlannedNight.objects.exists()
+    assert not Night.objects.exists()
 
 
 def test_answers_and_a_waiting_list_that_moves_up_when_someone_says_no(client, group):
@@ -152,7 +152,7 @@ def test_a_member_answers_only_for_themselves_and_only_before_the_night(client, 
     assert Answer.objects.get().user == members["bikash"]
     assert client.post(url("night_answer", night), {"reply": "definitely"}).status_code == 302
     assert Answer.objects.get().reply == "no"
-    PlannedNight.objects.filter(pk=night.pk).update(starts_at=timezone.now() - timedelta(minutes=1))
+    Night.objects.filter(pk=night.pk).update(starts_at=timezone.now() - timedelta(minutes=1))
     with pytest.raises(NightError) as refused:
         night_answer(night=night, user=members["bikash"], reply="yes")
     assert refused.value.code == "started"
@@ -246,7 +246,7 @@ def test_tonights_table_from_the_template_and_members_sit_without_the_link(clien
     assert table is not None and response["Location"] == reverse("table_detail", kwargs={"code": table.code})
     assert table.game == "faras" and table.buy_in_chips == 1000 and str(table.buy_in_price) == "10.00"
     assert table.settings["seats"] == 6 and table.settings["host"]["currency"] == "NPR"
-    assert HomeGameNight.objects.get(table=table).home_game == home_game  # counts as a night
+    assert Night.objects.get(table=table).home_game == home_game  # counts as a night
     assert night_open_table(night=night, by=host) == table  # opened once
     # Bikash finds it and sits down from the night's page: no invite link.
     assert [n.pk for n in tonights_tables_for(user=members["bikash"])] == [night.pk]
@@ -307,7 +307,7 @@ def test_a_night_behind_us_opens_no_table_online(group):
     _home_game, host, _members, _template = group
     past, opened = schedule(group), schedule(group)
     table = night_open_table(night=opened, by=host)
-    PlannedNight.objects.filter(pk__in=[past.pk, opened.pk]).update(starts_at=timezone.now() - timedelta(hours=13))
+    Night.objects.filter(pk__in=[past.pk, opened.pk]).update(starts_at=timezone.now() - timedelta(hours=13))
     with pytest.raises(NightError) as refused:
         night_open_table(night=past, by=host)
     assert refused.value.code == "past"
@@ -380,7 +380,7 @@ def test_a_co_host_opens_tonights_table_and_hosts_it(group):
     home_game_set_co_host(home_game=home_game, member=members["bikash"], is_co_host=True, by=host)
     table = night_open_table(night=night, by=members["bikash"])
     assert table.host == members["bikash"]
-    assert HomeGameNight.objects.get(table=table).home_game == home_game
+    assert Night.objects.get(table=table).home_game == home_game
     with pytest.raises(NightError) as refused:
         night_open_table(night=schedule(group), by=members["chandra"])  # a plain member
     assert refused.value.code == "not_co_host"

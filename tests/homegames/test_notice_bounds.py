@@ -22,7 +22,7 @@ from icalendar import Calendar
 
 from homegames import services
 from homegames.mail import notice_message
-from homegames.models import Notice, PlannedNight
+from homegames.models import Night, Notice
 from homegames.services import (
     NIGHT_AHEAD,
     NOTICE_ATTEMPTS,
@@ -49,7 +49,7 @@ FIRST = datetime(1, 1, 1, 0, 30, tzinfo=UTC)
 
 def stored_night(home_game, template, host, starts_at):
     """A night written as the site wrote them before dates were bounded (no check ran)."""
-    return PlannedNight.objects.create(
+    return Night.objects.create(
         home_game=home_game, template=template, starts_at=starts_at, place="Far away", seat_limit=4, created_by=host
     )
 
@@ -181,7 +181,7 @@ def test_scheduling_at_the_calendars_end_from_utc_minus_12_is_refused_not_a_500(
     )
     assert response.status_code == 200
     assert "A night can be planned at most two years ahead." in response.content.decode()
-    assert not PlannedNight.objects.exists() and not Notice.objects.exists()
+    assert not Night.objects.exists() and not Notice.objects.exists()
 
 
 @pytest.mark.parametrize("zone", [*EXTREME_ZONES, "UTC", "Asia/Kathmandu"])
@@ -199,7 +199,7 @@ def test_a_night_is_planned_at_most_two_years_ahead_in_every_zone(group, zone): 
         with pytest.raises(NightError) as refused:
             night_schedule(**base, starts_at=starts_at, seat_limit=4)
         assert refused.value.code == "too_far"
-    assert not PlannedNight.objects.exists()
+    assert not Night.objects.exists()
     # An hour within the bound is planned.
     start = (timezone.now() + NIGHT_AHEAD - timedelta(hours=1)).astimezone(ZoneInfo(zone))
     night = night_schedule(**base, starts_at=start, seat_limit=4)
@@ -236,7 +236,7 @@ def test_a_time_the_clocks_skip_or_pass_twice_is_refused_with_a_clear_reason(cli
         {"date": spring.isoformat(), "time": "02:30", "place": "Here", "template": template.pk, "seat_limit": 4},
     )
     assert response.status_code == 200 and "the clocks go forward" in response.content.decode()
-    assert not PlannedNight.objects.exists()
+    assert not Night.objects.exists()
 
 
 @pytest.mark.parametrize("zone", [*EXTREME_ZONES, "UTC"])

@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import HomeGameNight, PlannedNight
+from homegames.models import Night
 from homegames.selectors import nights_ahead, nights_past
 from homegames.services import night_answer, night_cancel, night_schedule, night_template_save
 from homegames.services_members import home_game_create, home_game_join, home_game_set_co_host
@@ -39,7 +39,7 @@ def group(db):
     return home_game, host, members
 
 
-def plan(group, *, game="faras", choices=None) -> PlannedNight:
+def plan(group, *, game="faras", choices=None) -> Night:
     home_game, host, _members = group
     template = night_template_save(
         home_game=home_game, name=f"Our {game}", game=game, choices=choices or CASH_TEMPLATE, by=host
@@ -55,15 +55,15 @@ def plan(group, *, game="faras", choices=None) -> PlannedNight:
     )
 
 
-def page_of(night: PlannedNight) -> str:
+def page_of(night: Night) -> str:
     return reverse("homegames:night_detail", kwargs={"home_game_id": night.home_game_id, "night_id": night.pk})
 
 
-def cash_form(night: PlannedNight) -> str:
+def cash_form(night: Night) -> str:
     return f"{reverse('kitchen:new')}?night={night.pk}"
 
 
-def tournament_form(night: PlannedNight) -> str:
+def tournament_form(night: Night) -> str:
     return f"{reverse('kitchen:tournament_new')}?night={night.pk}"
 
 
@@ -85,8 +85,8 @@ def written():
     return (
         Table.objects.count(),
         KitchenNight.objects.count(),
-        HomeGameNight.objects.count(),
-        list(PlannedNight.objects.order_by("pk").values_list("table_id", flat=True)),
+        Night.objects.count(),
+        list(Night.objects.order_by("pk").values_list("table_id", flat=True)),
         Seat.objects.count(),
     )
 
@@ -108,7 +108,7 @@ def test_the_host_opens_a_planned_cash_night_at_the_kitchen_table_and_the_member
     assert response["Location"] == reverse("kitchen:night", kwargs={"code": table.code})
     night.refresh_from_db()
     assert night.table == table and table.settings["not_dealt"]
-    assert HomeGameNight.objects.get(table=table).home_game == home_game  # counts in the season
+    assert Night.objects.get(table=table).home_game == home_game  # counts in the season
     assert (table.buy_in_chips, table.buy_in_price, table_currency(table)) == (2000, Decimal("20.00"), "NPR")
 
     page = client.get(page_of(night)).content.decode()
@@ -156,7 +156,7 @@ def test_a_tournament_from_a_holdem_template_carries_its_price_currency_and_payo
     clock = TournamentClock.objects.get()
     table = clock.night.table
     night.refresh_from_db()
-    assert night.table == table and HomeGameNight.objects.get(table=table).home_game_id == night.home_game_id
+    assert night.table == table and Night.objects.get(table=table).home_game_id == night.home_game_id
     assert clock.payouts == [60, 40] and len(clock.levels) > 1 and clock.addon_level == 0
     assert (table.buy_in_chips, table.buy_in_price, table_currency(table)) == (1000, Decimal("5.00"), "EUR")
 
@@ -198,7 +198,7 @@ def test_a_cancelled_night_or_one_behind_us_is_not_opened(client, group):
     _home_game, host, _members = group
     cancelled, past = plan(group), plan(group)
     night_cancel(night=cancelled, by=host)
-    PlannedNight.objects.filter(pk=past.pk).update(starts_at=timezone.now() - timedelta(hours=13))
+    Night.objects.filter(pk=past.pk).update(starts_at=timezone.now() - timedelta(hours=13))
     client.force_login(host)
     before = written()
     for night, reason in ((cancelled, "This night has been cancelled."), (past, "This night is behind us")):

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from homegames.models import HomeGameNight, PlannedNight
+from homegames.models import Night
 from homegames.services_tonight import night_open_with
 from kitchen.models import KitchenNight
 from kitchen.services import kitchen_open
@@ -76,5 +76,5 @@ def test_two_openings_at_once_open_one_night(group, second_way):  # noqa: F811
     table = Table.objects.get(kitchen_night__isnull=False)
     expected = page_of(night) if second_way == "kitchen" else reverse("table_detail", kwargs={"code": table.code})
     assert responses[0]["Location"] == expected
-    assert Table.objects.count() == KitchenNight.objects.count() == HomeGameNight.objects.count() == 1
-    assert PlannedNight.objects.get(pk=night.pk).table == Table.objects.get()
+    assert Table.objects.count() == KitchenNight.objects.count() == Night.objects.count() == 1
+    assert Night.objects.get(pk=night.pk).table == Table.objects.get()

@@ -89,7 +89,7 @@ def test_the_lobby_lists_a_kitchen_night_as_one_and_links_to_its_page(client, op
 
 
 def test_a_night_opened_for_a_home_game_is_one_of_its_nights(client, host):
-    from homegames.models import HomeGameNight
+    from homegames.models import Night
     from homegames.services_members import home_game_create
 
     mine = home_game_create(name="Fridays", host=host)
@@ -99,5 +99,5 @@ def test_a_night_opened_for_a_home_game_is_one_of_its_nights(client, host):
     client.post(reverse("kitchen:new"), {**form, "home_game": str(theirs.pk)})
     assert not KitchenNight.objects.exists()
     client.post(reverse("kitchen:new"), {**form, "home_game": str(mine.pk)})
-    night = HomeGameNight.objects.get()
+    night = Night.objects.get()
     assert night.home_game == mine and night.table == KitchenNight.objects.get().table

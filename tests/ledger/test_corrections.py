@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import HomeGameNight
+from homegames.models import Night
 from homegames.services_members import home_game_create
 from homegames.services_seasons import night_correct_buy_in, season_close
 from ledger.models import LedgerEntry, TableLedger
@@ -187,7 +187,7 @@ def test_a_forged_entry_of_another_table_is_a_404(client, night):
 def test_the_season_shows_its_corrections_and_a_closed_season_refuses_more(client, night):
     host, table, _seats, entries, bikash = night
     home_game = home_game_create(name="Friday Faras", host=host, members=[bikash])
-    HomeGameNight.objects.create(home_game=home_game, table=table)
+    Night.objects.create(home_game=home_game, table=table)
     ledger_correct_buy_in(table=table, entry=entries["mistake"], reason="=HYPERLINK(1)", by=host)
     client.force_login(bikash)
     page = client.get(reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk})).content.decode()

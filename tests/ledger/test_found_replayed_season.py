@@ -23,7 +23,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from accounts.models import User
-from homegames.models import HomeGame, HomeGameNight, Season
+from homegames.models import HomeGame, Season
+from homegames.models import Night as NightRow
 from ledger.models import LedgerEntry, TransferPaid
 from tables.models import Seat, Table
 from tests.ledger.test_found_replayed import (  # noqa: F401 (autouse fixtures)
@@ -398,7 +399,7 @@ def test_a_season_of_four_nights_tonight_added_before_anyone_sits_closed_carried
     with pytest.raises(CommandError) as found:
         call_command("ledger_check", stdout=out)
     assert found.value.returncode == 1
-    night = HomeGameNight.objects.get(table=faras.table)
+    night = NightRow.objects.get(table=faras.table)
     assert out.getvalue().splitlines() == [
         f"settled_twice: night {night.pk} (table {faras.table.code}) of home game {home_game.pk} (Friday Faras) "
         "is paid with season 1 and has transfers marked paid on its own too."

@@ -45,7 +45,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
 from homegames.checks import ledger_problems
-from homegames.models import HomeGame, HomeGameNight, Season, SeasonPayment
+from homegames.models import HomeGame, Season, SeasonPayment
+from homegames.models import Night as NightRow
 from homegames.selectors_seasons import season_closed, season_open
 from homegames.services_members import home_game_add_table, home_game_create, home_game_join
 from homegames.services_seasons import night_correct_buy_in
@@ -375,11 +376,11 @@ class HomeGameLife(RuleBasedStateMachine):
         try:
             night_correct_buy_in(table=night.table, entry=entry, reason="counted twice", by=self.host)
         except LedgerError as error:
-            closed = HomeGameNight.objects.get(table=night.table).season_id is not None
+            closed = NightRow.objects.get(table=night.table).season_id is not None
             assert error.code in {"chips_played", "already_reversed"} | ({"season_closed"} if closed else set())
             assert LedgerEntry.objects.filter(table=night.table).count() == before
         else:
-            assert HomeGameNight.objects.get(table=night.table).season_id is None
+            assert NightRow.objects.get(table=night.table).season_id is None
 
     @rule(settle_by=st.sampled_from(HomeGame.SettleBy.values))
     def choose_how_to_settle(self, settle_by):
@@ -388,7 +389,7 @@ class HomeGameLife(RuleBasedStateMachine):
         )
         self.home_game.refresh_from_db()
         if self.home_game.settle_by != settle_by:  # refused: the open season (or a night of it) was being paid
-            open_tables = HomeGameNight.objects.filter(home_game=self.home_game, season__isnull=True).values("table")
+            open_tables = NightRow.objects.filter(home_game=self.home_game, season__isnull=True).values("table")
             open_payments = SeasonPayment.objects.filter(home_game=self.home_game, season__isnull=True)
             assert TransferPaid.objects.filter(table__in=open_tables).exists() or open_payments.exists()
 
@@ -488,7 +489,7 @@ class HomeGameLife(RuleBasedStateMachine):
         seasons = {season.pk: season for season in Season.objects.filter(home_game=self.home_game)}
         marked = set(TransferPaid.objects.values_list("table_id", flat=True))
         for night in self.nights:
-            row = HomeGameNight.objects.get(table=night.table)
+            row = NightRow.objects.get(table=night.table)
             report = ledger_report(table=night.table)
             if not night.ended:
                 # Not settled: in no settle-up yet, and never in a closed season.

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer
+from homegames.models import HomeGame, Night, Season, SeasonTransfer
 from homegames.services_members import home_game_add_table, home_game_create
 from homegames.services_seasons import home_game_set_settle_by, season_close
 from ledger.models import LedgerEntry, TableLedger, TransferPaid
@@ -43,7 +43,7 @@ def check() -> tuple[int, str]:
 
 
 def row_counts() -> dict[str, int]:
-    models = (LedgerEntry, TableLedger, HomeGameNight, Season, SeasonTransfer, TransferPaid, Seat)
+    models = (LedgerEntry, TableLedger, Night, Season, SeasonTransfer, TransferPaid, Seat)
     return {model.__name__: model.objects.count() for model in models}
 
 
@@ -89,7 +89,7 @@ def test_a_deliberately_double_counted_night_is_named(host):
     before = row_counts()
     status, out = check()
     assert status == 1
-    night = HomeGameNight.objects.get(table=table)
+    night = Night.objects.get(table=table)
     assert out.splitlines()[0] == (
         f"settled_twice: night {night.pk} (table {table.code}) of home game {home_game.pk} (Friday Faras) "
         f"is paid with season {season.number} and has transfers marked paid on its own too."
@@ -106,7 +106,7 @@ def test_a_night_frozen_before_it_was_settled_and_the_season_whose_nets_moved_ar
     table, seats = play_night(host, results={"Asha": 1000, "Dipa": 1000}, ended=False)
     home_game_add_table(home_game=home_game, table=table, by=host)
     season = season_close(home_game=home_game, by=host)
-    HomeGameNight.objects.filter(table=table).update(season=season)  # as the old close did
+    Night.objects.filter(table=table).update(season=season)  # as the old close did
     # Played after the close: Asha wins 300 chips of Dipa (3.00).
     ledger_record_buy_in(table=table, seat=seats["Asha"], chips=1000, price=Decimal("10.00"), is_buy_back=True)
     ledger_record_buy_in(table=table, seat=seats["Dipa"], chips=1000, price=Decimal("10.00"), is_buy_back=True)
@@ -115,7 +115,7 @@ def test_a_night_frozen_before_it_was_settled_and_the_season_whose_nets_moved_ar
     status, out = check()
     lines = out.splitlines()
     assert status == 1
-    night = HomeGameNight.objects.get(table=table)
+    night = Night.objects.get(table=table)
     assert lines[0].startswith(f"settled_nowhere: night {night.pk} (table {table.code}) of home game {home_game.pk}")
     assert f"is in closed season {season.number} but is not settled" in lines[0]
     assert lines[1].startswith(f"season_moved: season {season.number} of home game {home_game.pk} (Friday Faras)")
@@ -166,7 +166,7 @@ def test_on_a_database_built_through_the_pages_the_command_in_its_own_process(cl
         reverse("ledger:season_transfer_paid", kwargs={"home_game_id": home_game.pk, "transfer_id": transfer.pk}),
         {"paid": "1"},
     )
-    assert HomeGameNight.objects.filter(season=season).count() == 2 and season.transfers.exists()
+    assert Night.objects.filter(season=season).count() == 2 and season.transfers.exists()
     database = settings.DATABASES["default"]
     env = {
         **os.environ,
@@ -201,4 +201,4 @@ def test_on_a_database_built_through_the_pages_the_command_in_its_own_process(cl
     )
     done = run()
     assert done.returncode == 1
-    assert f"settled_twice: night {HomeGameNight.objects.get(table=table).pk} (table {table.code})" in done.stdout
+    assert f"settled_twice: night {Night.objects.get(table=table).pk} (table {table.code})" in done.stdout

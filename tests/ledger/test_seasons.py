@@ -10,7 +10,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from homegames.models import HomeGame, HomeGameNight, Season, SeasonTransfer
+from homegames.models import HomeGame, Night, Season, SeasonTransfer
 from homegames.selectors_seasons import season_closed, season_open, season_unpaid
 from homegames.services_members import home_game_add_table, home_game_create
 from homegames.services_seasons import (
@@ -110,7 +110,7 @@ def test_closing_freezes_the_transfers_and_starts_a_new_season(client, host, fri
     season = Season.objects.get(home_game=home_game)
     assert response.status_code == 302 and response["Location"].endswith(f"/seasons/{season.number}/")
     assert season.number == 1 and season.closed_by == host
-    assert set(HomeGameNight.objects.filter(season=season).values_list("table_id", flat=True)) == {t.pk for t in tables}
+    assert set(Night.objects.filter(season=season).values_list("table_id", flat=True)) == {t.pk for t in tables}
     assert sorted((t.payer_name, t.payee_name, t.amount) for t in season.transfers.all()) == [
         ("Bikash", "Asha", Decimal("2.00")),
         ("Chandra", "Asha", Decimal("1.50")),
@@ -166,7 +166,7 @@ def test_a_night_still_being_played_waits_for_the_next_season(host, friends):
     assert len(view.nights) == 1 and len(view.waiting) == 1
     season = season_close(home_game=home_game, by=host)
     assert list(season.nights.values_list("table_id", flat=True)) != [running.pk]
-    assert HomeGameNight.objects.get(table=running).season is None
+    assert Night.objects.get(table=running).season is None
 
 
 def test_night_by_night_home_games_keep_each_tables_transfers(client, host, friends):

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django.db import IntegrityError, connection, transaction
 
-from homegames.models import HomeGameNight
+from homegames.models import Night
 from homegames.services_members import home_game_add_table, home_game_create
 from ledger.models import AppendOnlyError, LedgerEntry, TableLedger
 from ledger.selectors import ledger_chip_totals, ledger_report
@@ -286,7 +286,7 @@ def test_home_game_nights_belong_to_one_home_game(host):
     with pytest.raises(LedgerError) as caught:
         home_game_add_table(home_game=second, table=table, by=host)
     assert caught.value.code == "already_in_home_game"
-    assert HomeGameNight.objects.get(table=table).home_game == first
+    assert Night.objects.get(table=table).home_game == first
     other = make_user("other")
     with pytest.raises(LedgerError):
         home_game_add_table(home_game=first, table=make_table(other), by=host)

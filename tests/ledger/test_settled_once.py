@@ -16,7 +16,7 @@ from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import HomeGame, HomeGameNight, Season
+from homegames.models import HomeGame, Night, Season
 from homegames.selectors_seasons import season_open
 from homegames.services import night_answer, night_schedule, night_template_save
 from homegames.services_members import home_game_add_table, home_game_create, home_game_join
@@ -99,7 +99,7 @@ def test_tonights_table_opened_before_the_season_closes_counts_in_the_next_seaso
         night_answer(night=night, user=friend, reply="yes")
     client.force_login(host)
     opened = client.post(reverse("homegames:night_open", kwargs={"home_game_id": home_game.pk, "night_id": night.pk}))
-    tonight = Table.objects.get(home_game_night__home_game=home_game, pk__gt=last_week.pk)
+    tonight = Table.objects.get(night__home_game=home_game, pk__gt=last_week.pk)
     assert opened["Location"] == reverse("table_detail", kwargs={"code": tonight.code})
     # Nobody has sat down tonight: the night is not settled, and closing takes last week alone.
     page = client.get(reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk})).content.decode()
@@ -142,7 +142,7 @@ def test_tonights_table_opened_before_the_season_closes_counts_in_the_next_seaso
     assert "This night is paid with season 2 of its home game" in report
     report = client.get(reverse("ledger:table_report", kwargs={"code": last_week.code})).content.decode()
     assert "This night was paid with season 1 of its home game" in report
-    assert HomeGameNight.objects.get(table=tonight).season is None
+    assert Night.objects.get(table=tonight).season is None
 
 
 @pytest.mark.django_db

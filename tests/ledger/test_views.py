@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import HomeGame, HomeGameNight
+from homegames.models import HomeGame, Night
 from homegames.services_members import home_game_add_table, home_game_create
 from ledger.models import TransferPaid
 from ledger.services import ledger_record_buy_in, ledger_record_cash_out
@@ -213,7 +213,7 @@ def test_add_a_table_to_a_home_game_page(client, host, night):
     client.force_login(host)
     assert client.get(url).status_code == 200
     assert client.post(url, {"table": table.pk}).status_code == 302
-    assert HomeGameNight.objects.get().table == table
+    assert Night.objects.get().table == table
     assert bikash in home_game.members.all()  # players with accounts join the group
     client.force_login(bikash)
     assert client.get(url).status_code == 403  # a member, not the host
