@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import PlannedNight
+from homegames.models import Night
 from homegames.services import NightError, night_answer, night_schedule
 from homegames.services_tonight import OPENS_BEFORE, night_open_table, night_open_with
 from tables.models import Table
@@ -23,7 +23,7 @@ from tests.kitchen.test_from_planned_night import CASH_POST, TOURNAMENT_POST, ca
 TOO_EARLY = "can be opened on the night itself"
 
 
-def schedule_in(group, ahead: timedelta) -> PlannedNight:  # noqa: F811
+def schedule_in(group, ahead: timedelta) -> Night:  # noqa: F811
     home_game, host, _members, template = group
     return night_schedule(
         home_game=home_game,

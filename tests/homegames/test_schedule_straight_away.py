@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import NightTemplate, PlannedNight
+from homegames.models import Night, NightTemplate
 from homegames.services import night_template_save
 from homegames.services_members import home_game_create, home_game_join
 from tests.homegames.test_nights import FARAS, url
@@ -36,7 +36,7 @@ def test_a_new_host_schedules_with_a_game_and_its_usual_settings(client, db):
     assert '<option value="game:faras" selected>Faras</option>' in page
     assert '<option value="game:holdem">' in page and "Leave it empty for every seat" in page
     response = client.post(new_night_url(home_game), fields(template="game:faras"))
-    night = PlannedNight.objects.get()
+    night = Night.objects.get()
     assert response["Location"] == url("night_detail", night)
     assert night.template.game == "faras" and night.template.name == "Faras" and night.template.choices == {}
     assert night.seat_limit == 6  # the usual Faras table's seats
@@ -47,7 +47,7 @@ def test_a_new_host_schedules_with_a_game_and_its_usual_settings(client, db):
         ("faras", "Faras"),
         ("holdem", "No-limit Texas hold'em"),
     ]
-    assert sorted(PlannedNight.objects.values_list("seat_limit", flat=True)) == [4, 6, 6]
+    assert sorted(Night.objects.values_list("seat_limit", flat=True)) == [4, 6, 6]
     # The plain templates are offered as their games, not twice.
     page = client.get(new_night_url(home_game)).content.decode()
     assert page.count(">Faras</option>") == 1
@@ -65,7 +65,7 @@ def test_own_templates_come_first_and_the_seat_limit_defaults_to_the_templates_t
     assert 'label="Your templates"' in page and '<option value="game:classic">' in page
     assert "Choose the game: its table opens with the usual settings" not in page
     client.post(new_night_url(home_game), fields(template=str(five.pk)))
-    night = PlannedNight.objects.get()
+    night = Night.objects.get()
     assert night.template == five and night.seat_limit == 5
     assert NightTemplate.objects.count() == 1
     # Changing the night with the seat limit emptied: every seat of its table.
@@ -93,4 +93,4 @@ def test_a_refused_night_leaves_no_template_and_planning_stays_the_hosts(client,
         assert response.status_code == 200 and reason in response.content.decode()
     client.force_login(friend)  # a member, not a co-host
     assert client.post(new_night_url(home_game), fields(template="game:faras")).status_code == 403
-    assert not NightTemplate.objects.exists() and not PlannedNight.objects.exists()
+    assert not NightTemplate.objects.exists() and not Night.objects.exists()
