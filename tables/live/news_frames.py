@@ -28,9 +28,9 @@ cache is encoded again, never wrongly. Messages are read-only (``config.channel_
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
+from json import dumps
 from typing import Any
 
 from tables.messages import EventFrame, HandScreen, NewsScreen, TableEventsMessage
@@ -65,18 +65,23 @@ def _events_text(parts: dict[Any, str], frames: list[EventFrame], start: int, vi
     key = ("events", start, pattern)
     text = parts.get(key)
     if text is None:
-        text = parts[key] = json.dumps([frame_for_viewer(frame, viewer) for frame in frames[start:]])
+        text = parts[key] = dumps([frame_for_viewer(frame, viewer) for frame in frames[start:]])
     return text
 
 
-def _hand_text(hand: HandScreen | None, which: str | None) -> str:
+def _hand_text(parts: dict[Any, str], hand: HandScreen | None, which: str | None) -> str:
     if hand is None:
         return "null"
     view = hand["public"] if which is None else hand["views"][which]
     if not isinstance(view, str):  # a view sent as data (not by tables.what_viewers_see)
-        view = json.dumps(view)
-    head = json.dumps({"number": hand["number"], "dealer": hand["dealer"], "finished": hand["finished"]})
-    return f'{head[:-1]}, "view": {view}, "turn": {json.dumps(hand["turn"])}}}'
+        view = dumps(view)
+    before = parts.get(("hand", "before"))
+    if before is None:
+        # What every viewer's hand shares, encoded once per message: its view goes between.
+        head = dumps({"number": hand["number"], "dealer": hand["dealer"], "finished": hand["finished"]})
+        before = parts[("hand", "before")] = f'{head[:-1]}, "view": '
+        parts[("hand", "after")] = f', "turn": {dumps(hand["turn"])}}}'
+    return f"{before}{view}{parts[('hand', 'after')]}"
 
 
 def _screen_text(parts: dict[Any, str], screen: NewsScreen, viewer: str | None) -> str:
@@ -85,9 +90,12 @@ def _screen_text(parts: dict[Any, str], screen: NewsScreen, viewer: str | None) 
     key = ("screen", which)
     text = parts.get(key)
     if text is None:
-        rest = json.dumps({name: value for name, value in screen.items() if name != "hand"})
+        rest = parts.get(("rest",))
+        if rest is None:
+            # The table, seats and requests: the same for every viewer, encoded once per message.
+            rest = parts[("rest",)] = dumps({name: value for name, value in screen.items() if name != "hand"})
         if "hand" in screen:
-            rest = f'{rest[:-1]}, "hand": {_hand_text(hand, which)}}}'
+            rest = f'{rest[:-1]}, "hand": {_hand_text(parts, hand, which)}}}'
         text = parts[key] = rest
     return text
 
@@ -110,4 +118,4 @@ def news_text(message: TableEventsMessage, *, after: int, viewer: str | None) ->
 
 def text_with(text: str, key: str, value: Any) -> str:
     """A frame's JSON text with one more key, last (as adding it to the dict did)."""
-    return f"{text[:-1]}, {json.dumps(key)}: {json.dumps(value)}}}"
+    return f"{text[:-1]}, {dumps(key)}: {dumps(value)}}}"

@@ -148,3 +148,25 @@ def test_a_frame_gets_one_more_key_last():
     reply = json.loads(text)
     reply["phone"] = {"seats": [1, 2], "holding": None, "pass_to": 1}
     assert text_with(text, "phone", reply["phone"]) == json.dumps(reply)
+
+
+def test_what_every_viewer_shares_is_encoded_once_per_message(monkeypatch):
+    """The table, seats, the hand's number, dealer and turn: one encoding for every socket;
+    only what differs (the events a viewer may see, each viewer's own view) is per viewer."""
+    encoded: list[Any] = []
+
+    def counting(value: Any) -> str:
+        encoded.append(value)
+        return json.dumps(value)
+
+    monkeypatch.setattr(news_frames_module, "dumps", counting)
+    message = _message(None)
+    message["screen"]["table"] = {"status": "playing", "name": "Friday"}
+    message["screen"]["seats"] = [{"id": 1, "stack": 100}, {"id": 2, "stack": 90}]
+    message["screen"]["hand"]["turn"] = {"player": "1", "legal": [{"verb": "chaal"}]}
+    for viewer in ["1", "2", None, "3"]:
+        assert news_text(message, after=0, viewer=viewer) == json.dumps(reply_before(message, 0, viewer))
+    screen = message["screen"]
+    assert sum(value.get("seats") == screen["seats"] for value in encoded if isinstance(value, dict)) == 1
+    assert encoded.count(screen["hand"]["turn"]) == 1
+    assert len(encoded) == 4  # the events (hiding nothing), the rest of the screen, the hand's head, its turn
