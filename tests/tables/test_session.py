@@ -19,6 +19,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from tables import selectors, what_viewers_see
+from tables.live import session as session_module
 from tables.live.commands import command_run
 from tables.live.protocol import Act, Beat, Ping
 from tables.live.session import TableSession
@@ -170,6 +171,8 @@ async def test_news_on_its_way_when_the_log_is_read_is_waited_for_and_news_lost_
         return original(**kwargs)
 
     monkeypatch.setattr(what_viewers_see, "table_catch_up", counted)
+    # However slow the machine, the news below comes within the wait.
+    monkeypatch.setattr(session_module, "IN_FLIGHT_SECONDS", 600.0)
     await database_sync_to_async(_play_one)(table, seats, rng)
     latest = await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk)
     session.behind(latest)  # the watcher's read, made before the news came
@@ -182,14 +185,19 @@ async def test_news_on_its_way_when_the_log_is_read_is_waited_for_and_news_lost_
     # A ping the same: its pong waits for the news, with no read of what was missed.
     await database_sync_to_async(_play_one)(table, seats, rng)
     ping = asyncio.ensure_future(command_run(session, Ping(request_id="p")))
-    while session.news_heard is None or session.news_heard.done():
-        await asyncio.sleep(0.01)  # until the ping has read the latest seq and waits
+    for _ in range(10_000):  # until the ping has read the latest seq and waits for the news
+        if session.news_heard is not None and not session.news_heard.done():
+            break
+        await asyncio.sleep(0.01)
+    else:
+        pytest.fail("the ping never waited for the news on its way")
     await session.news(news[-1])
     latest = await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk)
     assert await ping == {"type": "pong", "seq": latest}
     assert reads == [] and session.last_seq == latest
 
     # News lost on the way: read from the log after the wait.
+    monkeypatch.setattr(session_module, "IN_FLIGHT_SECONDS", 0.05)
     lost_after = session.last_seq
     await database_sync_to_async(_play_one)(table, seats, rng)
     latest = await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk)
