@@ -4,12 +4,15 @@ run time, checked by mypy where they are built and read); docs/live-play.md desc
 protocol they make.
 
 Below everything of ``tables`` but the models: the readers (selectors, screens), the news,
-the services and the consumer all name their messages from here.
+the services and the consumer all name their messages from here, and write their text with
+:func:`json_text`.
 """
 
 from __future__ import annotations
 
 from typing import Literal, NotRequired, TypeAlias, TypedDict
+
+import orjson
 
 from engine.view_types import HandView
 
@@ -181,3 +184,14 @@ class ErrorFrame(TypedDict):
     message: str
     field: NotRequired[str]
     id: NotRequired[str | int]  # the id of the request refused, when it had a valid one
+
+
+def json_text(value: object) -> str:
+    """``value`` as JSON text: the one encoder of the news' parts, the hands' views and every
+    frame a table's socket sends, so a frame put together from parts is the text of the
+    whole. orjson (pinned in requirements.txt) writes compact JSON (no space after ``,`` and
+    ``:``) and UTF-8 as it is (no ``\\u`` escapes), which a page reads with ``JSON.parse`` as
+    before, at about a twentieth of the standard library's CPU on a screen of a few kilobytes
+    (docs/measurements/live-play.md, "Issue 37: the server's CPU a move"). Keys that are not
+    strings become strings, as ``json.dumps`` makes them."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -33,7 +33,6 @@ turned up) until the next one is dealt.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -43,7 +42,16 @@ from django.db import transaction
 from engine.api import LegalAction
 from engine.games import get_game
 from tables.events import REQUEST_KINDS, NewEvent
-from tables.messages import CatchUpScreen, HandScreen, LegalPublic, NewsScreen, Snapshot, TurnPublic, ViewerFrame
+from tables.messages import (
+    CatchUpScreen,
+    HandScreen,
+    LegalPublic,
+    NewsScreen,
+    Snapshot,
+    TurnPublic,
+    ViewerFrame,
+    json_text,
+)
 from tables.models import Hand, Seat, Table
 from tables.selectors import (
     events_after,
@@ -90,10 +98,10 @@ def hand_screen(*, table: Table, hand: Hand, state: Any, only: str | None = None
     views: dict[str, Any] = {name: game.view(state, name) for name in names}
     public: Any = game.view(state, None) if only is None or not names else None
     if only is None:
-        # The same encoder as each socket's frame (Channels' send_json): the text is what
-        # the frame held before, byte for byte.
-        views = {name: json.dumps(view) for name, view in views.items()}
-        public = json.dumps(public)
+        # The same encoder as each socket's frame (tables.messages.json_text): the frame's text is
+        # what encoding the whole frame would give, byte for byte.
+        views = {name: json_text(view) for name, view in views.items()}
+        public = json_text(public)
     return {
         "number": hand.number,
         "dealer": hand.dealer_id,

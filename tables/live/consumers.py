@@ -38,6 +38,7 @@ import hashlib
 import json
 import logging
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from django.utils import translation
@@ -76,6 +77,7 @@ from tables.live.quiet_tables import watch_for_loop
 from tables.live.session import SEAT_GONE_CODES, SeatGone, TableSession
 from tables.live.socket_auth import session_hash_current, socket_user_group
 from tables.live.socket_limits import CLOSE_TOO_MANY, SocketCount, socket_who
+from tables.messages import json_text
 from tables.services import DATABASE_UNAVAILABLE, ServiceError, unavailable_error
 
 if TYPE_CHECKING:
@@ -279,6 +281,12 @@ class TableConsumer(JsonWebsocketConsumer):
             return
         table.watch = watch_for_loop(latest_seqs=_tables_last_seq, quiet_seconds=_quiet_seconds)
         table.watch.join(table.table_id, table)
+
+    @classmethod
+    async def encode_json(cls, content: Mapping[str, object]) -> str:
+        """Channels' hook for the text of ``send_json``: the project's encoder (``tables.messages.json_text``),
+        the one the news frames are made with."""
+        return json_text(content)
 
     # --- the database away (docs/operations.md, "The database stopped") ----------
 

@@ -14,8 +14,8 @@ event loop that delivers every frame. Here the text is assembled from parts each
 once per message: the events for each pattern of what a viewer may see of them (one
 pattern for news that hides nothing), the screen around the view, and each view, which
 ``tables.what_viewers_see`` already encoded in the writer's thread. Sockets whose viewers see the
-same (every watcher) share one text. The text is the JSON ``json.dumps`` made of the
-reply before, byte for byte (``tests/tables/test_news_frames.py``).
+same (every watcher) share one text. The text is the JSON the project's encoder
+(``tables.messages.json_text``) makes of the whole reply, byte for byte (``tests/tables/test_news_frames.py``).
 
 What a viewer may see is not decided here: :func:`tables.selectors.event_visible` and
 :func:`tables.selectors.view_key` decide it (with ``frame_for_viewer``, the one place),
@@ -28,12 +28,11 @@ cache is encoded again, never wrongly. Messages are read-only (``config.channel_
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from typing import Any
 
-from tables.messages import EventFrame, HandScreen, NewsScreen, TableEventsMessage
+from tables.messages import EventFrame, HandScreen, NewsScreen, TableEventsMessage, json_text
 from tables.selectors import event_visible, frame_for_viewer, view_key
 
 # The sockets of one table take a message within a few turns of the event loop.
@@ -65,18 +64,23 @@ def _events_text(parts: dict[Any, str], frames: list[EventFrame], start: int, vi
     key = ("events", start, pattern)
     text = parts.get(key)
     if text is None:
-        text = parts[key] = json.dumps([frame_for_viewer(frame, viewer) for frame in frames[start:]])
+        text = parts[key] = json_text([frame_for_viewer(frame, viewer) for frame in frames[start:]])
     return text
 
 
-def _hand_text(hand: HandScreen | None, which: str | None) -> str:
+def _hand_text(parts: dict[Any, str], hand: HandScreen | None, which: str | None) -> str:
     if hand is None:
         return "null"
     view = hand["public"] if which is None else hand["views"][which]
     if not isinstance(view, str):  # a view sent as data (not by tables.what_viewers_see)
-        view = json.dumps(view)
-    head = json.dumps({"number": hand["number"], "dealer": hand["dealer"], "finished": hand["finished"]})
-    return f'{head[:-1]}, "view": {view}, "turn": {json.dumps(hand["turn"])}}}'
+        view = json_text(view)
+    before = parts.get(("hand", "before"))
+    if before is None:
+        # What every viewer's hand shares, encoded once per message: its view goes between.
+        head = json_text({"number": hand["number"], "dealer": hand["dealer"], "finished": hand["finished"]})
+        before = parts[("hand", "before")] = f'{head[:-1]},"view":'
+        parts[("hand", "after")] = f',"turn":{json_text(hand["turn"])}}}'
+    return f"{before}{view}{parts[('hand', 'after')]}"
 
 
 def _screen_text(parts: dict[Any, str], screen: NewsScreen, viewer: str | None) -> str:
@@ -85,9 +89,12 @@ def _screen_text(parts: dict[Any, str], screen: NewsScreen, viewer: str | None) 
     key = ("screen", which)
     text = parts.get(key)
     if text is None:
-        rest = json.dumps({name: value for name, value in screen.items() if name != "hand"})
+        rest = parts.get(("rest",))
+        if rest is None:
+            # The table, seats and requests: the same for every viewer, encoded once per message.
+            rest = parts[("rest",)] = json_text({name: value for name, value in screen.items() if name != "hand"})
         if "hand" in screen:
-            rest = f'{rest[:-1]}, "hand": {_hand_text(hand, which)}}}'
+            rest = f'{rest[:-1]},"hand":{_hand_text(parts, hand, which)}}}'
         text = parts[key] = rest
     return text
 
@@ -101,13 +108,13 @@ def news_text(message: TableEventsMessage, *, after: int, viewer: str | None) ->
     while start < len(frames) and frames[start]["seq"] <= after:
         start += 1
     parts = _parts(message)
-    text = f'{{"type": "events", "events": {_events_text(parts, frames, start, viewer)}'
+    text = f'{{"type":"events","events":{_events_text(parts, frames, start, viewer)}'
     screen = message.get("screen")
     if screen is not None and frames and screen["seq"] == frames[-1]["seq"]:
-        text = f'{text}, "screen": {_screen_text(parts, screen, viewer)}'
+        text = f'{text},"screen":{_screen_text(parts, screen, viewer)}'
     return text + "}"
 
 
 def text_with(text: str, key: str, value: Any) -> str:
     """A frame's JSON text with one more key, last (as adding it to the dict did)."""
-    return f"{text[:-1]}, {json.dumps(key)}: {json.dumps(value)}}}"
+    return f"{text[:-1]},{json_text(key)}:{json_text(value)}}}"

@@ -20,9 +20,11 @@ catch-up, a resync reply and the layer's news never interleave.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ParamSpec, Protocol, TypeVar, cast
 
 from django.utils.translation import gettext_lazy
 
@@ -45,6 +47,9 @@ Result = TypeVar("Result")
 logger = logging.getLogger(__name__)
 
 RESYNC_LIMIT = 500
+# News committed before a read of the log may still be on its way to the socket when the
+# read says the socket is behind: it is given this long to come before the log is read.
+IN_FLIGHT_SECONDS = 0.5
 SEAT_GONE_KINDS = ("seat_banned", "seat_moved")
 # The refusals that say this socket's seat is not its own any more (``services.writes_for``),
 # with what the page is told; the page knows both codes (main.js, GONE_CODES).
@@ -52,6 +57,24 @@ SEAT_GONE_CODES = {
     "seat_moved": gettext_lazy("Your seat is open on another device now: this page no longer plays for it."),
     "banned": gettext_lazy("The host has removed you from this game."),
 }
+
+
+def _written(
+    holder: services.SeatHolder | None, service: Callable[..., object], args: tuple[object, ...], kwargs: dict[str, Any]
+) -> object:
+    """A socket's write, in a service thread (:meth:`TableSession.write`)."""
+    with services.writes_for(holder):
+        return service(*args, **kwargs)
+
+
+@functools.cache
+def _write_hop() -> Callable[
+    [services.SeatHolder | None, Callable[..., object], tuple[object, ...], dict[str, Any]], Awaitable[object]
+]:
+    """Channels' hop to a service thread for every socket's write, made once: one made for
+    each move (a closure and its wrappers) was about 1% of the server's samples at 100
+    tables of 4 (docs/measurements/live-play.md)."""
+    return database_sync_to_async(_written)
 
 
 class Socket(Protocol):
@@ -107,6 +130,8 @@ class TableSession:
         self.closing = False
         self.watch: TableWatch | None = None
         self.catching_up: asyncio.Task[None] | None = None
+        # Set when news moves this socket's seq on, while a catch-up waits for news on its way.
+        self.news_heard: asyncio.Future[None] | None = None
 
     # --- writes --------------------------------------------------------------------------
 
@@ -115,13 +140,7 @@ class TableSession:
         site runs more daphne processes, docs/deployment.md), refused if the seat is not the
         socket's any more (issue 34): every table write in it first checks, under the table's
         lock, that the seat is still the socket's (``services.writes_for``)."""
-        holder = self.holder
-
-        def written() -> Result:
-            with services.writes_for(holder):
-                return service(*args, **kwargs)
-
-        return await database_sync_to_async(written)()
+        return cast(Result, await _write_hop()(self.holder, service, args, kwargs))
 
     def acting_seat(self) -> int:
         """The seat a move from this socket is for: its own; on a passed phone, the holder's
@@ -191,6 +210,7 @@ class TableSession:
 
     async def _catch_up_to(self, latest: int) -> None:
         try:
+            await self.news_awaited(latest)
             async with self.sending:
                 if latest > self.last_seq:
                     await self.send_missed()
@@ -205,11 +225,35 @@ class TableSession:
             latest = await self.watch.latest(self.table_id)  # read with the other pings of this moment
         else:
             latest = await database_sync_to_async(selectors.table_last_seq)(table_id=self.table_id)
+        await self.news_awaited(latest)
         async with self.sending:
             if latest <= self.last_seq:
                 return latest
             await self.send_missed()
         return max(latest, self.last_seq)
+
+    async def news_awaited(self, latest: int) -> None:
+        """Wait, at most ``IN_FLIGHT_SECONDS``, for the news up to seq ``latest``: a read of
+        the log (the quiet watcher's, a ping's) that found this socket behind often ran just
+        after a commit whose news was still on its way here, and reading what was missed
+        from the log then costs a catch-up's queries for news that comes anyway (about 6%
+        of the server's samples at 100 tables of 4 under load, docs/measurements/live-play.md).
+        News really lost is read from the log once the wait is over."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + IN_FLIGHT_SECONDS
+        while self.last_seq < latest:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return
+            heard = self.news_heard = loop.create_future()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(heard, remaining)
+
+    def _heard(self) -> None:
+        """This socket's seq moved on: a wait for news on its way looks again."""
+        heard = self.news_heard
+        if heard is not None and not heard.done():
+            heard.set_result(None)
 
     async def send_missed(self) -> None:
         """The events after this socket's seq from the log, with its screen read at the same
@@ -232,6 +276,7 @@ class TableSession:
         await self.require_seat()
         if events:
             self.last_seq = screen["seq"]
+            self._heard()
             await self.socket.send_json(self._events_frame(events, screen))
             await self._close_if_banned(events)
 
@@ -260,6 +305,7 @@ class TableSession:
             viewer_changed = self.viewer.heard_news(frames, screen)
             after, viewer = self.last_seq, self.viewer.name
             self.last_seq = frames[-1]["seq"]
+            self._heard()
             # Only news of a ban (or of a guest's seat moved to another browser) needs the
             # events as this viewer sees them here.
             banned = [

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import copy
 import enum
-import json
 import logging
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
+import orjson
 from django.db import transaction
 from django.utils import timezone
 
@@ -44,12 +44,13 @@ def _field_values(table: Table) -> dict[str, Any]:
 
 def _as_loaded(value: Any) -> Any:
     """What is kept of a loaded value to tell later whether it changed. A JSON value (a
-    dict or a list, which a service may change in place) is kept as its JSON text: far
-    cheaper than a deep copy, and equal whenever the value is."""
+    dict or a list, which a service may change in place) is kept as its JSON text, keys
+    sorted (orjson's, a tenth of ``json.dumps``' CPU): far cheaper than a deep copy, and
+    equal whenever the value is."""
     if isinstance(value, dict | list):
         try:
-            return ("json", json.dumps(value, sort_keys=True))
-        except (TypeError, ValueError):  # not plain JSON: keep a copy instead
+            return ("json", orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+        except (TypeError, ValueError):  # not plain JSON (orjson's refusal is a TypeError): keep a copy
             return copy.deepcopy(value)
     return value
 

@@ -1,7 +1,7 @@
 """Each socket's news frame is assembled from parts encoded once (tables.live.news_frames).
 
-Rules pinned: the text a socket is sent is exactly the JSON of the reply it was sent
-before (the events as its viewer may see them, the screen with its own view only),
+Rules pinned: the text a socket is sent is exactly the JSON (``tables.messages.json_text``) of
+the reply it was sent before, built whole (the events as its viewer may see them, the screen with its own view only),
 byte for byte, for every seat, every watcher and a stranger, over random hands of every
 game; parts kept for one viewer never reach another (whichever asks first); a socket
 that already had some of the events gets only the rest; a screen not exact at the news'
@@ -10,6 +10,7 @@ last event is left out.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import json
 import random
@@ -21,6 +22,7 @@ from engine.games import GAME_NAMES
 from tables import selectors
 from tables.live import news_frames as news_frames_module
 from tables.live.news_frames import news_text, text_with
+from tables.messages import json_text
 from tables.services import hand_act
 from tests.tables.conftest import current_turn, news_captured, open_table, random_action, repeatable_decks
 
@@ -77,7 +79,9 @@ def _news_of_random_hands(monkeypatch, django_capture_on_commit_callbacks, game:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("game", GAME_NAMES)
-def test_every_viewer_gets_byte_for_byte_the_reply_it_got_before(monkeypatch, django_capture_on_commit_callbacks, game):
+def test_every_viewer_gets_byte_for_byte_the_json_of_the_reply_it_got_before(
+    monkeypatch, django_capture_on_commit_callbacks, game
+):
     sent, seats = _news_of_random_hands(monkeypatch, django_capture_on_commit_callbacks, game, actions=40)
     viewers: list[str | None] = [*seats, None, "999999"]  # the players, a watcher, someone never dealt in
     rng = random.Random(7)
@@ -89,7 +93,7 @@ def test_every_viewer_gets_byte_for_byte_the_reply_it_got_before(monkeypatch, dj
         # Each viewer in a different order each time: what one was sent is never kept for another.
         for viewer in rng.sample(viewers, len(viewers)):
             for after in {0, frames[0]["seq"] - 1, frames[-1]["seq"] - 1}:
-                assert news_text(message, after=after, viewer=viewer) == json.dumps(
+                assert news_text(message, after=after, viewer=viewer) == json_text(
                     reply_before(message, after, viewer)
                 ), (viewer, after)
     assert hidden and with_hand  # the play dealt private cards and pushed hands
@@ -109,8 +113,8 @@ def _message(visible_to: list[str] | None, screen_seq: int = 2) -> dict[str, Any
                 "dealer": 1,
                 "finished": False,
                 "turn": None,
-                "views": {"1": json.dumps({"mine": ["As", "Kd"]}), "2": json.dumps({"mine": ["2c", "3c"]})},
-                "public": json.dumps({"mine": None}),
+                "views": {"1": json_text({"mine": ["As", "Kd"]}), "2": json_text({"mine": ["2c", "3c"]})},
+                "public": json_text({"mine": None}),
             },
         },
     }
@@ -137,7 +141,7 @@ def test_a_message_gone_from_the_cache_is_encoded_again(monkeypatch):
     monkeypatch.setattr(news_frames_module, "KEPT", 2)
     for round_ in range(20):
         message = _message(["1"] if round_ % 2 else None)
-        expected = json.dumps(reply_before(message, 0, "2"))
+        expected = json_text(reply_before(message, 0, "2"))
         assert news_text(message, after=0, viewer="2") == expected
         del message
         gc.collect()  # a new message may take the id of one gone
@@ -147,4 +151,37 @@ def test_a_frame_gets_one_more_key_last():
     text = news_text(_message(None), after=0, viewer="1")
     reply = json.loads(text)
     reply["phone"] = {"seats": [1, 2], "holding": None, "pass_to": 1}
-    assert text_with(text, "phone", reply["phone"]) == json.dumps(reply)
+    assert text_with(text, "phone", reply["phone"]) == json_text(reply)
+
+
+def test_what_every_viewer_shares_is_encoded_once_per_message(monkeypatch):
+    """The table, seats, the hand's number, dealer and turn: one encoding for every socket;
+    only what differs (the events a viewer may see, each viewer's own view) is per viewer."""
+    encoded: list[Any] = []
+
+    def counting(value: Any) -> str:
+        encoded.append(value)
+        return json_text(value)
+
+    monkeypatch.setattr(news_frames_module, "json_text", counting)
+    message = _message(None)
+    message["screen"]["table"] = {"status": "playing", "name": "Friday"}
+    message["screen"]["seats"] = [{"id": 1, "stack": 100}, {"id": 2, "stack": 90}]
+    message["screen"]["hand"]["turn"] = {"player": "1", "legal": [{"verb": "chaal"}]}
+    for viewer in ["1", "2", None, "3"]:
+        assert news_text(message, after=0, viewer=viewer) == json_text(reply_before(message, 0, viewer))
+    screen = message["screen"]
+    assert sum(value.get("seats") == screen["seats"] for value in encoded if isinstance(value, dict)) == 1
+    assert encoded.count(screen["hand"]["turn"]) == 1
+    assert len(encoded) == 4  # the events (hiding nothing), the rest of the screen, the hand's head, its turn
+
+
+def test_the_socket_s_other_frames_are_written_by_the_same_encoder():
+    """Acks, pongs, snapshots and refusals (Channels' ``send_json``) are the news' compact
+    JSON too, with every language's text as it is."""
+    from tables.live.consumers import TableConsumer
+
+    frame = {"type": "error", "code": "paused", "message": "खेल रोकिएको छ।", "id": 7}
+    text = asyncio.run(TableConsumer.encode_json(frame))
+    assert text == '{"type":"error","code":"paused","message":"खेल रोकिएको छ।","id":7}'
+    assert json.loads(text) == frame

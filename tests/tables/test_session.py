@@ -9,6 +9,7 @@ goes to the service for the session's seat and is answered with its seq.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import Mapping
@@ -17,7 +18,8 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from tables import selectors
+from tables import selectors, what_viewers_see
+from tables.live import session as session_module
 from tables.live.commands import command_run
 from tables.live.protocol import Act, Beat, Ping
 from tables.live.session import TableSession
@@ -151,3 +153,54 @@ async def test_a_move_is_played_for_the_sessions_seat_and_answered_with_its_seq(
     again = await command_run(session, Act(request_id="m1", verb=verb, amount=amount))
     assert again == reply
     assert await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk) == latest
+
+
+async def test_news_on_its_way_when_the_log_is_read_is_waited_for_and_news_lost_is_read(monkeypatch):
+    """The quiet watcher or a ping read the log just after a commit whose news had not
+    reached the socket yet: the news is waited for (a while), not read again from the log;
+    news that never comes is read from the log once the wait is over."""
+    table, seats = await database_sync_to_async(open_table)("classic", 3)
+    session, socket = await _session_of(seats[1], table)
+    news = news_captured(monkeypatch)
+    rng = random.Random(5)
+    reads: list[int] = []
+    original = what_viewers_see.table_catch_up
+
+    def counted(**kwargs):
+        reads.append(kwargs["after"])
+        return original(**kwargs)
+
+    monkeypatch.setattr(what_viewers_see, "table_catch_up", counted)
+    # However slow the machine, the news below comes within the wait.
+    monkeypatch.setattr(session_module, "IN_FLIGHT_SECONDS", 600.0)
+    await database_sync_to_async(_play_one)(table, seats, rng)
+    latest = await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk)
+    session.behind(latest)  # the watcher's read, made before the news came
+    assert session.catching_up is not None
+    await asyncio.sleep(0)
+    await session.news(news[-1])  # the news, on its way then
+    await session.catching_up
+    assert reads == [] and session.last_seq == latest and _seqs(socket.frames[-1])[-1] == latest
+
+    # A ping the same: its pong waits for the news, with no read of what was missed.
+    await database_sync_to_async(_play_one)(table, seats, rng)
+    ping = asyncio.ensure_future(command_run(session, Ping(request_id="p")))
+    for _ in range(10_000):  # until the ping has read the latest seq and waits for the news
+        if session.news_heard is not None and not session.news_heard.done():
+            break
+        await asyncio.sleep(0.01)
+    else:
+        pytest.fail("the ping never waited for the news on its way")
+    await session.news(news[-1])
+    latest = await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk)
+    assert await ping == {"type": "pong", "seq": latest}
+    assert reads == [] and session.last_seq == latest
+
+    # News lost on the way: read from the log after the wait.
+    monkeypatch.setattr(session_module, "IN_FLIGHT_SECONDS", 0.05)
+    lost_after = session.last_seq
+    await database_sync_to_async(_play_one)(table, seats, rng)
+    latest = await database_sync_to_async(selectors.table_last_seq)(table_id=table.pk)
+    session.behind(latest)
+    await session.catching_up
+    assert reads == [lost_after] and session.last_seq == latest and _seqs(socket.frames[-1])[-1] == latest
