@@ -120,8 +120,10 @@ class Seat(models.Model):
     # The token of the browser that opened the seat link while the seat was dealt into a hand:
     # the seat moves there when that hand ends (empty: none waiting). A secret, like guest_token.
     link_claim = models.CharField(_("seat link waiting"), max_length=64, blank=True, default="")
-    # The number of the last hand dealt when the link last moved the seat: the hands up to it
-    # were another browser's, and this one is shown them as a watcher is (0: none).
+    # The number of the last hand dealt when the link last moved the seat (one fewer when an
+    # approved "This is me" moved it during a hand it is dealt into: that hand is played on
+    # from the new browser): the hands up to it were another browser's, and this one is
+    # shown them as a watcher is (0: none).
     link_moved_hand = models.PositiveIntegerField(_("hands before the seat's move"), default=0)
 
     class Computer(models.TextChoices):

@@ -60,8 +60,6 @@ def claim_answer(request: HttpRequest, table: Table, invite_token: str) -> HttpR
         seat = services.seat_claim_take(table_id=table.pk, guest_token=token)
     except ServiceError as error:
         return _page(request, table, claim_problem=force_str(error.message))
-    if seat.guest_token != token:  # dealt into the hand being played: it moves when the hand ends
-        return _page(request, table, claim_after_hand=name)
     messages.success(request, _("Welcome back, %(name)s: this is your seat.") % {"name": seat.display_name})
     return redirect("table_detail", code=table.code)
 

@@ -11,9 +11,12 @@ The log is the truth, as for every request to the host (``tables.services.reques
 the seat asked for, ``name``: its name, and ``who``: the asker's key (a digest of her
 session's token, never sent). It ends with exactly one of ``request_approved``,
 ``request_denied`` or ``request_cancelled``. Once the host approved, the asker's page takes
-the seat (:func:`seat_claim_take`, which needs her session's token) exactly as a seat link
-moves it (``hand_end.seat_move_when_free``): at once between hands, or when the hand it is
-dealt into ends, never during it; the old browser's pages close (``seat_moved``).
+the seat (:func:`seat_claim_take`, which needs her session's token) as a seat link moves it
+between hands (``hand_end.seat_move``: one more move, the old browser's pages closed by
+``seat_moved``, the hands dealt before a watcher's), and at once during a hand too: the
+host's yes says this browser is hers, so she plays on in the hand she is dealt into, with
+her cards of it and her turn, and nothing waits for the lost browser. (A seat link, which
+anyone holding it may open, never moves a seat during its hand: ``seat_move_when_free``.)
 
 Only a guest's seat may be claimed (an account's seat comes back by signing in; a computer's
 or a local player's has no browser), never a banned one. Against misuse: one claim waiting
@@ -35,7 +38,7 @@ from tables import selectors
 from tables.events import EventKind
 from tables.models import Event, Seat, Table
 from tables.services.errors import ServiceError
-from tables.services.hand_end import seat_move_when_free
+from tables.services.hand_end import seat_move
 from tables.services.hosting import _clean_name, invite_token_matches
 from tables.services.push import push_queue
 from tables.services.requests import AFTER_DENIAL, CLAIM, REQUEST_WINDOW, REQUESTS_PER_WINDOW, requester_key
@@ -162,14 +165,18 @@ def seat_claim_state(*, table: Table, guest_token: str | None) -> tuple[str, str
 
 
 def seat_claim_take(*, table_id: int, guest_token: object) -> Seat:
-    """The browser whose claim the host approved takes the seat, as its seat link would move
-    it: now, or when the hand it is dealt into ends (the returned seat then still has the
-    old browser's token and this one's in ``link_claim``). Taking again changes nothing.
+    """The browser whose claim the host approved takes the seat now, as its seat link moves
+    a seat between hands: the same seat, name and chips, the old browser's pages closed.
+    During a hand the seat is dealt into, she plays on in it from this browser: her cards of
+    that hand, her turn if it is hers, the turn's clock running on as it was (the host's yes
+    says this browser is hers: ``hand_end.seat_move(vouched=True)``). Taking again changes
+    nothing.
 
     Refused, changing nothing: ``no_claim`` (no approved claim of this browser's),
     ``banned`` (the seat was banned since), ``claim_spent`` (the seat moved to another
-    browser after the host's yes), ``other_seat`` (this browser came to hold another seat),
-    ``link_waiting`` (another browser waits for the seat at this hand's end already)."""
+    browser after the host's yes), ``other_seat`` (this browser came to hold, or to wait for,
+    another seat), ``link_waiting`` (the seat's link was opened in another browser during
+    this hand, which takes the seat when the hand ends)."""
     token = _token(guest_token)
     who = requester_key(user=None, guest_token=token)
     with table_write(table_id) as (table, log):
@@ -178,7 +185,7 @@ def seat_claim_take(*, table_id: int, guest_token: object) -> Seat:
             raise ServiceError("no_claim", _("The host has not given you that seat."))
         approved_at = events[-1][0]
         seat = Seat.objects.get(table=table, pk=events[0][2]["claim"])
-        if seat.guest_token == token or seat.link_claim == token:
+        if seat.guest_token == token:
             return seat
         if seat.banned:
             raise ServiceError("banned", _("The host has removed you from this game."))
@@ -189,13 +196,15 @@ def seat_claim_take(*, table_id: int, guest_token: object) -> Seat:
             raise ServiceError(
                 "claim_spent", _("The seat has moved to another browser since the host said yes; ask again.")
             )
-        if Seat.objects.filter(table=table, guest_token=token).exists():
+        others = Seat.objects.filter(table=table).exclude(pk=seat.pk)
+        if others.filter(guest_token=token).exists() or others.filter(link_claim=token).exists():
             raise ServiceError("other_seat", _("This browser already has a seat at this table."))
-        if not seat_move_when_free(log, seat=seat, guest_token=token):
+        if seat.link_claim and seat.link_claim != token:
             raise ServiceError(
                 "link_waiting",
                 _("Another browser takes this seat when the hand ends; ask the host for your seat link."),
             )
+        seat_move(log, seat=seat, guest_token=token, vouched=True)
     return seat
 
 

@@ -5,9 +5,12 @@ stranger with the invite link typing a guest's name to read her cards.
 
 - The claim is a request to the host naming the seat (``request_made``, ``what: "claim"``,
   ``claim``: the seat); the asker's key (``who``) never travels. Nothing moves until the host
-  approves; then the asking browser takes the seat exactly as a seat link moves it: between
-  hands at once, the old browser's pages closed by ``seat_moved``; dealt into the live hand,
-  only when that hand ends, and no hidden card of that hand reaches the new browser.
+  approves; then the asking browser takes the seat at once, the old browser's pages closed by
+  ``seat_moved``. Approved during a hand she is dealt into, even during her turn (the second
+  group's trial), she plays on in it from the new browser: her cards of that hand and nobody
+  else's, her turn on the same clock, her move at once; the old browser's writes are refused;
+  her time running out is the ordinary away rule. A seat link opened during that hand
+  first keeps its place (it moves the seat at the hand's end, issue 34).
 - Only a guest's seat, never an account's, a computer's or a banned one.
 - One claim waiting per seat and per browser; a denied claim cannot be repeated at once (by
   that browser, or by a fresh one for the same seat); at most five asks in ten minutes.
@@ -18,17 +21,23 @@ stranger with the invite link typing a guest's name to read her cards.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
+from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
 from tables import selectors, what_viewers_see
 from tables.events import event_frame
+from tables.live.consumers import TableConsumer
 from tables.models import Event, Seat, Table
 from tables.services import (
+    SeatHolder,
     ServiceError,
     guest_token_new,
+    hand_act,
+    hand_see,
     local_player_add,
     request_approve,
     request_cancel,
@@ -42,21 +51,29 @@ from tables.services import (
     seat_link_use,
     seat_remove,
     seat_take,
+    table_clock_run,
     table_join,
     table_start,
     table_update_settings,
+    writes_for,
 )
+from tables.services import log as log_module
 from tables.services.computers import computer_add
-from tests.tables.conftest import make_user, open_table
-from tests.tables.leaks import _cards_in, card_owners, cards_revealed
+from tests.tables.conftest import current_turn, make_user, open_table
+from tests.tables.leaks import _cards_in, card_owners, cards_revealed, leaks_in_events, leaks_in_snapshot
 from tests.tables.test_seat_link_once import _play_out_the_hand
+from tests.tables.ws import TIMEOUT, connect
 
 pytestmark = pytest.mark.django_db
 
 
-def _table_with_gita(*, start: bool = False) -> tuple[Table, Seat, Seat, str]:
-    """A Faras table: the host, a player with an account, and Gita, a guest, all seated."""
-    table, seats = open_table("faras", 2, {"buy_in_price": "0.00"}, start=False)
+def _table_with_gita(
+    game: str = "faras", *, choices: dict | None = None, start: bool = False
+) -> tuple[Table, Seat, Seat, str]:
+    """A table of ``game`` (Faras unless said): the host, a player with an account, and
+    Gita, a guest, all seated."""
+    free = {"buy_in_price": "0.00"} if game != "holdem" else {}
+    table, seats = open_table(game, 2, {**free, **(choices or {})}, start=False)
     token = guest_token_new()
     gita = table_join(code=table.code, invite_token=table.invite_token, guest_name="Gita", guest_token=token)
     seat_take(table_id=table.pk, seat_id=gita.pk)
@@ -116,42 +133,169 @@ def test_a_claim_waits_for_the_host_then_moves_the_seat_with_its_chips():
     assert _log(table) == before
 
 
-def test_during_a_hand_she_is_dealt_into_the_seat_moves_when_it_ends_and_no_card_of_it_reaches_her(settings):
-    settings.DASHAIN_NEXT_HAND_DELAY = 30  # the ended hand stays on the table until the next deal
+def _to_her_turn(table: Table, gita: Seat) -> None:
+    """The others play calmly (no pack, no show) until it is Gita's turn in the live hand."""
+    for _step in range(40):
+        player, legal = current_turn(table)
+        assert player is not None, "the hand ended before her turn"
+        if player == str(gita.pk):
+            return
+        move = next(entry for entry in legal if entry.verb in ("chaal", "call", "check"))
+        hand_act(table_id=table.pk, seat_id=int(player), verb=move.verb, amount=move.min)
+    raise AssertionError("her turn never came")
+
+
+def _hers(table: Table, number: int, gita: Seat) -> set[str]:
+    return {card for card, owner in card_owners(table)[number].items() if owner == str(gita.pk)}
+
+
+@pytest.mark.parametrize("game", ["faras", "holdem"])
+def test_approved_during_her_turn_she_plays_on_in_that_hand_from_the_new_browser(game):
+    """The second group's trial: the host says yes while Gita is to act. Her seat moves at
+    once; the new browser reads her cards of that hand (hers only) and her turn, and acts at
+    once; the old browser's writes are refused; nothing waits for the lost browser."""
+    table, host, gita, old_token = _table_with_gita(game, start=True)
+    if game == "faras":
+        hand_see(table_id=table.pk, seat_id=gita.pk)  # she had looked at her cards on the old phone
+    _to_her_turn(table, gita)
+    hand = selectors.hand_live(table=table)
+    assert hand is not None and hand.to_act == str(gita.pk)
+    deadline = hand.turn_deadline
+    asked, token = _claim(table)
+    request_approve(table_id=table.pk, seat_id=host.pk, request=asked)
+    taken = seat_claim_take(table_id=table.pk, guest_token=token)
+    gita.refresh_from_db()
+    assert taken.pk == gita.pk and gita.guest_token == token and gita.link_claim == ""  # now, not at the hand's end
+    assert gita.link_moves == 1 and gita.link_moved_hand == hand.number - 1
+    assert _log(table)[-1][1] == "seat_moved"
+    assert selectors.seat_gone(seat_id=gita.pk, guest_token=old_token) == "seat_moved"
+    # The same player in the same hand: still her turn, on the same clock.
+    hand.refresh_from_db()
+    assert hand.ended_at is None and hand.to_act == str(gita.pk) and hand.turn_deadline == deadline
+    assert gita.status == Seat.Status.PLAYING
+
+    # The new browser's first read: her cards of this hand, nobody else's, and her turn.
+    snapshot = what_viewers_see.table_snapshot(table_id=table.pk, seat_id=gita.pk)
+    assert snapshot["hand"]["number"] == hand.number and snapshot["you"] == gita.pk
+    assert set(_cards_in(snapshot["hand"])) & set(card_owners(table)[hand.number]) == _hers(table, hand.number, gita)
+    assert leaks_in_snapshot(str(gita.pk), snapshot, card_owners(table), cards_revealed(table))[0] == []
+    turn = snapshot["hand"]["turn"]
+    assert turn["player"] == str(gita.pk) and turn["legal"]
+    # A resync from the start tells her the same, and nobody else's cards.
+    frames = selectors.events_after(table_id=table.pk, after=0, viewer=str(gita.pk))
+    assert leaks_in_events(str(gita.pk), frames, card_owners(table))[0] == []
+    in_events = {card for frame in frames if frame.get("hand") == hand.number for card in _cards_in(frame.get("data"))}
+    assert _hers(table, hand.number, gita) <= in_events
+
+    # The old browser may not act for the seat any more: refused, nothing written.
+    before = _log(table)
+    verb = next(entry for entry in turn["legal"] if entry["verb"] in ("chaal", "call", "check"))
+    with writes_for(SeatHolder(gita.pk, old_token)):
+        _refused("seat_moved", hand_act, table_id=table.pk, seat_id=gita.pk, verb=verb["verb"], amount=verb.get("min"))
+    assert _log(table) == before
+    # The new one acts at once, as herself, and the hand goes on.
+    with writes_for(SeatHolder(gita.pk, token)):
+        hand_act(table_id=table.pk, seat_id=gita.pk, verb=verb["verb"], amount=verb.get("min"))
+    action = Event.objects.filter(table=table, kind="action").order_by("-seq").first()
+    assert action is not None and action.payload["player"] == str(gita.pk) and "by" not in action.payload
+    assert current_turn(table)[0] != str(gita.pk)
+    gita.refresh_from_db()
+    assert gita.status == Seat.Status.PLAYING  # not sat out: no "Come back" to press
+
+
+def _claim_approved_and_taken_quietly(table: Table, host: Seat) -> str:
+    """A new browser's claim, approved and taken, while the channel layer drops every piece of
+    news (at-most-once delivery): the old socket hears nothing of the move."""
+    real = log_module.broadcast
+    log_module.broadcast = lambda *args, **kwargs: None
+    try:
+        asked, token = _claim(table)
+        request_approve(table_id=table.pk, seat_id=host.pk, request=asked)
+        seat_claim_take(table_id=table.pk, guest_token=token)
+    finally:
+        log_module.broadcast = real
+    return token
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_old_socket_cannot_act_after_her_seat_moved_during_her_turn(monkeypatch):
+    """Abuse: the old phone's socket, never told of the move, sends her move after it: refused
+    (``seat_moved``, with the sentence the page shows), closed (4409), nothing written. The
+    new phone's socket reads her turn and plays it."""
+    monkeypatch.setattr(TableConsumer, "quiet_seconds", 3600.0)  # no catch-up by the watcher
+    table, host, gita, old_token = await database_sync_to_async(_table_with_gita)(start=True)
+    await database_sync_to_async(_to_her_turn)(table, gita)
+    connected, old, _code = await connect(table.code, guest_token=old_token)
+    assert connected and old.seat_id == gita.pk and old.turn["player"] == str(gita.pk)
+    move = next(entry for entry in old.turn["legal"] if entry["verb"] in ("chaal", "call", "check"))
+    token = await database_sync_to_async(_claim_approved_and_taken_quietly)(table, host)
+    before = await database_sync_to_async(_log)(table)
+    await old.send({"type": "action", "verb": move["verb"], "amount": move.get("min"), "id": "late"})
+    refusal = await old.reply_to("late")
+    assert (refusal["type"], refusal.get("code")) == ("error", "seat_moved"), refusal
+    assert "open on another device" in refusal["message"]
+    out = await old.communicator.receive_output(timeout=TIMEOUT)
+    while out["type"] != "websocket.close":
+        out = await old.communicator.receive_output(timeout=TIMEOUT)
+    assert out["code"] == 4409
+    assert await database_sync_to_async(_log)(table) == before
+
+    connected, new, _code = await connect(table.code, guest_token=token)
+    assert connected and new.seat_id == gita.pk and new.turn["player"] == str(gita.pk)
+    reply = await new.request({"type": "action", "verb": move["verb"], "amount": move.get("min")})
+    assert reply["type"] == "ack", reply
+    await new.close()
+    played = await database_sync_to_async(
+        lambda: Event.objects.filter(table=table, kind="action").order_by("-seq").values_list("payload", flat=True)[0]
+    )()
+    assert played["player"] == str(gita.pk) and played["verb"] == move["verb"] and "by" not in played
+
+
+def test_her_time_running_out_after_the_move_is_the_ordinary_away_rule():
+    table, host, gita, _old = _table_with_gita(choices={"turn_timer": 30, "timeout_action": "act"}, start=True)
+    _to_her_turn(table, gita)
+    asked, token = _claim(table)
+    request_approve(table_id=table.pk, seat_id=host.pk, request=asked)
+    seat_claim_take(table_id=table.pk, guest_token=token)
+    hand = selectors.hand_live(table=table)
+    assert hand is not None and hand.to_act == str(gita.pk) and hand.turn_deadline is not None
+    assert table_clock_run(table_id=table.pk, now=hand.turn_deadline - timedelta(seconds=1)) == []
+    assert table_clock_run(table_id=table.pk, now=hand.turn_deadline + timedelta(seconds=1)) == ["turn_alarm"]
+    kinds = [kind for _seq, kind in _log(table)]
+    assert kinds[kinds.index("seat_moved") :].count("seat_sat_out") == 1
+    action = Event.objects.get(table=table, kind="action", payload__player=str(gita.pk), payload__by="timer")
+    assert action.payload["verb"] == "pack"
+    gita.refresh_from_db()
+    assert gita.guest_token == token and gita.status == Seat.Status.SITTING_OUT
+
+
+def test_a_seat_link_opened_during_the_hand_first_keeps_its_place():
+    """The seat's link opened in another browser during the hand (it waits for the hand's
+    end, issue 34): an approved claim of the seat then is refused, and nothing moves."""
     table, host, gita, old_token = _table_with_gita(start=True)
-    assert selectors.seat_in_live_hand(table=table, seat=gita)
+    linked = guest_token_new()
+    seat_link_use(code=table.code, seat_id=gita.pk, key=seat_link_key(gita), guest_token=linked)
     asked, token = _claim(table)
     request_approve(table_id=table.pk, seat_id=host.pk, request=asked)
     before = _log(table)
-    taken = seat_claim_take(table_id=table.pk, guest_token=token)
-    gita.refresh_from_db()
-    assert taken.link_claim == token and gita.guest_token == old_token  # not during the hand
+    _refused("link_waiting", seat_claim_take, table_id=table.pk, guest_token=token)
     assert _log(table) == before
-    assert seat_claim_take(table_id=table.pk, guest_token=token).link_claim == token  # again: still waiting
-    # Another browser's seat link during the same hand waits behind the claim.
-    _refused(
-        "link_waiting",
-        seat_link_use,
-        code=table.code,
-        seat_id=gita.pk,
-        key=seat_link_key(gita),
-        guest_token=guest_token_new(),
-    )
+    gita.refresh_from_db()
+    assert gita.guest_token == old_token and gita.link_claim == linked
 
+
+def test_after_the_claim_moved_her_seat_mid_hand_the_old_seat_link_is_used():
+    table, host, gita, _old = _table_with_gita(start=True)
+    old_key = seat_link_key(gita)
+    asked, token = _claim(table)
+    request_approve(table_id=table.pk, seat_id=host.pk, request=asked)
+    seat_claim_take(table_id=table.pk, guest_token=token)
+    before = _log(table)
+    _refused("used_link", seat_link_use, code=table.code, seat_id=gita.pk, key=old_key, guest_token=guest_token_new())
+    assert _log(table) == before
     _play_out_the_hand(table, gita, random.Random(38))
     gita.refresh_from_db()
-    assert gita.guest_token == token and gita.link_claim == "" and gita.link_moves == 1
-    kinds = [kind for _seq, kind in _log(table)][len(before) :]
-    assert kinds.index("hand_ended") < kinds.index("seat_moved")
-    assert selectors.seat_gone(seat_id=gita.pk, guest_token=old_token) == "seat_moved"
-    # The new browser's first read shows the hand that ended as a watcher saw it.
-    owners = card_owners(table)[1]
-    revealed = cards_revealed(table)
-    shown = {card for _seq, number, _kind, payload in revealed if number == 1 for card in _cards_in(payload)}
-    snapshot = what_viewers_see.table_snapshot(table_id=table.pk, seat_id=gita.pk)
-    assert snapshot["hand"] is not None and snapshot["hand"]["number"] == 1
-    hers = [card for card in _cards_in(snapshot["hand"]) if owners.get(card) == str(gita.pk) and card not in shown]
-    assert hers == []
+    assert gita.guest_token == token and gita.link_moves == 1  # the hand's end moves nothing more
 
 
 def test_only_a_guests_seat_not_banned_may_be_claimed():
