@@ -60,7 +60,14 @@ from tables.services import (
 from tables.services import log as log_module
 from tables.services.computers import computer_add
 from tests.tables.conftest import current_turn, make_user, open_table
-from tests.tables.leaks import _cards_in, card_owners, cards_revealed, leaks_in_events, leaks_in_snapshot
+from tests.tables.leaks import (
+    PUBLIC_REVEALS,
+    _cards_in,
+    card_owners,
+    cards_revealed,
+    leaks_in_events,
+    leaks_in_snapshot,
+)
 from tests.tables.test_seat_link_once import _play_out_the_hand
 from tests.tables.ws import TIMEOUT, connect
 
@@ -155,11 +162,12 @@ def test_approved_during_her_turn_she_plays_on_in_that_hand_from_the_new_browser
     once; the new browser reads her cards of that hand (hers only) and her turn, and acts at
     once; the old browser's writes are refused; nothing waits for the lost browser."""
     table, host, gita, old_token = _table_with_gita(game, start=True)
+    _play_out_the_hand(table, gita, random.Random(38))  # a first hand, on the old phone only
     if game == "faras":
         hand_see(table_id=table.pk, seat_id=gita.pk)  # she had looked at her cards on the old phone
     _to_her_turn(table, gita)
     hand = selectors.hand_live(table=table)
-    assert hand is not None and hand.to_act == str(gita.pk)
+    assert hand is not None and hand.number == 2 and hand.to_act == str(gita.pk)
     deadline = hand.turn_deadline
     asked, token = _claim(table)
     request_approve(table_id=table.pk, seat_id=host.pk, request=asked)
@@ -186,6 +194,15 @@ def test_approved_during_her_turn_she_plays_on_in_that_hand_from_the_new_browser
     assert leaks_in_events(str(gita.pk), frames, card_owners(table))[0] == []
     in_events = {card for frame in frames if frame.get("hand") == hand.number for card in _cards_in(frame.get("data"))}
     assert _hers(table, hand.number, gita) <= in_events
+    # The hand before the move stays the old phone's: none of her hidden cards of it.
+    shown = {
+        card
+        for _seq, number, kind, payload in cards_revealed(table)
+        if number == 1 and kind in PUBLIC_REVEALS
+        for card in _cards_in(payload)
+    }
+    earlier = {card for frame in frames if frame.get("hand") == 1 for card in _cards_in(frame.get("data"))}
+    assert (earlier & _hers(table, 1, gita)) - shown == set()
 
     # The old browser may not act for the seat any more: refused, nothing written.
     before = _log(table)
