@@ -15,7 +15,7 @@ from django.utils import timezone
 from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, PushSubscription, Seat, Table
 from tables.money import bank
 from tables.services.log import TableLog
 from tables.services.seat_state import buy_backs_left
@@ -66,7 +66,8 @@ def seat_move(log: TableLog, *, seat: Seat, guest_token: str, vouched: bool = Fa
     link, issue 28): the same seat, name and chips. One more move ends every link shown
     before (the count is in the key, issue 34); ``seat_moved`` closes the old pages. No
     hidden card of a hand dealt before the move ever reaches the new browser: it sees those
-    hands as a watcher does (``Seat.link_moved_hand``).
+    hands as a watcher does (``Seat.link_moved_hand``), and the old browser's turn reminders
+    by Web Push stop (its subscriptions are dropped; the new one may opt in).
 
     ``vouched``: the host has said this browser is the seat's own player ("This is me"
     approved, issue 38), so a hand the seat is dealt into now is hers to play on from here,
@@ -78,6 +79,8 @@ def seat_move(log: TableLog, *, seat: Seat, guest_token: str, vouched: bool = Fa
     # The hands dealt so far were the seat's old browser's: the new one sees them as a watcher.
     seat.link_moved_hand = log.table.hands_played - (1 if playing_on else 0)
     seat.save(update_fields=["guest_token", "link_moves", "link_claim", "link_moved_hand"])
+    # Turn reminders went to the old browser's push service: that browser has no seat here now.
+    PushSubscription.objects.filter(seat=seat).delete()
     log.append(EventKind.SEAT_MOVED, {"seat": seat.pk, "name": seat.display_name})
 
 

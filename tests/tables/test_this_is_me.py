@@ -31,7 +31,7 @@ from django.urls import reverse
 from tables import selectors, what_viewers_see
 from tables.events import event_frame
 from tables.live.consumers import TableConsumer
-from tables.models import Event, Seat, Table
+from tables.models import Event, PushSubscription, Seat, Table
 from tables.services import (
     SeatHolder,
     ServiceError,
@@ -169,6 +169,8 @@ def test_approved_during_her_turn_she_plays_on_in_that_hand_from_the_new_browser
     hand = selectors.hand_live(table=table)
     assert hand is not None and hand.number == 2 and hand.to_act == str(gita.pk)
     deadline = hand.turn_deadline
+    # The old phone had asked for turn reminders by Web Push.
+    PushSubscription.objects.create(seat=gita, endpoint="https://push.example/old-phone", p256dh="k", auth="a")
     asked, token = _claim(table)
     request_approve(table_id=table.pk, seat_id=host.pk, request=asked)
     taken = seat_claim_take(table_id=table.pk, guest_token=token)
@@ -177,6 +179,7 @@ def test_approved_during_her_turn_she_plays_on_in_that_hand_from_the_new_browser
     assert gita.link_moves == 1 and gita.link_moved_hand == hand.number - 1
     assert _log(table)[-1][1] == "seat_moved"
     assert selectors.seat_gone(seat_id=gita.pk, guest_token=old_token) == "seat_moved"
+    assert not PushSubscription.objects.filter(seat=gita).exists()  # no more reminders to the old phone
     # The same player in the same hand: still her turn, on the same clock.
     hand.refresh_from_db()
     assert hand.ended_at is None and hand.to_act == str(gita.pk) and hand.turn_deadline == deadline
