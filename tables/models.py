@@ -22,6 +22,11 @@ from django.utils.translation import gettext_lazy as _
 
 #: Without a turn timer the host may act for a player who has been on turn this long.
 HOST_ACT_AFTER = timedelta(seconds=60)
+#: The key of ``Hand.plan`` that lists the players whose seat moved to another browser during
+#: the hand ("This is me" approved, issue 38; seat ids as strings): nobody is shown their own
+#: view of that hand any more (the new browser watches it, the old one lost the seat), and
+#: they make no move in it (the away rule plays their turns: ``claims.seat_claim_take``).
+MOVED_KEY = "moved"
 
 
 def table_group_name(table_id: int, code: str) -> str:
@@ -120,10 +125,8 @@ class Seat(models.Model):
     # The token of the browser that opened the seat link while the seat was dealt into a hand:
     # the seat moves there when that hand ends (empty: none waiting). A secret, like guest_token.
     link_claim = models.CharField(_("seat link waiting"), max_length=64, blank=True, default="")
-    # The number of the last hand dealt when the link last moved the seat (one fewer when an
-    # approved "This is me" moved it during a hand it is dealt into: that hand is played on
-    # from the new browser): the hands up to it were another browser's, and this one is
-    # shown them as a watcher is (0: none).
+    # The number of the last hand dealt when the link last moved the seat: the hands up to it
+    # were another browser's, and this one is shown them as a watcher is (0: none).
     link_moved_hand = models.PositiveIntegerField(_("hands before the seat's move"), default=0)
 
     class Computer(models.TextChoices):

@@ -61,23 +61,19 @@ def hand_close(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
     log.hand_over()
 
 
-def seat_move(log: TableLog, *, seat: Seat, guest_token: str, vouched: bool = False) -> None:
+def seat_move(log: TableLog, *, seat: Seat, guest_token: str) -> None:
     """A guest's seat goes to the browser whose session holds ``guest_token`` (its seat
-    link, issue 28): the same seat, name and chips. One more move ends every link shown
-    before (the count is in the key, issue 34); ``seat_moved`` closes the old pages. No
-    hidden card of a hand dealt before the move ever reaches the new browser: it sees those
-    hands as a watcher does (``Seat.link_moved_hand``), and the old browser's turn reminders
-    by Web Push stop (its subscriptions are dropped; the new one may opt in).
-
-    ``vouched``: the host has said this browser is the seat's own player ("This is me"
-    approved, issue 38), so a hand the seat is dealt into now is hers to play on from here,
-    with her cards of it and her turn; the hands before it stay a watcher's."""
-    playing_on = vouched and selectors.seat_in_live_hand(table=log.table, seat=seat)
+    link, issue 28; "This is me" approved, issue 38): the same seat, name and chips. One more
+    move ends every link shown before (the count is in the key, issue 34); ``seat_moved``
+    closes the old pages. No hidden card of a hand dealt before the move, the live one
+    included, ever reaches the new browser: it sees those hands as a watcher does
+    (``Seat.link_moved_hand``), and the old browser's turn reminders by Web Push stop (its
+    subscriptions are dropped; the new one may opt in)."""
     seat.guest_token = guest_token
     seat.link_moves += 1
     seat.link_claim = ""
     # The hands dealt so far were the seat's old browser's: the new one sees them as a watcher.
-    seat.link_moved_hand = log.table.hands_played - (1 if playing_on else 0)
+    seat.link_moved_hand = log.table.hands_played
     seat.save(update_fields=["guest_token", "link_moves", "link_claim", "link_moved_hand"])
     # Turn reminders went to the old browser's push service: that browser has no seat here now.
     PushSubscription.objects.filter(seat=seat).delete()
@@ -89,9 +85,9 @@ def seat_move_when_free(log: TableLog, *, seat: Seat, guest_token: str) -> bool:
     dealt into the hand being played (its cards are the old browser's), keep that browser's
     claim (``link_claim``) and move it when the hand ends (:func:`seat_link_claims_apply`).
     ``False`` (nothing changed) when another browser's claim waits for this hand already.
-    A seat link (issue 28) goes through here: anyone holding the link may open it, the host
-    too, so it never hands over a hand being played. "This is me" approved by the host
-    (issue 38) moves the seat at once instead (``seat_move(vouched=True)``)."""
+    A seat link (issue 28) goes through here. "This is me" approved by the host (issue 38)
+    moves the seat at once instead, and its hand in play is played out by the away rule
+    (``claims.seat_claim_take``)."""
     if not selectors.seat_in_live_hand(table=log.table, seat=seat):
         seat_move(log, seat=seat, guest_token=guest_token)
         return True
