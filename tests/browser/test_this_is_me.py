@@ -5,9 +5,9 @@ her name; instead of a refusal and nothing more, the page offers "This is me" (a
 name for someone new). She presses it and the page says she waits. The host's list of
 requests says that her seat and its chips go to that browser; one tap approves. The new
 phone then holds her seat, with the same chips; the old page is closed; the settle-up
-lists one Gita. Approved during her turn (the second group's trial), the new phone plays
-that turn at once, with her cards and nobody else's, and the old phone keeps no card and no
-action.
+lists one Gita. Approved during her turn (the second group's trial), her hand is packed
+for her at once and nothing waits; the new phone shows none of her cards of that hand and
+plays from the next one, not sitting out; the old phone keeps no card and no action.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from tests.browser.driver import (
     to_act,
 )
 from tests.browser.test_pages_layout import page_problems
+from tests.tables.test_this_is_me import _cards_of_hand
 
 PHONE = {"width": 390, "height": 844}
 
@@ -111,10 +112,14 @@ def test_a_guest_on_a_new_phone_says_this_is_me_and_the_host_gives_her_seat_back
     assert len(names) == 2 and names.count("Gita") == 1 and not any(name.startswith("Gita ") for name in names)
 
 
-def test_approved_during_her_turn_she_plays_it_on_the_new_phone(new_page, live_site, artifacts):
-    """The second group's trial: the host says yes while it is Gita's turn. Her new phone is
-    then her seat in that hand, her turn and her cards (the ones her old phone showed, nobody
-    else's); she plays at once and nothing waits. Her old phone shows no cards and no actions."""
+def test_approved_during_her_turn_that_hand_is_played_out_and_she_plays_the_next_on_the_new_phone(
+    new_page, live_site, artifacts
+):
+    """The second group's trial: the host says yes while it is Gita's turn. Nothing waits
+    for her lost phone: her hand is packed for her at once and the next player is to act.
+    Her new phone is her seat, not sitting out, but shows none of her cards of that hand
+    (they were the old phone's) and offers no move in it; it says why. She is dealt the next
+    hand there, with her cards. Her old phone shows no cards and no actions."""
     host = Player("asha-host", new_page("hostuser"))  # a laptop
     live_site.set_next_table_code("CLAIM9")
     host.page.goto("/tables/open/?game=faras")
@@ -128,20 +133,23 @@ def test_approved_during_her_turn_she_plays_it_on_the_new_phone(new_page, live_s
     gita = Player("gita-old", new_page(viewport=PHONE))
     join_table(gita.page, link, guest_name="Gita")
     gita.read_seat()
-    expect(host.page.locator(".seat")).to_have_count(2)
+    bikash = Player("bikash", new_page(viewport=PHONE))
+    join_table(bikash.page, link, guest_name="Bikash")
+    bikash.read_seat()
+    players = [host, gita, bikash]
+    by_seat = {player.seat: player for player in players}
+    expect(host.page.locator(".seat")).to_have_count(3)
     host.page.locator('#host-controls [data-command="start"]').click()
-    for player in (host, gita):
+    for player in players:
         expect(player.page.locator('.seat[data-to-act="true"]')).to_have_count(1, timeout=PAGE_TIMEOUT_MS)
-    settle([host, gita])
-    if to_act(host) == host.seat:
-        act(host, "chaal")  # the host plays on; now it is Gita's turn
-        settle([host, gita])
-    assert to_act(gita) == gita.seat
+    settle(players)
+    while to_act(host) != gita.seat:
+        act(by_seat[to_act(host)], "chaal")  # the others play on; then it is Gita's turn
+        settle(players)
     act(gita, "see")  # she looked at her cards on the old phone
-    settle([host, gita])
-    hers = sorted(my_cards(gita.page))
-    assert len(hers) == 3
-    assert to_act(gita) == gita.seat  # looking is not a move: still her turn
+    settle(players)
+    hers = set(my_cards(gita.page))
+    assert len(hers) == 3 and to_act(gita) == gita.seat  # looking is not a move: still her turn
 
     # Her old phone is lost from here on. A new phone says "This is me".
     phone = Player("gita-new", new_page(viewport=PHONE))
@@ -152,26 +160,32 @@ def test_approved_during_her_turn_she_plays_it_on_the_new_phone(new_page, live_s
     phone.page.get_by_role("button", name="This is me").click()
     expect(phone.page.locator(".claim-waiting")).to_contain_text("Waiting for the host's answer")
 
-    # The host approves during her turn.
+    # The host approves during her turn: her hand is packed for her at once, the next is to act.
     expect(host.page.locator("#host-requests li")).to_contain_text("A new browser says it is Gita.")
     assert to_act(host) == gita.seat
     host.page.locator('#host-requests [data-command="approve"]').click()
+    expect(host.page.locator("#hand-log")).to_contain_text("Gita packs.")
+    expect(host.page.locator('.seat[data-to-act="true"]')).not_to_have_attribute("data-seat", gita.seat)
+    following = to_act(host)
+    assert following in (host.seat, bikash.seat)
 
-    # The new phone is her seat in the same hand: her turn, her cards, her actions.
+    # The new phone is her seat: not sitting out, none of her cards of that hand, no move
+    # in it, and a word of why.
     phone.page.wait_for_url(re.compile(r"/tables/CLAIM9/$"), timeout=PAGE_TIMEOUT_MS)
     expect(phone.page.locator("#connection")).to_have_attribute("data-state", "open")
     phone.read_seat()
     assert phone.seat == gita.seat
-    expect(phone.page.locator('.seat[data-to-act="true"]')).to_have_attribute("data-seat", gita.seat)
-    expect(phone.page.locator("#my-cards svg.card-face")).to_have_count(3)
-    assert sorted(my_cards(phone.page)) == hers
-    assert face_up_cards(phone.page, host.seat) == []  # hers only: nobody else's
-    assert face_up_cards(host.page, gita.seat) == []  # and nobody else sees hers
-    verbs = action_verbs(phone)
-    assert "chaal" in verbs and "pack" in verbs
+    expect(phone.page.locator(".messages")).to_contain_text("Welcome back, Gita: this is your seat.")
+    expect(phone.page.locator(".messages")).to_contain_text("that hand is played out for you")
+    settle([host, bikash, phone])
+    assert to_act(phone) == following
+    expect(phone.page.locator("#my-cards svg.card-face")).to_have_count(0)
+    assert all(face_up_cards(phone.page, seat) == [] for seat in by_seat)
+    expect(phone.page.locator("#action-bar button:visible")).to_have_count(0)
+    expect(phone.page.locator("#see-button")).to_be_hidden()
     expect(phone.page.locator('#between-hands [data-command="come_back"]')).to_have_count(0)
     assert page_problems(phone.page) == []
-    phone.page.screenshot(path=str(artifacts / "her-turn-new-phone.png"), full_page=True)
+    phone.page.screenshot(path=str(artifacts / "played-out-new-phone.png"), full_page=True)
 
     # The old phone lost the seat: no cards, no actions.
     expect(gita.page.locator("#table-root")).to_have_attribute("data-phase", "gone")
@@ -181,12 +195,22 @@ def test_approved_during_her_turn_she_plays_it_on_the_new_phone(new_page, live_s
     expect(gita.page.locator("body")).to_contain_text("Your seat is open on another device now")
     gita.page.screenshot(path=str(artifacts / "old-phone.png"), full_page=True)
 
-    # She plays her turn at once; the hand goes on to the host, and she is not sitting out.
-    act(phone, "chaal")
-    settle([host, phone])
-    assert to_act(host) == host.seat and to_act(phone) == host.seat
-    played = [frame for frame in phone.sent if frame.get("type") == "action"]
-    assert [frame["verb"] for frame in played] == ["chaal"]
-    expect(host.page.locator("#hand-log")).to_contain_text("Gita")
-    expect(phone.page.locator('#between-hands [data-command="come_back"]')).to_have_count(0)
+    # The others finish the hand; the next is dealt, with her in it on the new phone.
+    players = [host, bikash, phone]
+    live_site.set_next_hand_delay(0)
+    act(by_seat[following], "pack")
+    live_site.set_next_hand_delay(3600)
+    for player in players:
+        player.page.wait_for_function("() => (window.DashainTable.state.hand || {}).number === 2")
+    settle(players)
     expect(phone.page.locator(f'.seat[data-seat="{gita.seat}"]')).not_to_contain_text("Sitting out")
+    expect(phone.page.locator('#between-hands [data-command="come_back"]')).to_have_count(0)
+    expect(phone.page.locator("#my-cards svg.card-back")).to_have_count(3)  # dealt in, face down
+    phone.page.locator("#see-button").click()
+    expect(phone.page.locator("#my-cards svg.card-face")).to_have_count(3)
+    assert face_up_cards(host.page, gita.seat) == [] and face_up_cards(phone.page, host.seat) == []
+    settle(players)
+    # Every frame the new phone received: her cards of the second hand, none of the first's.
+    assert set(my_cards(phone.page)) <= _cards_of_hand(phone.frames, 2)
+    assert _cards_of_hand(phone.frames, 1) & hers == set()
+    phone.page.screenshot(path=str(artifacts / "next-hand-new-phone.png"), full_page=True)
