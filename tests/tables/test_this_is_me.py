@@ -31,6 +31,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.urls import reverse
 
+from engine.games import get_game
 from tables import selectors, what_viewers_see
 from tables.events import event_frame
 from tables.guests import GUEST_TOKEN_SESSION_KEY
@@ -281,6 +282,11 @@ def test_approved_during_her_turn_the_away_rule_plays_it_at_once_and_she_plays_o
     # The others play the hand out; she is dealt the next one on the new browser, her cards
     # hers to see there, with no "Come back" to press.
     _play_out_the_hand(table, gita, random.Random(39))
+    # No chip made or lost, and the hand replays from its log to the result it had.
+    second = Hand.objects.get(table=table, number=2)
+    replayed, _seq = selectors.hand_state_from_log(table=table, hand=second)
+    assert get_game(game).result(replayed).stacks == second.result["stacks"]
+    assert sum(second.result["stacks"].values()) == sum(stack for _name, stack in second.plan["players"])
     third = _deal_next_hand(table, 3)
     gita.refresh_from_db()
     assert gita.status == Seat.Status.PLAYING and str(gita.pk) in players_of(third)
