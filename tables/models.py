@@ -22,6 +22,11 @@ from django.utils.translation import gettext_lazy as _
 
 #: Without a turn timer the host may act for a player who has been on turn this long.
 HOST_ACT_AFTER = timedelta(seconds=60)
+#: The key of ``Hand.plan`` that lists the players whose seat moved to another browser during
+#: the hand ("This is me" approved, issue 38; seat ids as strings): nobody is shown their own
+#: view of that hand any more (the new browser watches it, the old one lost the seat), and
+#: they make no move in it (the away rule plays their turns: ``claims.seat_claim_take``).
+MOVED_KEY = "moved"
 
 
 def table_group_name(table_id: int, code: str) -> str:

@@ -176,7 +176,7 @@ class ActionRecorded(TypedDict):
     player: str
     verb: str
     amount: int | None
-    by: NotRequired[str]  # who acted for the player (the away rule, the host)
+    by: NotRequired[str]  # who acted for the player (the away rule, the host; "claim": her seat moved mid-hand)
     by_seat: NotRequired[int]  # the host's seat, when the host acted for the player
     total: NotRequired[int]  # hold'em: the bet's total
     all_in: NotRequired[bool]

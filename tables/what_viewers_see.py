@@ -52,7 +52,7 @@ from tables.messages import (
     ViewerFrame,
     json_text,
 )
-from tables.models import Hand, Seat, Table
+from tables.models import MOVED_KEY, Hand, Seat, Table
 from tables.selectors import (
     events_after,
     hand_for_viewer,
@@ -89,9 +89,13 @@ SEAT_KINDS = frozenset(
 def hand_screen(*, table: Table, hand: Hand, state: Any, only: str | None = None) -> HandScreen:
     """Every distinct view of one hand's state, each as JSON text, and its turn (see the
     module). With ``only`` (a snapshot for one viewer): that viewer's view if dealt in,
-    else the public one, as data."""
+    else the public one, as data. A player whose seat moved during the hand
+    (``Hand.plan["moved"]``) gets the public one."""
     game = get_game(table.game)
-    names = [str(name) for name, _stack in hand.plan["players"]]
+    # A player whose seat moved to another browser during the hand has no view of it any
+    # more: every socket of that seat sees the public one (issue 38, "This is me").
+    moved = hand.plan.get(MOVED_KEY, ())
+    names = [str(name) for name, _stack in hand.plan["players"] if str(name) not in moved]
     if only is not None:
         names = [name for name in names if name == only]
     to_act = None if game.is_finished(state) else game.to_act(state)

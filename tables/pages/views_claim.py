@@ -57,12 +57,15 @@ def claim_answer(request: HttpRequest, table: Table, invite_token: str) -> HttpR
     if answer == "denied":
         return _page(request, table, claim_denied=name)
     try:
-        seat = services.seat_claim_take(table_id=table.pk, guest_token=token)
+        taken = services.seat_claim_take(table_id=table.pk, guest_token=token)
     except ServiceError as error:
         return _page(request, table, claim_problem=force_str(error.message))
-    if seat.guest_token != token:  # dealt into the hand being played: it moves when the hand ends
-        return _page(request, table, claim_after_hand=name)
-    messages.success(request, _("Welcome back, %(name)s: this is your seat.") % {"name": seat.display_name})
+    messages.success(request, _("Welcome back, %(name)s: this is your seat.") % {"name": taken.seat.display_name})
+    if taken.hand_played_out:
+        messages.info(
+            request,
+            _("Your seat moved here during a hand: that hand is played out for you. You play from the next one."),
+        )
     return redirect("table_detail", code=table.code)
 
 

@@ -20,7 +20,7 @@ from engine.api import Event as EngineEvent
 from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
-from tables.models import Event, Hand, Seat, Table
+from tables.models import MOVED_KEY, Event, Hand, Seat, Table
 from tables.services.between_hands import next_hand_schedule
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
@@ -98,6 +98,7 @@ def move_play(
     by_seat: int | None = None,
     client_action_id: str | None = None,
     sit_out: bool = False,
+    away_for_hand: bool = False,
     refuse: Callable[[Sequence[EngineEvent]], ServiceError | None] | None = None,
 ) -> Played:
     """Play ``action`` in the live ``hand`` (whose state is ``state``), the one way every
@@ -106,8 +107,11 @@ def move_play(
     (``computers.computer_move``). The engine checks and applies it (its ``apply`` checks: a
     refusal raises :class:`ServiceError` with the engine's code and appends nothing), the
     move is recorded (:func:`action_record`), ``sit_out`` (the away rule) sits the player out
-    (``seat_sat_out``, before the turn moves on, so they are not dealt in again), the turn
-    moves on, and when the hand is over the next deal is scheduled. ``refuse`` sees the
+    (``seat_sat_out``, before the turn moves on, so they are not dealt in again) and marks them
+    away for the rest of the hand; ``away_for_hand`` marks them away for the rest of the hand
+    without sitting them out (a seat moved to another browser during the hand: they are dealt
+    in again from the next one, ``claims.seat_claim_take``); the turn moves on, and when the
+    hand is over the next deal is scheduled. ``refuse`` sees the
     move's events before anything is recorded and may refuse it (the host's move for an away
     player that would turn up a card: ``away.hand_act_for_away``). The
     table must be locked (``log``)."""
@@ -134,6 +138,7 @@ def move_play(
             seat.status = Seat.Status.SITTING_OUT
             seat.save(update_fields=["status"])
             log.append(EventKind.SEAT_SAT_OUT, {"seat": seat.pk, "by": by})
+    if sit_out or away_for_hand:
         away_for_hand_mark(hand, action.player)
     hand_over = after_state_change(
         log, hand=hand, state=new_state, actor_name=action.player, verb=action.verb, action_seq=seq
@@ -230,6 +235,12 @@ def _hand_act(
         if name not in players_of(hand):
             seat_at(table, seat_id)  # no_seat for a stranger
             raise ServiceError("not_in_hand", _("You are not dealt in this hand."))
+        if name in hand.plan.get(MOVED_KEY, ()):
+            # Her seat moved to this browser during the hand: it is played out for her.
+            raise ServiceError(
+                "moved_in_hand",
+                _("Your seat moved here during this hand: it is played out for you. You play from the next one."),
+            )
         game = get_game(table.game)
         if only_on_turn and game.to_act(state) != name:
             raise ServiceError("not_your_turn", _("It is not your turn."))

@@ -11,9 +11,14 @@ The log is the truth, as for every request to the host (``tables.services.reques
 the seat asked for, ``name``: its name, and ``who``: the asker's key (a digest of her
 session's token, never sent). It ends with exactly one of ``request_approved``,
 ``request_denied`` or ``request_cancelled``. Once the host approved, the asker's page takes
-the seat (:func:`seat_claim_take`, which needs her session's token) exactly as a seat link
-moves it (``hand_end.seat_move_when_free``): at once between hands, or when the hand it is
-dealt into ends, never during it; the old browser's pages close (``seat_moved``).
+the seat (:func:`seat_claim_take`, which needs her session's token) as a seat link moves it
+(``hand_end.seat_move``: one more move, the old browser's pages closed by ``seat_moved``,
+the hands dealt before, the live one included, a watcher's), and at once, during a hand she
+is dealt into too, so that nothing waits for the lost browser. That hand is played out for
+her: nobody is shown her cards of it any more, and if she still has decisions in it the
+away rule makes them at once, without sitting her out (:func:`_hand_played_out`); she plays
+from the next hand on the new browser. (A seat link moves a seat dealt into the live hand
+only when that hand ends: ``seat_move_when_free``.)
 
 Only a guest's seat may be claimed (an account's seat comes back by signing in; a computer's
 or a local player's has no browser), never a banned one. Against misuse: one claim waiting
@@ -25,20 +30,25 @@ a new asker).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_key
+from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
 from tables.models import Event, Seat, Table
+from tables.services.acting import least_move, move_play
 from tables.services.errors import ServiceError
-from tables.services.hand_end import seat_move_when_free
+from tables.services.hand_end import seat_move
 from tables.services.hosting import _clean_name, invite_token_matches
+from tables.services.log import TableLog
 from tables.services.push import push_queue
 from tables.services.requests import AFTER_DENIAL, CLAIM, REQUEST_WINDOW, REQUESTS_PER_WINDOW, requester_key
+from tables.services.seat_state import away_for_hand_mark, decisions_left, moved_in_hand_mark, players_of
 from tables.services.write import table_write
 
 _KINDS = (
@@ -161,15 +171,54 @@ def seat_claim_state(*, table: Table, guest_token: str | None) -> tuple[str, str
     return _STATES[events[-1][1]], str(events[0][2]["name"])
 
 
-def seat_claim_take(*, table_id: int, guest_token: object) -> Seat:
-    """The browser whose claim the host approved takes the seat, as its seat link would move
-    it: now, or when the hand it is dealt into ends (the returned seat then still has the
-    old browser's token and this one's in ``link_claim``). Taking again changes nothing.
+@dataclass(frozen=True)
+class ClaimTaken:
+    """What :func:`seat_claim_take` did: the ``seat`` this browser holds now, and whether
+    this take moved it during a hand in which she still had decisions (``hand_played_out``:
+    the away rule makes them; her page says so)."""
+
+    seat: Seat
+    hand_played_out: bool = False
+
+
+def _hand_played_out(log: TableLog, seat: Seat) -> bool:
+    """The seat has just moved to another browser: if it is dealt into the live hand, that
+    hand is played out for it. Nobody is shown its view of the hand any more
+    (``models.MOVED_KEY``), and if it still has decisions in it, it is away for the rest of
+    it without sitting out: its turn now, if it is its turn, is the away rule's least move
+    at once (``"by": "claim"``), and each later one is too (``"by": "away"``,
+    ``acting.move_play``). Its status stays as it was, so it is dealt into the next hand.
+    Returns whether it had decisions left (nothing to do for one that packed or is all in)."""
+    hand, state, action_seq = selectors.live_hand_and_state(table=log.table)
+    name = str(seat.pk)
+    if hand is None or state is None or name not in players_of(hand):
+        return False
+    moved_in_hand_mark(hand, name)
+    game = get_game(log.table.game)
+    if not decisions_left(game, state, name):
+        log.hand_now(hand, state, action_seq)
+        return False
+    action = least_move(game, state, name) if game.to_act(state) == name else None
+    if action is None:
+        away_for_hand_mark(hand, name)
+        log.hand_now(hand, state, action_seq)
+    else:
+        move_play(log, hand=hand, state=state, action=action, actor_id=seat.pk, by="claim", away_for_hand=True)
+    return True
+
+
+def seat_claim_take(*, table_id: int, guest_token: object) -> ClaimTaken:
+    """The browser whose claim the host approved takes the seat now, as its seat link moves
+    a seat between hands: the same seat, name and chips, the old browser's pages closed.
+    During a hand the seat is dealt into, that hand is played out for her
+    (:func:`_hand_played_out`: none of its cards reach this browser, and nothing waits for
+    the lost one); she plays from the next hand. Taking again changes nothing.
 
     Refused, changing nothing: ``no_claim`` (no approved claim of this browser's),
     ``banned`` (the seat was banned since), ``claim_spent`` (the seat moved to another
-    browser after the host's yes), ``other_seat`` (this browser came to hold another seat),
-    ``link_waiting`` (another browser waits for the seat at this hand's end already)."""
+    browser after the host's yes), ``other_seat`` (this browser came to hold, or to wait for,
+    another seat), ``link_waiting`` (the seat's link was opened in another browser during
+    this hand, which takes the seat when the hand ends)."""
     token = _token(guest_token)
     who = requester_key(user=None, guest_token=token)
     with table_write(table_id) as (table, log):
@@ -178,8 +227,8 @@ def seat_claim_take(*, table_id: int, guest_token: object) -> Seat:
             raise ServiceError("no_claim", _("The host has not given you that seat."))
         approved_at = events[-1][0]
         seat = Seat.objects.get(table=table, pk=events[0][2]["claim"])
-        if seat.guest_token == token or seat.link_claim == token:
-            return seat
+        if seat.guest_token == token:
+            return ClaimTaken(seat)
         if seat.banned:
             raise ServiceError("banned", _("The host has removed you from this game."))
         moved = Event.objects.filter(
@@ -189,14 +238,17 @@ def seat_claim_take(*, table_id: int, guest_token: object) -> Seat:
             raise ServiceError(
                 "claim_spent", _("The seat has moved to another browser since the host said yes; ask again.")
             )
-        if Seat.objects.filter(table=table, guest_token=token).exists():
+        others = Seat.objects.filter(table=table).exclude(pk=seat.pk)
+        if others.filter(guest_token=token).exists() or others.filter(link_claim=token).exists():
             raise ServiceError("other_seat", _("This browser already has a seat at this table."))
-        if not seat_move_when_free(log, seat=seat, guest_token=token):
+        if seat.link_claim and seat.link_claim != token:
             raise ServiceError(
                 "link_waiting",
                 _("Another browser takes this seat when the hand ends; ask the host for your seat link."),
             )
-    return seat
+        seat_move(log, seat=seat, guest_token=token)
+        played_out = _hand_played_out(log, seat)
+    return ClaimTaken(seat, hand_played_out=played_out)
 
 
 def seat_claim_withdraw(*, table_id: int, guest_token: object) -> int:

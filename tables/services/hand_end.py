@@ -15,7 +15,7 @@ from django.utils import timezone
 from engine.games import get_game
 from tables import selectors
 from tables.events import EventKind
-from tables.models import Hand, Seat, Table
+from tables.models import Hand, PushSubscription, Seat, Table
 from tables.money import bank
 from tables.services.log import TableLog
 from tables.services.seat_state import buy_backs_left
@@ -63,16 +63,20 @@ def hand_close(log: TableLog, *, hand: Hand, result: dict[str, Any]) -> None:
 
 def seat_move(log: TableLog, *, seat: Seat, guest_token: str) -> None:
     """A guest's seat goes to the browser whose session holds ``guest_token`` (its seat
-    link, issue 28): the same seat, name and chips. One more move ends every link shown
-    before (the count is in the key, issue 34); ``seat_moved`` closes the old pages. No
-    hidden card of a hand dealt before the move ever reaches the new browser: it sees those
-    hands as a watcher does (``Seat.link_moved_hand``)."""
+    link, issue 28; "This is me" approved, issue 38): the same seat, name and chips. One more
+    move ends every link shown before (the count is in the key, issue 34); ``seat_moved``
+    closes the old pages. No hidden card of a hand dealt before the move, the live one
+    included, ever reaches the new browser: it sees those hands as a watcher does
+    (``Seat.link_moved_hand``), and the old browser's turn reminders by Web Push stop (its
+    subscriptions are dropped; the new one may opt in)."""
     seat.guest_token = guest_token
     seat.link_moves += 1
     seat.link_claim = ""
     # The hands dealt so far were the seat's old browser's: the new one sees them as a watcher.
     seat.link_moved_hand = log.table.hands_played
     seat.save(update_fields=["guest_token", "link_moves", "link_claim", "link_moved_hand"])
+    # Turn reminders went to the old browser's push service: that browser has no seat here now.
+    PushSubscription.objects.filter(seat=seat).delete()
     log.append(EventKind.SEAT_MOVED, {"seat": seat.pk, "name": seat.display_name})
 
 
@@ -81,8 +85,9 @@ def seat_move_when_free(log: TableLog, *, seat: Seat, guest_token: str) -> bool:
     dealt into the hand being played (its cards are the old browser's), keep that browser's
     claim (``link_claim``) and move it when the hand ends (:func:`seat_link_claims_apply`).
     ``False`` (nothing changed) when another browser's claim waits for this hand already.
-    Both ways back to a seat go through here: its seat link (issue 28) and "This is me"
-    approved by the host (issue 38)."""
+    A seat link (issue 28) goes through here. "This is me" approved by the host (issue 38)
+    moves the seat at once instead, and its hand in play is played out by the away rule
+    (``claims.seat_claim_take``)."""
     if not selectors.seat_in_live_hand(table=log.table, seat=seat):
         seat_move(log, seat=seat, guest_token=guest_token)
         return True

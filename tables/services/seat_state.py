@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from tables import selectors
-from tables.models import Hand, Seat, Table
+from tables.models import MOVED_KEY, Hand, Seat, Table
+
+if TYPE_CHECKING:
+    from engine.api import Game
+    from engine.games import AnyHandState
 
 
 def players_of(hand: Hand) -> list[str]:
@@ -47,10 +54,31 @@ def away_for_hand_mark(hand: Hand, name: str) -> None:
 
 def away_for_hand_clear(hand: Hand, name: str) -> bool:
     """``name`` came back: their own decisions again, from their next turn. Returns
-    whether they were away."""
+    whether they were away. A player whose seat moved to another browser during the hand
+    stays away for it (:func:`moved_in_hand_mark`: they have no view of it to decide by)."""
     away = hand.plan.get(AWAY_KEY, [])
-    if name not in away:
+    if name not in away or name in hand.plan.get(MOVED_KEY, ()):
         return False
     hand.plan = {**hand.plan, AWAY_KEY: [other for other in away if other != name]}
     hand.save(update_fields=["plan"])
     return True
+
+
+def decisions_left(game: Game[Any], state: AnyHandState, name: str) -> bool:
+    """Whether ``name`` may still have a decision to make in the hand: dealt in, the hand not
+    over, and neither packed (folded) nor all in."""
+    if game.is_finished(state):
+        return False
+    players: list[Mapping[str, object]] = list(game.view(state, None)["players"])
+    player = next((player for player in players if player["name"] == name), None)
+    return player is not None and not any(player.get(key) for key in ("packed", "folded", "all_in"))
+
+
+def moved_in_hand_mark(hand: Hand, name: str) -> None:
+    """``name``'s seat moved to another browser during ``hand`` (``models.MOVED_KEY``): no one
+    is shown their view of it any more, and they make no move in it (saved on the hand's row;
+    the plan is replaced, as by :func:`away_for_hand_mark`)."""
+    moved = hand.plan.get(MOVED_KEY, [])
+    if name not in moved:
+        hand.plan = {**hand.plan, MOVED_KEY: [*moved, name]}
+        hand.save(update_fields=["plan"])

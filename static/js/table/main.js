@@ -101,6 +101,9 @@ function tidyMessages() {
 }
 
 function render() {
+  // A page whose seat is not its own any more (moved to another device, or banned) keeps
+  // nothing of the seat's hand: no card left in the page, hidden or not, and no move offered.
+  if (state.gone) state.hand = null;
   tidyMessages();
   renderHeader();
   renderPhone(sendHold);
