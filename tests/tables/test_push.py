@@ -100,7 +100,9 @@ class PushService:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # shutdown() waits for serve_forever to look at its flag, once a poll_interval (0.5 s
+        # by default: half a second of every test's teardown).
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
         self.thread.start()
 
     def url(self, path: str) -> str:
