@@ -135,7 +135,12 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = _health_checks not in ("false", "0"
 
 #: The most seconds a request, socket call or task waits for one of the pool's connections
 #: (all in use, or the database away); then it is answered as if the database were down.
-DATABASE_POOL_TIMEOUT = 2.0
+try:
+    DATABASE_POOL_TIMEOUT = env.float("DATABASE_POOL_TIMEOUT", default=2.0)
+except ValueError:
+    raise ImproperlyConfigured("DATABASE_POOL_TIMEOUT is a number of seconds, such as 2 or 0.5.") from None
+if not 0 < DATABASE_POOL_TIMEOUT <= 600:
+    raise ImproperlyConfigured("DATABASE_POOL_TIMEOUT is more than 0 and at most 600 seconds.")
 #: Connections a pool keeps open while idle (it grows to DATABASE_POOL_SIZE under load and
 #: closes what stayed idle for 10 minutes).
 DATABASE_POOL_MIN = 2

@@ -57,6 +57,12 @@ def test_the_pool_size_is_the_operators(size, most, fewest):
     assert (database["OPTIONS"]["pool"]["max_size"], database["OPTIONS"]["pool"]["min_size"]) == (most, fewest)
 
 
+def test_the_pools_wait_is_the_operators():
+    database = settings_seen_with(clean_environment(**PRODUCTION | {"DATABASE_POOL_TIMEOUT": "0.5"}))["database"]
+
+    assert database["OPTIONS"]["pool"]["timeout"] == database["OPTIONS"]["pool"]["reconnect_timeout"] == 0.5
+
+
 def test_pool_size_zero_means_a_connection_per_request_closed_after_it():
     database = settings_seen_with(clean_environment(**PRODUCTION | {"DATABASE_POOL_SIZE": "0"}))["database"]
 
@@ -78,6 +84,9 @@ def test_sqlite_has_no_pool_and_keeps_no_connection():
         ({"DATABASE_POOL_SIZE": "ten"}, "DATABASE_POOL_SIZE is a whole number"),
         ({"DATABASE_POOL_SIZE": "-1"}, "DATABASE_POOL_SIZE is 0 (no pool) or more"),
         ({"DATABASE_URL": PRODUCTION["DATABASE_URL"] + "?pool=true"}, "DATABASE_URL may not set pool"),
+        ({"DATABASE_POOL_TIMEOUT": "two"}, "DATABASE_POOL_TIMEOUT is a number of seconds"),
+        ({"DATABASE_POOL_TIMEOUT": "0"}, "DATABASE_POOL_TIMEOUT is more than 0"),
+        ({"DATABASE_POOL_TIMEOUT": "601"}, "DATABASE_POOL_TIMEOUT is more than 0"),
     ],
 )
 def test_a_pool_set_wrong_is_refused(variables, message):
@@ -132,6 +141,10 @@ def test_a_forked_process_never_talks_on_its_parents_pooled_connections():
     and the parent goes on querying afterwards."""
     environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "PYTHONPATH": str(ROOT)}
     environment.pop("DATABASE_POOL_SIZE", None)
+    # What is checked is whose session the child talks on, not how fast a session opens: the
+    # child's new pool opens its sessions after the fork, which on a machine loaded to 12 took
+    # longer than the 2 s a request waits (PoolTimeout), so the child waits longer here.
+    environment["DATABASE_POOL_TIMEOUT"] = "60"
     done = subprocess.run(
         [sys.executable, "-c", FORK_CHECK], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120
     )
