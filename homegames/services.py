@@ -35,6 +35,9 @@ from tables.services.errors import ServiceError
 from tables.services.table_settings import table_settings_build
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from django.db.models import QuerySet
     from django_stubs_ext import StrPromise
 
 logger = logging.getLogger(__name__)
@@ -410,13 +413,16 @@ def _members_of(home_game: HomeGame) -> list[int]:
 
 
 def _invite_late(night: PlannedNight, user_id: int, now: datetime) -> None:
-    """The invitation of a member who joined after ``night`` was scheduled: written once per
-    night and member, whatever the night's version. One already sent, or still due, stays
-    as it is (a member who leaves and joins again gets no second one); one never sent
-    (skipped: they had left before the sweep, or had no address) is due again now."""
+    """The invitation of a member who joined after ``night`` was scheduled, or gave an
+    address since: written once per night and member, whatever the night's version. One
+    already sent, or still due, stays as it is (a member who leaves and joins again gets no
+    second one); one never sent (skipped: they had left before the sweep, or had no address)
+    is due again now. Its row is locked first: a sweep sending or skipping it meanwhile
+    finishes before it is read."""
     if user_id == night.created_by_id:
         return  # whoever scheduled a night is not invited to it, as at scheduling
-    invitation = Notice.objects.filter(night=night, user_id=user_id, kind=Notice.Kind.INVITATION).first()
+    invitations = Notice.objects.select_for_update().filter(night=night, user_id=user_id, kind=Notice.Kind.INVITATION)
+    invitation = invitations.first()
     if invitation is None:
         _notice(night, user_id, Notice.Kind.INVITATION, now)
     elif invitation.skipped:
@@ -440,13 +446,28 @@ def invitations_of_new_members(
     # member or is seen here.
     list(HomeGame.objects.select_for_update().filter(pk__in=joined).order_by("pk").values_list("pk", flat=True))
     now = timezone.now()
-    # Only nights ahead: not one whose table is already open or played, whatever its planned time.
-    nights = PlannedNight.objects.filter(
-        home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
-    ).order_by("starts_at", "pk")
-    for night in nights:
+    for night in _nights_ahead(joined, now):
         for user_id in sorted(joined[night.home_game_id]):
             _invite_late(night, user_id, now)
+
+
+def _nights_ahead(home_game_ids: Iterable[int], now: datetime) -> QuerySet[PlannedNight]:
+    """The nights a member is invited to: not cancelled, not started, and not one whose table
+    is already open or played, whatever its planned time."""
+    return PlannedNight.objects.filter(
+        home_game_id__in=home_game_ids, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
+    ).order_by("starts_at", "pk")
+
+
+@transaction.atomic
+def invitations_of_new_address(*, user: User, **_signal: Any) -> None:
+    """``accounts.signals.email_added``: a member who gives an address, or a new one, is sent
+    the invitations of the nights ahead that were skipped for want of one, as a member who
+    joins late is (``_invite_late``): once per night, never one already sent to her old
+    address, none for a past or cancelled night."""
+    now = timezone.now()
+    for night in _nights_ahead(user.home_games.values_list("pk", flat=True), now):
+        _invite_late(night, user.pk, now)
 
 
 def notices_send_due(*, now: datetime | None = None) -> int:
