@@ -35,9 +35,6 @@ from tables.services.errors import ServiceError
 from tables.services.table_settings import table_settings_build
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from django.db.models import QuerySet
     from django_stubs_ext import StrPromise
 
 logger = logging.getLogger(__name__)
@@ -413,14 +410,13 @@ def _members_of(home_game: HomeGame) -> list[int]:
 
 
 def _invite_late(night: PlannedNight, user_id: int, now: datetime) -> None:
-    """The invitation of a member who joined after ``night`` was scheduled, or gave an
-    address since: written once per night and member, whatever the night's version. One
-    already sent, or still due, stays as it is (a member who leaves and joins again gets no
-    second one); one never sent (skipped: they had left before the sweep, or had no address)
-    is due again now. Its row is locked first: a sweep sending or skipping it meanwhile
-    finishes before it is read."""
+    """The invitation of a member who joined after ``night`` was scheduled: written once per
+    night and member, whatever the night's version. One already sent, or still due, stays
+    as it is (a member who leaves and joins again gets no second one); one never sent
+    (skipped: they had left before the sweep, or had no address) is due again now."""
     if user_id == night.created_by_id:
         return  # whoever scheduled a night is not invited to it, as at scheduling
+    # Locked: a sweep sending or skipping it meanwhile (``notices_send_due``) finishes first.
     invitations = Notice.objects.select_for_update().filter(night=night, user_id=user_id, kind=Notice.Kind.INVITATION)
     invitation = invitations.first()
     if invitation is None:
@@ -446,27 +442,26 @@ def invitations_of_new_members(
     # member or is seen here.
     list(HomeGame.objects.select_for_update().filter(pk__in=joined).order_by("pk").values_list("pk", flat=True))
     now = timezone.now()
-    for night in _nights_ahead(joined, now):
+    # Only nights ahead: not one whose table is already open or played, whatever its planned time.
+    nights = PlannedNight.objects.filter(
+        home_game_id__in=joined, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
+    ).order_by("starts_at", "pk")
+    for night in nights:
         for user_id in sorted(joined[night.home_game_id]):
             _invite_late(night, user_id, now)
-
-
-def _nights_ahead(home_game_ids: Iterable[int], now: datetime) -> QuerySet[PlannedNight]:
-    """The nights a member is invited to: not cancelled, not started, and not one whose table
-    is already open or played, whatever its planned time."""
-    return PlannedNight.objects.filter(
-        home_game_id__in=home_game_ids, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
-    ).order_by("starts_at", "pk")
 
 
 @transaction.atomic
 def invitations_of_new_address(*, user: User, **_signal: Any) -> None:
     """``accounts.signals.email_added``: a member who gives an address, or a new one, is sent
-    the invitations of the nights ahead that were skipped for want of one, as a member who
-    joins late is (``_invite_late``): once per night, never one already sent to her old
-    address, none for a past or cancelled night."""
+    the invitations that were skipped for want of one, of the nights ahead a member who
+    joins is invited to (``invitations_of_new_members``), by the same rule (``_invite_late``):
+    once per night, never one already sent to her old address."""
     now = timezone.now()
-    for night in _nights_ahead(user.home_games.values_list("pk", flat=True), now):
+    nights = PlannedNight.objects.filter(
+        home_game__members=user, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
+    ).order_by("starts_at", "pk")
+    for night in nights:
         _invite_late(night, user.pk, now)
 
 
