@@ -26,7 +26,7 @@ from django.views.generic import CreateView, UpdateView
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
-from accounts.services import email_saved
+from accounts.services import email_change_tell
 from accounts.signals import signed_up
 from config.limits import CacheLimit, client_address, secret_digest
 
@@ -73,7 +73,7 @@ class SignUpView(CreateView[User, SignUpForm]):
 
 class ProfileView(LoginRequiredMixin, UpdateView[User, ProfileForm]):
     """The signed-in player changes their display name, e-mail address and language; a new
-    address gets the invitations that waited for one (``accounts.services.email_saved``)."""
+    address gets the invitations that waited for one (``accounts.services.email_change_tell``)."""
 
     form_class = ProfileForm
     template_name = "accounts/profile.html"
@@ -86,11 +86,9 @@ class ProfileView(LoginRequiredMixin, UpdateView[User, ProfileForm]):
 
     def form_valid(self, form: ProfileForm) -> HttpResponse:
         messages.success(self.request, _("Your profile is saved."))
-        before = str(form.initial.get("email") or "")
-        with transaction.atomic():  # a new address and what it sends (``email_saved``) together
-            response = super().form_valid(form)
-            email_saved(user=form.instance, before=before)
-        return response
+        with transaction.atomic():  # a new address and what it sends, together
+            email_change_tell(user=form.instance, before=str(form.initial.get("email") or ""))
+            return super().form_valid(form)
 
 
 def login_locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: object) -> HttpResponse:

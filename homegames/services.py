@@ -454,15 +454,12 @@ def invitations_of_new_members(
 @transaction.atomic
 def invitations_of_new_address(*, user: User, **_signal: Any) -> None:
     """``accounts.signals.email_added``: a member who gives an address, or a new one, is sent
-    the invitations that were skipped for want of one, of the nights ahead a member who
-    joins is invited to (``invitations_of_new_members``), by the same rule (``_invite_late``):
-    once per night, never one already sent to her old address."""
-    now = timezone.now()
-    nights = PlannedNight.objects.filter(
-        home_game__members=user, status=PlannedNight.Status.SCHEDULED, starts_at__gt=now, table__isnull=True
-    ).order_by("starts_at", "pk")
-    for night in nights:
-        _invite_late(night, user.pk, now)
+    the invitations that were skipped for want of one, as if she joined each of her home
+    games again (``invitations_of_new_members``, reverse side): the same nights ahead, the
+    same lock, the same rule (``_invite_late``: once per night, so none already sent to her
+    old address goes again; one skipped is due again now)."""
+    home_games = set(user.home_games.values_list("pk", flat=True))
+    invitations_of_new_members(instance=user, action="post_add", reverse=True, pk_set=home_games)
 
 
 def notices_send_due(*, now: datetime | None = None) -> int:

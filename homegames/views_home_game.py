@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from accounts.services import email_saved
+from accounts.services import email_change_tell
 from config.confirm import confirm_page, confirmed
 from config.limits import join_attempt_failed, join_retry_after
 from homegames.chart import chart_build
@@ -404,8 +404,8 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
         if form is not None and form.cleaned_data["email"]:
             with transaction.atomic():
                 user.email = form.cleaned_data["email"]
+                email_change_tell(user=user, before="")  # an invitation the sweep skipped meanwhile is due again
                 user.save(update_fields=["email"])
-                email_saved(user=user, before="")  # an invitation the sweep skipped meanwhile is due again
         messages.success(request, _("You are a member of %(name)s.") % {"name": home_game.name})
         return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
     return render(request, "homegames/home_game_join.html", {"home_game": home_game, "form": form})
