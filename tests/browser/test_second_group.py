@@ -1,6 +1,6 @@
 """What a second new group met in real browsers (issue 38's "done when").
 
-- A member whose time zone is Asia/Kathmandu reads the table's settle-up ("Every entry, as
+- A member whose time zone is Asia/Kathmandu (chosen at sign-up) reads the table's settle-up ("Every entry, as
   recorded") in her zone, with the weekday and the date, in the language's own Django
   formats, as the nights' pages write times. It was in UTC, with the time of day alone.
 - A guest (no account, so no zone of her own) reads the same entries in UTC, and the page
@@ -56,11 +56,11 @@ def _entry_time(page, player: str) -> tuple[str, datetime]:
 
 
 def test_the_settle_up_writes_entry_times_in_the_viewers_zone(new_page):
-    host = new_page("hostuser", viewport=PHONE, timezone_id="Asia/Kathmandu")
-    host.goto("/home-games/calendar-settings/")
-    host.locator('[name="time_zone"]').select_option("Asia/Kathmandu")
-    host.locator("main form button[type=submit]").first.click()
-    expect(host.locator(".messages")).to_contain_text("Your calendar settings are saved.")
+    # A new account (the test users' zones stay as the other tests expect), Kathmandu chosen at sign-up.
+    host = new_page(viewport=PHONE, timezone_id="Asia/Kathmandu")
+    host.goto("/accounts/signup/")
+    _sign_up(host, "asha-ktm", "", zone="Asia/Kathmandu")
+    expect(host.locator(".messages")).to_contain_text("Welcome, Asha-Ktm.")
 
     code = open_table(host, "faras")
     before = datetime.now(UTC)
@@ -77,7 +77,7 @@ def test_the_settle_up_writes_entry_times_in_the_viewers_zone(new_page):
 
     host.goto(f"/ledger/tables/{code}/")
     expect(host.locator(".ledger-entries")).to_contain_text("Times in your time zone, Asia/Kathmandu.")
-    shown, stamped = _entry_time(host, "Asha")
+    shown, stamped = _entry_time(host, "Asha-Ktm")
     assert before - timedelta(seconds=1) <= stamped <= after + timedelta(seconds=1), (stamped, before, after)
     assert shown in _each_minute(before, after, ZoneInfo("Asia/Kathmandu")), shown
     # The guest's buy-in too, on the member's page: every entry in her zone.
@@ -87,7 +87,7 @@ def test_the_settle_up_writes_entry_times_in_the_viewers_zone(new_page):
     # The guest has no zone of her own: UTC, said on the page.
     guest.goto(f"/ledger/tables/{code}/")
     expect(guest.locator(".ledger-entries")).to_contain_text("Times in UTC.")
-    shown, _stamped = _entry_time(guest, "Asha")
+    shown, _stamped = _entry_time(guest, "Asha-Ktm")
     assert shown in _each_minute(before, after, ZoneInfo("UTC")), shown
 
 
@@ -116,17 +116,24 @@ def _schedule_a_night(host, template: str) -> None:
     host.wait_for_url(re.compile(r"/home-games/\d+/nights/\d+/$"))
 
 
-def _sign_up_and_join(page, invite: str, username: str, email: str) -> None:
-    """From the invite link, not signed in: sign up (the page's own words whatever its
-    language: fields by name), come back to the link, and join, giving no address there."""
-    page.goto(invite)
-    page.locator('main a[href*="/accounts/signup/"]').click()
+def _sign_up(page, username: str, email: str, *, zone: str = "") -> None:
+    """The sign-up form, filled by the fields' names (the page's words are in its language)."""
     page.locator('[name="username"]').fill(username)
     page.locator('[name="display_name"]').fill(username.title())
     page.locator('[name="email"]').fill(email)
+    if zone:
+        page.locator('[name="time_zone"]').select_option(zone)
     for field in ("password1", "password2"):
         page.locator(f'[name="{field}"]').fill("evening-in-patan-42")
     page.locator("main form button[type=submit]").click()
+
+
+def _sign_up_and_join(page, invite: str, username: str, email: str) -> None:
+    """From the invite link, not signed in: sign up, come back to the link, and join, giving
+    no address there."""
+    page.goto(invite)
+    page.locator('main a[href*="/accounts/signup/"]').click()
+    _sign_up(page, username, email)
     page.wait_for_url(re.compile(re.escape(urlsplit(invite).path) + "$"))  # back to the link
     page.locator("main form button[type=submit]").click()
     page.wait_for_url(re.compile(r"/ledger/home-games/\d+/$"))
