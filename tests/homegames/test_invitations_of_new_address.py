@@ -12,7 +12,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from homegames.models import HomeGame, Notice, PlannedNight
+from homegames.models import HomeGame, Notice
 from homegames.services import night_cancel, notices_send_due
 from tables.services import table_create
 from tests.homegames.test_late_invitations import invited_to
@@ -37,8 +37,9 @@ def test_a_member_who_adds_her_address_is_sent_the_invitations_of_the_nights_ahe
     past, opened = schedule(group, days=2), schedule(group, days=6)
     notices_send_due()
     assert set(Notice.objects.filter(user=dipa).values_list("skipped", flat=True)) == {"no_email"}
-    PlannedNight.objects.filter(pk=past.pk).update(starts_at=timezone.now() - timedelta(hours=1))
-    PlannedNight.objects.filter(pk=opened.pk).update(table=table_create(host=host, game="faras", choices={}))
+    nights = type(past).objects
+    nights.filter(pk=past.pk).update(starts_at=timezone.now() - timedelta(hours=1))
+    nights.filter(pk=opened.pk).update(table=table_create(host=host, game="faras", choices={}))
     mail.outbox.clear()
 
     profile(client, dipa, "dipa@example.org")
