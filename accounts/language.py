@@ -4,7 +4,10 @@ Django's LocaleMiddleware picks the language from the language cookie (a guest's
 made with the switcher) or the browser's Accept-Language header on the first visit.
 :class:`AccountLanguageMiddleware` runs after authentication and puts a logged-in
 player's own choice (``User.language``) above both, so the language follows the account
-to every device; it also writes the cookie, so the choice stays after logging out.
+to every device; it also writes the cookie, so the choice stays after logging out. An
+account with no choice ("the browser's language") keeps the language its pages were last
+shown in (``User.browser_language``), so :func:`mail_language` writes its mails, which
+have no browser to ask, in the language its player reads the site in.
 
 :func:`set_language` is Django's view of the same name that also saves the choice to the
 account. :func:`language_for_scope` gives a WebSocket the same answer a page would get.
@@ -22,6 +25,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.views.i18n import set_language as django_set_language
 
+from accounts.models import User
+
 SUPPORTED = frozenset(code for code, _name in settings.LANGUAGES)
 
 
@@ -31,6 +36,27 @@ def account_language(user: Any) -> str | None:
         return None
     language = getattr(user, "language", "")
     return language if language in SUPPORTED else None
+
+
+def mail_language(user: Any) -> str:
+    """The language of a mail to ``user``: the account's choice, else the one its pages were
+    last shown in (the browser's), else the site's default."""
+    for language in (getattr(user, "language", ""), getattr(user, "browser_language", "")):
+        if language in SUPPORTED:
+            return str(language)
+    return str(settings.LANGUAGE_CODE)
+
+
+def _remember_browser_language(request: HttpRequest) -> None:
+    """A logged-in player who follows the browser: the language this page was shown in, kept
+    on the account when it changed (one UPDATE then, none on the other requests)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated or account_language(user):
+        return
+    shown = getattr(request, "LANGUAGE_CODE", "")
+    if shown in SUPPORTED and user.browser_language != shown:
+        User.objects.filter(pk=user.pk).update(browser_language=shown)
+        user.browser_language = shown
 
 
 def _set_cookie(response: HttpResponse, language: str) -> None:
@@ -59,6 +85,7 @@ class AccountLanguageMiddleware:
             request.LANGUAGE_CODE = language
         response = self.get_response(request)
         # The user may have changed in this request (login, logout, the switcher).
+        _remember_browser_language(request)
         language = account_language(getattr(request, "user", None))
         if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language:
             if not response.cookies.get(settings.LANGUAGE_COOKIE_NAME):

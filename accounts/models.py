@@ -1,4 +1,5 @@
-"""Accounts: Django's own user, with the display name shown at the table and the site's language."""
+"""Accounts: Django's own user, with the display name shown at the table and the site's language
+(chosen, or the browser's as last seen, for the mails)."""
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -22,6 +23,18 @@ class User(AbstractUser):
         blank=True,
         choices=settings.LANGUAGES,
         help_text=_("The site's language for you, on every device you log in from."),
+    )
+
+    # The language the site was last shown in to this account while ``language`` is empty
+    # (the browser's, or the language cookie's), kept by accounts.language's middleware when
+    # it changes, so that mails sent later, with no browser to ask, come in it too.
+    browser_language = models.CharField(
+        _("language of the last visit"),
+        max_length=10,
+        blank=True,
+        choices=settings.LANGUAGES,
+        editable=False,
+        help_text=_("The language the site was last shown in, while the account follows the browser."),
     )
 
     @property

@@ -7,3 +7,9 @@ from django.dispatch import Signal
 #: they chose; "" when the form sent none). homegames keeps it as the zone the nights are
 #: shown in.
 signed_up = Signal()
+
+#: Sent in the transaction that saves a person's new e-mail address (one set where there was
+#: none, or changed to another; not one cleared), with ``user`` holding it, before its row is
+#: written (``accounts.services.email_change_tell``). homegames sends the invitations of the
+#: nights ahead that were skipped for want of an address.
+email_added = Signal()

@@ -15,6 +15,7 @@ from django.contrib.auth import REDIRECT_FIELD_NAME, login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.shortcuts import redirect, render, resolve_url
@@ -25,6 +26,7 @@ from django.views.generic import CreateView, UpdateView
 
 from accounts.forms import ProfileForm, SignUpForm
 from accounts.models import User
+from accounts.services import email_change_tell
 from accounts.signals import signed_up
 from config.limits import CacheLimit, client_address, secret_digest
 
@@ -70,7 +72,8 @@ class SignUpView(CreateView[User, SignUpForm]):
 
 
 class ProfileView(LoginRequiredMixin, UpdateView[User, ProfileForm]):
-    """The signed-in player changes their display name."""
+    """The signed-in player changes their display name, e-mail address and language; a new
+    address gets the invitations that waited for one (``accounts.services.email_change_tell``)."""
 
     form_class = ProfileForm
     template_name = "accounts/profile.html"
@@ -83,7 +86,9 @@ class ProfileView(LoginRequiredMixin, UpdateView[User, ProfileForm]):
 
     def form_valid(self, form: ProfileForm) -> HttpResponse:
         messages.success(self.request, _("Your profile is saved."))
-        return super().form_valid(form)
+        with transaction.atomic():  # a new address and what it sends, together
+            email_change_tell(user=form.instance, before=str(form.initial.get("email") or ""))
+            return super().form_valid(form)
 
 
 def login_locked_out(request: HttpRequest, original_response: HttpResponse | None, credentials: object) -> HttpResponse:

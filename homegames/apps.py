@@ -12,9 +12,14 @@ class HomeGamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import m2m_changed
 
-        from accounts.signals import signed_up
+        from accounts.signals import email_added, signed_up
         from homegames.models import HomeGame
-        from homegames.services import invitations_of_new_members, notices_sweep, zone_of_new_account
+        from homegames.services import (
+            invitations_of_new_address,
+            invitations_of_new_members,
+            notices_sweep,
+            zone_of_new_account,
+        )
         from homegames.services_members import calendar_feeds_of_removed
         from tables.background_threads import swept
 
@@ -25,6 +30,8 @@ class HomeGamesConfig(AppConfig):
         m2m_changed.connect(
             calendar_feeds_of_removed, sender=HomeGame.members.through, dispatch_uid="homegames_feeds_removed"
         )
+        # A member who gives an e-mail address gets the invitations skipped for want of one.
+        email_added.connect(invitations_of_new_address, dispatch_uid="homegames_invitations_of_new_address")
         # Whoever joins after a night was scheduled is invited to it, as the members then were.
         m2m_changed.connect(
             invitations_of_new_members, sender=HomeGame.members.through, dispatch_uid="homegames_late_invitations"

@@ -1,4 +1,5 @@
-"""The e-mails of a night, written in the recipient's language with times in their zone."""
+"""The e-mails of a night, written in the recipient's language (``accounts.language.mail_language``:
+the one she reads the site in) with times in their zone."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
+from accounts.language import mail_language
 from homegames.ics import invitation_method, night_invitation
 from homegames.models import Answer, Notice
 from homegames.selectors import night_answers, shown_zone, user_zone
@@ -114,7 +116,7 @@ def notice_message(notice: Notice, *, site_url: str) -> EmailMessage:
     organizer = _organizer()
     invites = notice.kind in CALENDAR_KINDS and user.email.casefold() != organizer.casefold()
     method = invitation_method(night)
-    with translation.override(user.language or settings.LANGUAGE_CODE):
+    with translation.override(mail_language(user)):
         when_text = _when(night.start, zone)
         subject = SUBJECTS[notice.kind]() % {"name": night.home_game.name, "when": when_text}
         digest: dict[str, object] = {}

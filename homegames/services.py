@@ -415,7 +415,9 @@ def _invite_late(night: Night, user_id: int, now: datetime) -> None:
     (skipped: they had left before the sweep, or had no address) is due again now."""
     if user_id == night.created_by_id:
         return  # whoever scheduled a night is not invited to it, as at scheduling
-    invitation = Notice.objects.filter(night=night, user_id=user_id, kind=Notice.Kind.INVITATION).first()
+    # Locked: a sweep sending or skipping it meanwhile (``notices_send_due``) finishes first.
+    invitations = Notice.objects.select_for_update().filter(night=night, user_id=user_id, kind=Notice.Kind.INVITATION)
+    invitation = invitations.first()
     if invitation is None:
         _notice(night, user_id, Notice.Kind.INVITATION, now)
     elif invitation.skipped:
@@ -448,6 +450,17 @@ def invitations_of_new_members(
     for night in nights:
         for user_id in sorted(joined[night.home_game_id]):
             _invite_late(night, user_id, now)
+
+
+@transaction.atomic
+def invitations_of_new_address(*, user: User, **_signal: Any) -> None:
+    """``accounts.signals.email_added``: a member who gives an address, or a new one, is sent
+    the invitations that were skipped for want of one, as if she joined each of her home
+    games again (``invitations_of_new_members``, reverse side): the same nights ahead, the
+    same lock, the same rule (``_invite_late``: once per night, so none already sent to her
+    old address goes again; one skipped is due again now)."""
+    home_games = set(user.home_games.values_list("pk", flat=True))
+    invitations_of_new_members(instance=user, action="post_add", reverse=True, pk_set=home_games)
 
 
 def notices_send_due(*, now: datetime | None = None) -> int:

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
+from accounts.services import email_change_tell
 from config.confirm import confirm_page, confirmed
 from config.limits import join_attempt_failed, join_retry_after
 from homegames.chart import chart_build
@@ -390,8 +392,10 @@ def home_game_join_view(request: HttpRequest, token: str) -> HttpResponse:
         except LedgerError as error:  # the host replaced the link meanwhile
             raise Http404 from error
         if form is not None and form.cleaned_data["email"]:
-            user.email = form.cleaned_data["email"]
-            user.save(update_fields=["email"])
+            with transaction.atomic():
+                user.email = form.cleaned_data["email"]
+                email_change_tell(user=user, before="")  # an invitation the sweep skipped meanwhile is due again
+                user.save(update_fields=["email"])
         messages.success(request, _("You are a member of %(name)s.") % {"name": home_game.name})
         return redirect("ledger:home_game_detail", home_game_id=home_game.pk)
     return render(request, "homegames/home_game_join.html", {"home_game": home_game, "form": form})

@@ -23,6 +23,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -31,7 +32,7 @@ from accounts.models import User
 from accounts.names import name_visible
 from homegames.forms import CorrectionForm, TransferPaidForm
 from homegames.models import Night
-from homegames.selectors import user_can_view_table_report
+from homegames.selectors import user_can_view_table_report, user_zone
 from homegames.selectors_seasons import night_settled_by_season
 from homegames.services_seasons import night_correct_buy_in, night_transfer_mark_paid
 from ledger.models import LedgerEntry
@@ -111,6 +112,15 @@ def table_ended_by_host(table: Table) -> str:
     return "placed" if "placings" in ended.payload else "ended"
 
 
+def render_in_viewers_zone(request: HttpRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """``template`` with every time in the viewer's zone (``zone`` in its context): a member's
+    own (``user_zone``), UTC for a guest or someone who has not chosen one, as the nights'
+    pages write them."""
+    zone = user_zone(request.user)
+    with timezone.override(zone):
+        return render(request, template, {**context, "zone": zone})
+
+
 @_guest_or_login
 def table_report(request: HttpRequest, code: str) -> HttpResponse:
     table = _table_for(request, code)
@@ -121,7 +131,7 @@ def table_report(request: HttpRequest, code: str) -> HttpResponse:
     season_number = None
     if night is not None:
         season_number = night.season.number if night.season else night.home_game.seasons.count() + 1
-    return render(
+    return render_in_viewers_zone(
         request,
         "ledger/table_report.html",
         {
@@ -242,7 +252,7 @@ def table_correct(request: HttpRequest, code: str) -> HttpResponse:
         .select_related("reversed_by")
         .order_by("id")
     )
-    return render(
+    return render_in_viewers_zone(
         request,
         "ledger/table_correct.html",
         {
