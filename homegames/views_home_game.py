@@ -247,10 +247,13 @@ def season_csv(request: HttpRequest, home_game_id: int, number: int | None = Non
     csv_payments(rows, view.payments)
     if view.transfers:
         rows.append([])
-        rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
+        # Who marked it, as the page names them beside "Paid".
+        rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid"), _("Marked by")])
+        marks = _paid_marks(home_game)
         for transfer in view.transfers:
             paid = _("yes") if transfer.paid else _("no")
-            rows.append([transfer.payer_name, transfer.payee_name, transfer.amount, view.currency, paid])
+            marker = marks.get(transfer.transfer_id, "") if transfer.paid and transfer.transfer_id else ""
+            rows.append([transfer.payer_name, transfer.payee_name, transfer.amount, view.currency, paid, marker])
     csv_corrections(rows, ledger_corrections(tables=tables), money=True, currency=view.currency)
     name = slugify(home_game.name) or "home-game"
     return csv_response(f"dashain-{name}-season-{view.number}.csv", rows)

@@ -187,7 +187,8 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
     # season's settle-up pays it (listing them here would have a host collect twice).
     if money and report.transfers and night_settled_by_season(table=table) is None:
         rows.append([])
-        rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid")])
+        # Who marked it, as the page names them beside "Paid".
+        rows.append([_("From"), _("To"), _("Amount"), _("Currency"), _("Paid"), _("Marked by")])
         for transfer in report.transfers:
             rows.append(
                 [
@@ -196,6 +197,7 @@ def table_report_csv(request: HttpRequest, code: str) -> HttpResponse:
                     transfer.amount,
                     currency,
                     _("yes") if transfer.paid else _("no"),
+                    transfer.marked_by_name if transfer.paid else "",
                 ]
             )
     csv_corrections(rows, ledger_corrections(tables=[table]), money=money, currency=currency)

@@ -455,10 +455,10 @@ def check_night(
         if expected.places is not None:
             assert (int(line["Place"]), line["Prize"]) == (expected.places[seat], money(expected.prizes[seat]))
     after = rows[1 + len(names) :]
-    assert after[:2] == [[], ["From", "To", "Amount", "Currency", "Paid"]] or not shown
-    assert ["From", "To", "Amount", "Currency", "Paid"] in after or not shown
-    in_csv = sorted((row[0], row[1], cents(row[2])) for row in after[2:] if len(row) == 5)
-    assert in_csv == shown and all(row[3:] == [expected.currency, "no"] for row in after[2:] if len(row) == 5)
+    assert after[:2] == [[], ["From", "To", "Amount", "Currency", "Paid", "Marked by"]] or not shown
+    assert ["From", "To", "Amount", "Currency", "Paid", "Marked by"] in after or not shown
+    in_csv = sorted((row[0], row[1], cents(row[2])) for row in after[2:] if len(row) == 6)
+    assert in_csv == shown and all(row[3:] == [expected.currency, "no", ""] for row in after[2:] if len(row) == 6)
 
     if expected.places is not None:  # the hands' page names each place with its prize
         history = html.unescape(host.get(f"/tables/{table.code}/history/").content.decode()).replace("\u00a0", " ")
@@ -534,7 +534,7 @@ def pool_not_paid_yet(host: Client, table: Table) -> None:
     lines = csv_rows(host.get(f"/ledger/tables/{table.code}/settlement.csv"))
     net = lines[0].index("Net")
     assert [line[net] for line in lines[1:4]] == ["", "", ""]
-    assert ["From", "To", "Amount", "Currency", "Paid"] not in lines
+    assert ["From", "To", "Amount", "Currency", "Paid", "Marked by"] not in lines
 
 
 def test_hold_em_by_places_three_players_placed_apart():

@@ -150,7 +150,7 @@ def season_csv_figures(rows: list[list[str]]) -> tuple[dict[str, tuple[int, int]
     for row in rows[1:]:
         if not row:
             part = "after"
-        elif row == ["From", "To", "Amount", "Currency", "Paid"]:
+        elif row == ["From", "To", "Amount", "Currency", "Paid", "Marked by"]:
             part = "transfers"
         elif part == "people":
             assert row[4] == CURRENCY
@@ -354,9 +354,12 @@ def test_a_season_of_four_nights_tonight_added_before_anyone_sits_closed_carried
     left = [t for t in frozen[1] if (t[0], t[1]) != (first.payer_name, first.payee_name)]
     assert page_transfers(carried, "season-transfers") == left
     rows = csv_rows(asha.get(f"{home}seasons/1/season.csv"))
-    marks = {(row[0], row[1]): row[4] for row in rows if len(row) == 5 and row[4] in ("yes", "no")}
+    marks = {(row[0], row[1]): row[4:] for row in rows if len(row) == 6 and row[4] in ("yes", "no")}
+    # Who marked it, as the page names them ("Paid (marked by asha)": her account's table name).
+    assert "Paid (marked by asha)" in asha.get(f"{home}seasons/1/").content.decode()
     assert marks == {
-        (t[0], t[1]): "yes" if (t[0], t[1]) == (first.payer_name, first.payee_name) else "no" for t in frozen[1]
+        (t[0], t[1]): ["yes", "asha"] if (t[0], t[1]) == (first.payer_name, first.payee_name) else ["no", ""]
+        for t in frozen[1]
     }
 
     # Paid night by night from now on: the open season lists no payments, on its page or in its
@@ -375,8 +378,9 @@ def test_a_season_of_four_nights_tonight_added_before_anyone_sits_closed_carried
     )
     rows = csv_rows(asha.get(f"/ledger/tables/{tonight.table.code}/settlement.csv"))
     assert [row for row in rows if row[:2] == [payer, payee]] == [
-        [payer, payee, f"{Decimal(amount) / 100:.2f}", CURRENCY, "yes"]
+        [payer, payee, f"{Decimal(amount) / 100:.2f}", CURRENCY, "yes", "asha"]
     ]
+    assert "Paid (marked by asha, the host)" in asha.get(f"/ledger/tables/{tonight.table.code}/").content.decode()
 
     # The standings over all four nights, and nothing settled twice or nowhere.
     check_standings(asha, home, [*season_1, tonight])

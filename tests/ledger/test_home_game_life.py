@@ -211,7 +211,7 @@ def csv_people_and_transfers(rows: list[list[str]]) -> tuple[dict[str, int], lis
             part = "after"
             continue
         if row[:2] == ["From", "To"]:
-            part = "transfers" if row[-1] == "Paid" else "payments"
+            part = "transfers" if row[4] == "Paid" else "payments"
             continue
         if row[:1] == ["Correction"]:
             part = "corrections"

@@ -75,7 +75,7 @@ def csv_parts(body: str) -> dict[str, list[list[str]]]:
             part = "payments_title"
         elif row == ["From", "To", "Amount", "Currency", "Marked by", "As"]:
             part = "payments"
-        elif row == ["From", "To", "Amount", "Currency", "Paid"]:
+        elif row == ["From", "To", "Amount", "Currency", "Paid", "Marked by"]:
             part = "transfers"
         elif row and row[0] == "Correction":
             part = "corrections"

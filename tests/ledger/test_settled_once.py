@@ -183,11 +183,11 @@ def test_a_home_game_paid_night_by_night_lists_no_season_payments_in_its_csv(cli
     page = client.get(reverse("ledger:home_game_detail", kwargs={"home_game_id": home_game.pk})).content.decode()
     assert "The nights are paid one by one" in page and "Who pays whom for the season" not in page
     rows = csv_rows(client.get(reverse("ledger:season_csv_open", kwargs={"home_game_id": home_game.pk})))
-    assert ["From", "To", "Amount", "Currency", "Paid"] not in rows
+    assert ["From", "To", "Amount", "Currency", "Paid", "Marked by"] not in rows
     assert {row[0]: row[2] for row in rows[1:] if row} == {"Asha": "3.50", "Bikash": "-2.00", "Chandra": "-1.50"}
     client.post(reverse("ledger:season_close", kwargs={"home_game_id": home_game.pk}), {"confirm": "1"})
     rows = csv_rows(client.get(reverse("ledger:season_csv", kwargs={"home_game_id": home_game.pk, "number": 1})))
-    assert ["From", "To", "Amount", "Currency", "Paid"] not in rows
+    assert ["From", "To", "Amount", "Currency", "Paid", "Marked by"] not in rows
 
 
 @pytest.mark.django_db

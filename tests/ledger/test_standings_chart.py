@@ -83,7 +83,7 @@ def test_the_seasons_csv_lists_nets_and_transfers_and_keeps_formulas_out(client,
     people = {row[0]: row[2] for row in rows[1:] if row and len(row) == 5 and row[1].isdigit()}
     assert people["Asha"] == "3.50" and people["'=cmd|' /C calc'!A0"] == "-3.50"  # the guard's quote
     assert not any(cell.startswith("=") for row in rows for cell in row)
-    assert ["From", "To", "Amount", "Currency", "Paid"] in rows
+    assert ["From", "To", "Amount", "Currency", "Paid", "Marked by"] in rows
 
     season_close(home_game=home_game, by=host)
     closed = reverse("ledger:season_csv", kwargs={"home_game_id": home_game.pk, "number": 1})

@@ -5,6 +5,8 @@ made, the host any. Anyone else is refused and nothing changes."""
 
 from __future__ import annotations
 
+import csv
+import io
 from decimal import Decimal
 
 import pytest
@@ -254,3 +256,15 @@ def test_a_night_of_a_closed_season_is_refused_through_its_page_as_before(client
             by=friends["Bikash"],
         )
     assert refused.value.code == "settled_by_season"
+
+
+def test_the_csv_names_who_marked_each_transfer_paid_as_the_page_does(client, night, host):
+    table, seats, _users = night
+    chandra_pays(table, seats, by=None, guest_token=seats["Chandra"].guest_token)
+    client.force_login(host)
+    assert "Paid (marked by Chandra, the payer)" in client.get(report_url(table)).content.decode()
+    body = client.get(reverse("ledger:table_report_csv", kwargs={"code": table.code})).content.decode()
+    rows = list(csv.reader(io.StringIO(body)))
+    assert ["From", "To", "Amount", "Currency", "Paid", "Marked by"] in rows
+    assert ["Chandra", "Bikash", "5.00", "", "yes", "Chandra"] in rows
+    assert ["Eka", "Dipa", "2.00", "", "no", ""] in rows

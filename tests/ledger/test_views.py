@@ -126,9 +126,9 @@ def test_report_csv(client, host, night):
         ["Chandra", "1", "1000", "500", "-500", "10.00", "-5.00", ""],
     ]
     assert rows[5:] == [
-        ["From", "To", "Amount", "Currency", "Paid"],
-        ["Bikash", "Asha", "3.50", "", "no"],
-        ["Chandra", "Asha", "5.00", "", "no"],
+        ["From", "To", "Amount", "Currency", "Paid", "Marked by"],
+        ["Bikash", "Asha", "3.50", "", "no", ""],
+        ["Chandra", "Asha", "5.00", "", "no", ""],
     ]
 
 
@@ -142,7 +142,7 @@ def test_report_csv_names_the_hosts_currency_on_every_money_row(client, host):
     rows = list(csv.reader(io.StringIO(body)))
     assert rows[0][-1] == "Currency"
     assert [row[-1] for row in rows[1:4]] == ["NPR", "NPR", "NPR"]
-    assert rows[5] == ["From", "To", "Amount", "Currency", "Paid"]
+    assert rows[5] == ["From", "To", "Amount", "Currency", "Paid", "Marked by"]
     assert [row[3] for row in rows[6:]] == ["NPR", "NPR"]
 
 
