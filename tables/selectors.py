@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import secrets
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.api import Action, TablePosition
@@ -181,6 +181,11 @@ def seat_gone(*, seat_id: int, guest_token: str | None) -> str | None:
     Read again after every read and inside every write of a socket, so no ordering of news,
     snapshots and moves leaves an old page holding the seat."""
     row = Seat.objects.filter(pk=seat_id).values_list("guest_token", "banned").first()
+    return seat_gone_from(row, guest_token=guest_token)
+
+
+def seat_gone_from(row: Sequence[Any] | None, *, guest_token: str | None) -> str | None:
+    """:func:`seat_gone` of the seat's ``(guest_token, banned)`` as read (``None``: no such seat)."""
     if row is None or (guest_token is not None and not secrets.compare_digest(row[0], guest_token)):
         return "seat_moved"
     return "banned" if row[1] else None

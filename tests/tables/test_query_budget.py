@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Table
-from tables.services import ServiceError, hand_act
+from tables.services import SeatHolder, ServiceError, hand_act, writes_for
 from tables.state_cache import state_cache_clear
 
 from .conftest import current_turn, open_table
@@ -81,6 +81,28 @@ def test_an_action_that_passes_the_turn_is_three_statements_on_postgresql_four_o
         with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as captured:
             hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
         assert _statements(captured) == ["SELECT tables_table", "UPDATE tables_hand", *write_log]
+
+
+def test_a_sockets_action_checks_its_seat_in_the_round_trip_of_the_tables_lock(django_capture_on_commit_callbacks):
+    """Issue 37: a socket's write checks, under the table's lock, that its seat is still its
+    own (``services.writes_for``); on PostgreSQL that read goes with the lock, in one round
+    trip (two statements, the seat's read after the lock is granted). SQLite reads it apart."""
+    table, _seats = open_table("faras", 4)
+    _warm(table, django_capture_on_commit_callbacks)
+    write_log = ["INSERT INTO tables_event", "UPDATE tables_table"]
+    lock = ["SELECT tables_table", "SELECT tables_seat"]
+    if connection.vendor == "postgresql":
+        write_log, lock = [" + ".join(write_log)], [" + ".join(lock)]
+    for _ in range(2):
+        player, legal = current_turn(table)
+        holder = SeatHolder(seat_id=int(player), guest_token=None)
+        with (
+            django_capture_on_commit_callbacks(execute=True),
+            CaptureQueriesContext(connection) as captured,
+            writes_for(holder),
+        ):
+            hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+        assert _statements(captured) == [*lock, "UPDATE tables_hand", *write_log]
 
 
 def test_seeing_ones_cards_without_passing_the_turn_does_not_write_the_hand(
