@@ -16,7 +16,7 @@ import copy
 import secrets
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.api import Action, TablePosition
 from engine.fairness import hand_deck
@@ -32,11 +32,11 @@ from tables.messages import (
     ViewerFrame,
 )
 from tables.models import Event, Hand, Seat, Table
+from tables.sql.read import hand_actions, rows_where
 from tables.state_cache import state_cache_get
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
-    from django.db.models import QuerySet
 
     from accounts.models import User
     from engine.games import AnyHandState
@@ -57,8 +57,15 @@ def hand_start_state(*, table: Table, hand: Hand) -> AnyHandState:
     return started
 
 
-def recorded_action(event: Event) -> Action:
-    """The action a recorded ``action`` event asked for (see :func:`hand_recorded_actions`)."""
+class RecordedAction(NamedTuple):
+    """A recorded ``action`` event's seq and payload (``tables.sql.read.hand_actions``)."""
+
+    seq: int
+    payload: dict[str, Any]
+
+
+def recorded_action(event: Event | RecordedAction) -> Action:
+    """The action a recorded ``action`` event asked for (see :func:`is_recorded_action`)."""
     payload = event.payload
     amount = payload.get("amount")
     return Action(str(payload["player"]), str(payload["verb"]), None if amount is None else int(amount))
@@ -70,17 +77,8 @@ def is_recorded_action(event: Event) -> bool:
     return event.kind == EventKind.ACTION and event.actor_id is not None
 
 
-def hand_recorded_actions(*, hand: Hand, after: int = 0) -> QuerySet[Event]:
-    """The hand's recorded actions after the seq ``after``, in order (only their seq and payload read)."""
-    return (
-        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False, seq__gt=after)
-        .order_by("seq")
-        .only("seq", "payload")
-    )
-
-
 def hand_replay(
-    *, table: Table, hand: Hand, actions: Iterable[Event], state: AnyHandState | None = None
+    *, table: Table, hand: Hand, actions: Iterable[Event | RecordedAction], state: AnyHandState | None = None
 ) -> Iterator[tuple[int, AnyHandState]]:
     """Rebuild a hand from its log: apply ``actions`` (recorded actions of the hand, in seq
     order) one by one to ``state`` (the deal when ``None``), yielding each action's seq and
@@ -119,7 +117,7 @@ def hand_state_from_log(
     recorded action of the hand after it applied, and the seq of the last (``after``: none)."""
     if state is None:
         state = hand_start_state(table=table, hand=hand)
-    actions = hand_recorded_actions(hand=hand, after=after)
+    actions = [RecordedAction(seq, payload) for seq, payload in hand_actions(hand_id=hand.pk, after=after)]
     last = deque(hand_replay(table=table, hand=hand, actions=actions, state=state), maxlen=1)
     if not last:
         return state, after
@@ -144,7 +142,9 @@ def live_hand_and_state(*, table: Table) -> tuple[Hand | None, AnyHandState | No
 
 
 def hand_live(*, table: Table) -> Hand | None:
-    return Hand.objects.filter(table=table, ended_at__isnull=True).order_by("-number").first()
+    """The table's hand being played (the highest numbered not ended), or ``None``."""
+    live = rows_where(Hand, equal={"table_id": table.pk}, null={"ended_at": True}, order_by=["-number"])
+    return live[0] if live else None
 
 
 def table_by_code(*, code: str) -> Table | None:

@@ -143,6 +143,34 @@ def test_a_write_this_process_did_not_see_is_read_from_the_log(django_capture_on
     assert hand.pk == fresh_hand.pk
 
 
+def test_the_hand_rebuilt_after_another_process_wrote_compiles_no_orm_query(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 37: the first action after another process wrote (the Celery worker dealt) reads
+    the live hand and its recorded actions through the SQL built once (``tables.sql.read``),
+    not by compiling ORM queries, and replays the hand from them."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    table, _seats = open_table("faras", players=4)
+    _warm(table, django_capture_on_commit_callbacks)
+    player, legal = current_turn(table)
+    with django_capture_on_commit_callbacks(execute=False):  # another process's write
+        hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+    player, legal = current_turn(table)
+    compiled: list[str] = []
+    real = SQLCompiler.as_sql
+
+    def counted(self, *args, **kwargs):
+        compiled.append(self.query.model.__name__)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
+    with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as captured:
+        hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+    assert compiled == []
+    assert _statements(captured)[:3] == ["SELECT tables_table", "SELECT tables_hand", "SELECT tables_event"]
+
+
 def test_an_action_that_ends_a_hand_and_deals_the_next_reads_each_thing_once(django_capture_on_commit_callbacks):
     """docs/measurements/live-play.md, issue 13: the action that ends a hand pays the seats (one UPDATE),
     closes the hand, checks the ledger (the entries and the running totals in one statement), deals the

@@ -83,6 +83,24 @@ def test_hand_reads_load_what_the_orm_loads():
     )
 
 
+def test_a_hands_recorded_actions_are_read_as_the_orm_reads_them(django_capture_on_commit_callbacks):
+    """``hand_actions``: the seq and payload of the hand's actions with an actor (hold'em's
+    engine also logs ``action`` events with none), after a seq, in order, as the ORM's."""
+    table, _seats = open_table("holdem", players=3)
+    for _ in range(4):  # calls and checks: the flop is dealt, the hand goes on
+        player, legal = current_turn(table)
+        verb = next(entry.verb for entry in legal if entry.verb in ("call", "check"))
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_act(table_id=table.pk, seat_id=int(player), verb=verb)
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    recorded = Event.objects.filter(hand=hand, kind="action", actor__isnull=False)
+    assert recorded.exists()
+    for after in (0, recorded.order_by("seq").first().seq, 10**6):
+        orm = list(recorded.filter(seq__gt=after).order_by("seq").values_list("seq", "payload"))
+        raw = read_sql.hand_actions(hand_id=hand.pk, after=after)
+        assert raw == orm and [type(seq) for seq, _payload in raw] == [type(seq) for seq, _payload in orm]
+
+
 def test_a_model_with_a_default_ordering_is_read_through_the_orm():
     table, _seats = open_table("faras", players=2)
     assert Event._meta.ordering
