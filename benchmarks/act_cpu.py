@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://dashain:dashain@127.0.0.1:5432/dashain_bench \\
     .venv/bin/python benchmarks/act_cpu.py [--actions 2000] [--tables 20] [--game faras holdem] [--profile N] [--orm]
-        [--socket] [--turn-timer SECONDS]
+        [--socket] [--turn-timer SECONDS] [--rebuild]
 
 In one process, with Django set up against the database ``DATABASE_URL`` names (created
 if missing; SQLite when unset), it opens tables of 4 through the services and then plays
@@ -38,7 +38,9 @@ the chip invariant's statement (``ledger.invariant_sql``) through it.
 for its seat, so the write also checks, under the table's lock, that the seat is still the
 socket's (issue 34). ``--turn-timer SECONDS`` opens the tables with that turn timer, so each
 turn stores a deadline on the table clock (``tables.services.clock_schedule``; the Celery
-task goes to the in-memory broker, no worker runs it).
+task goes to the in-memory broker, no worker runs it). ``--rebuild`` empties the state
+cache before each action (outside the measure), so each action rebuilds its hand from the
+log, as the first move after another process wrote (the Celery worker dealt) does.
 
 ``--profile N`` runs cProfile (timed by ``process_time``) over the actions and prints the N
 functions with the most time of their own and the N with the most cumulative time;
@@ -187,6 +189,7 @@ def run(
     *,
     socket: bool = False,
     turn_timer: int | None = None,
+    rebuild: bool = False,
 ) -> dict[str, float]:
     from contextlib import nullcontext
 
@@ -195,6 +198,7 @@ def run(
     from tables import broadcast as news_module
     from tables import services
     from tables.services import hand_act
+    from tables.state_cache import state_cache_clear
 
     rng = random.Random(seed)
     open_tables = [_open_table(game, 4, rng, turn_timer) for _ in range(tables)]
@@ -224,10 +228,12 @@ def run(
                 seat_id, verb, amount = picked
                 before = counter.statements
                 hand_before = _live_hand_number(table)
+                holder = services.SeatHolder(seat_id=seat_id, guest_token=None) if socket else None
+                if rebuild:
+                    state_cache_clear()
                 if profiler is not None:
                     profiler.enable()
                 started = time.process_time()
-                holder = services.SeatHolder(seat_id=seat_id, guest_token=None) if socket else None
                 try:
                     with services.writes_for(holder) if socket else nullcontext():
                         hand_act(table_id=table.pk, seat_id=seat_id, verb=verb, amount=amount)
@@ -286,6 +292,7 @@ def main() -> None:
     )
     parser.add_argument("--socket", action="store_true", help="each action inside services.writes_for, as a socket's")
     parser.add_argument("--turn-timer", type=int, default=None, metavar="SECONDS", help="the tables' turn timer")
+    parser.add_argument("--rebuild", action="store_true", help="each action rebuilds its hand from the log")
     args = parser.parse_args()
     _setup_django()
     from django.db import connection
@@ -302,6 +309,7 @@ def main() -> None:
         f"{connection.vendor} through {path}, {args.actions} actions a game over {args.tables} tables of 4, "
         f"seed {args.seed}{', as sockets' if args.socket else ''}"
         f"{f', turn timer {args.turn_timer} s' if args.turn_timer else ''}"
+        f"{', each hand rebuilt from the log' if args.rebuild else ''}"
     )
     print(
         "game     CPU/action  reference  ratio  statements/action  refused"
@@ -317,6 +325,7 @@ def main() -> None:
             args.profile_file,
             socket=args.socket,
             turn_timer=args.turn_timer,
+            rebuild=args.rebuild,
         )
         print(
             f"{game:8} {result['cpu_ms']:7.3f} ms  {result['reference_ms']:6.3f} ms  "
