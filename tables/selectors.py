@@ -32,7 +32,7 @@ from tables.messages import (
     ViewerFrame,
 )
 from tables.models import Event, Hand, Seat, Table
-from tables.sql.read import hand_actions, rows_where
+from tables.sql.read import hand_actions, rows_where, seat_holder
 from tables.state_cache import state_cache_get
 
 if TYPE_CHECKING:
@@ -180,8 +180,7 @@ def seat_gone(*, seat_id: int, guest_token: str | None) -> str | None:
     seat link moved it to another browser), ``"banned"``, or ``None`` while it may (issue 34).
     Read again after every read and inside every write of a socket, so no ordering of news,
     snapshots and moves leaves an old page holding the seat."""
-    row = Seat.objects.filter(pk=seat_id).values_list("guest_token", "banned").first()
-    return seat_gone_from(row, guest_token=guest_token)
+    return seat_gone_from(seat_holder(seat_id), guest_token=guest_token)
 
 
 def seat_gone_from(row: Sequence[Any] | None, *, guest_token: str | None) -> str | None:

@@ -22,7 +22,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
@@ -31,14 +30,15 @@ from tables import selectors
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog, remember_loaded_values
-from tables.sql.write import cached_sql, row_by_pk_then, write_connection
+from tables.sql.read import seat_holder_query
+from tables.sql.write import row_by_pk_then
 
 
 def lock_table(table_id: int, *, holder: SeatHolder | None = None) -> Table:
     """The table row, locked until the transaction ends (``no_table`` when there is none).
     With ``holder``: then, under the lock, refuse (``seat_moved``, ``banned``) unless the
     holder still holds its seat, read in the same round trip as the lock on PostgreSQL."""
-    then = None if holder is None else _seat_holder_query(holder.seat_id)
+    then = None if holder is None else seat_holder_query(holder.seat_id)
     try:
         table, seat_rows = row_by_pk_then(Table, table_id, for_update=True, then=then)
     except (ValueError, TypeError):
@@ -49,21 +49,6 @@ def lock_table(table_id: int, *, holder: SeatHolder | None = None) -> Table:
         holder_refuse(selectors.seat_gone_from(seat_rows[0] if seat_rows else None, guest_token=holder.guest_token))
     remember_loaded_values(table)
     return table
-
-
-def _seat_holder_query(seat_id: int) -> tuple[str, list[Any]]:
-    """The seat's ``guest_token`` and ``banned`` (``selectors.seat_gone``'s read), as SQL."""
-    connection = write_connection(Seat)
-
-    def build() -> str:
-        quote = connection.ops.quote_name
-        meta = Seat._meta
-        column_of = {field.name: field.column for field in meta.concrete_fields}
-        columns = ", ".join(quote(column_of[name]) for name in ("guest_token", "banned"))
-        # Names from the model's metadata, quoted; the key is a parameter (so: noqa S608).
-        return f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
-
-    return cached_sql(connection, ("seat_holder",), build), [Seat._meta.pk.get_prep_value(seat_id)]
 
 
 def require_open(table: Table) -> None:
