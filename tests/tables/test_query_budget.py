@@ -3,7 +3,9 @@
 Rules pinned (docs/measurements/live-play.md; issue 5, "Speed"): a player's action on a
 warm table is one short transaction of at most 6 queries (begin, lock the table, the
 hand's new turn, the events, the table's counter, commit); a look at one's cards that
-does not pass the turn does not write the hand row (5). The cache is only news: a write
+does not pass the turn does not write the hand row (5); a socket's action checks its seat
+in the round trip of the table's lock on PostgreSQL (issue 37: three statements, not four),
+and the hand rebuilt after another process wrote compiles no ORM query. The cache is only news: a write
 this process did not see (another process, a restart) is noticed by the table's seq and
 the hand is rebuilt from the log, so every action is still checked against the truth.
 """
