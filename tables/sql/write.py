@@ -136,7 +136,8 @@ def row_by_pk_then(
     On PostgreSQL both statements go in one round trip (one ``execute`` of the two, which
     Django's client-side binding allows); each statement has its own snapshot, so the second
     sees what was committed before the row's lock was granted, as a query of its own after
-    the lock would. Elsewhere ``then`` is a query of its own."""
+    the lock would. Elsewhere (and with psycopg's server-side binding, which takes one
+    statement an execute) ``then`` is a query of its own."""
     connection = write_connection(model)
     pk = model._meta.pk.get_prep_value(pk)
     if connection.vendor not in SUPPORTED_VENDORS:
@@ -149,7 +150,12 @@ def row_by_pk_then(
     select: Select = cached_sql(
         connection, ("select", model, for_update), lambda: _select_by_pk(model, connection, for_update)
     )
-    together = then is not None and connection.vendor == "postgresql"
+    # Two statements in one execute need client-side binding (Django's default for psycopg).
+    together = (
+        then is not None
+        and connection.vendor == "postgresql"
+        and not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding")
+    )
     with connection.cursor() as cursor:
         if together and then is not None:
             cursor.execute(f"{select.sql}; {then[0]}", [pk, *then[1]])

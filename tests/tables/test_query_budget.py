@@ -107,6 +107,22 @@ def test_a_sockets_action_checks_its_seat_in_the_round_trip_of_the_tables_lock(d
         assert _statements(captured) == [*lock, "UPDATE tables_hand", *write_log]
 
 
+def test_with_server_side_binding_the_seat_is_read_in_a_statement_of_its_own(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """psycopg's server-side binding takes one statement an execute: the lock and the seat's
+    read then go apart, as on SQLite."""
+    monkeypatch.setitem(
+        connection.settings_dict, "OPTIONS", {**connection.settings_dict["OPTIONS"], "server_side_binding": True}
+    )
+    table, _seats = open_table("faras", 4)
+    _warm(table, django_capture_on_commit_callbacks)
+    player, legal = current_turn(table)
+    with CaptureQueriesContext(connection) as captured, writes_for(SeatHolder(seat_id=int(player), guest_token=None)):
+        hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+    assert _statements(captured)[:2] == ["SELECT tables_table", "SELECT tables_seat"]
+
+
 def test_seeing_ones_cards_without_passing_the_turn_does_not_write_the_hand(
     django_assert_max_num_queries, django_capture_on_commit_callbacks
 ):
