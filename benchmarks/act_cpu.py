@@ -2,6 +2,7 @@
 
     DATABASE_URL=postgres://dashain:dashain@127.0.0.1:5432/dashain_bench \\
     .venv/bin/python benchmarks/act_cpu.py [--actions 2000] [--tables 20] [--game faras holdem] [--profile N] [--orm]
+        [--socket] [--turn-timer SECONDS] [--rebuild]
 
 In one process, with Django set up against the database ``DATABASE_URL`` names (created
 if missing; SQLite when unset), it opens tables of 4 through the services and then plays
@@ -32,6 +33,14 @@ are not counted).
 ``ledger.invariant_sql`` falls back to it, as on a database it does not know): run it and a
 plain run in one sitting to see what the hand-written SQL saves; ``--orm-ledger`` sends only
 the chip invariant's statement (``ledger.invariant_sql``) through it.
+
+``--socket`` plays each action as a table's socket writes it: inside ``services.writes_for``
+for its seat, so the write also checks, under the table's lock, that the seat is still the
+socket's (issue 34). ``--turn-timer SECONDS`` opens the tables with that turn timer, so each
+turn stores a deadline on the table clock (``tables.services.clock_schedule``; the Celery
+task goes to the in-memory broker, no worker runs it). ``--rebuild`` empties the state
+cache before each action (outside the measure), so each action rebuilds its hand from the
+log, as the first move after another process wrote (the Celery worker dealt) does.
 
 ``--profile N`` runs cProfile (timed by ``process_time``) over the actions and prints the N
 functions with the most time of their own and the N with the most cumulative time;
@@ -90,14 +99,16 @@ def _ensure_database(url: str) -> None:
             conn.execute(f'create database "{name}"')
 
 
-def _open_table(game: str, players: int, rng: random.Random) -> Table:
+def _open_table(game: str, players: int, rng: random.Random, turn_timer: int | None = None) -> Table:
     from django.contrib.auth import get_user_model
 
     from benchmarks.seated import seated_table
 
     stamp = f"{int(time.time())}-{rng.randrange(10**9)}"
     users = [get_user_model().objects.create_user(username=f"act-{stamp}-{p}", password=None) for p in range(players)]
-    choices = {"buy_in_chips": 10_000_000, "boot": 10} if game != "holdem" else {}
+    choices: dict[str, int] = {"buy_in_chips": 10_000_000, "boot": 10} if game != "holdem" else {}
+    if turn_timer:
+        choices["turn_timer"] = turn_timer
     table, _seats = seated_table(users, game, choices)
     table.refresh_from_db()
     return table
@@ -168,15 +179,29 @@ def _reference(count: int) -> float:
     return time.process_time() - started
 
 
-def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_file: str = "") -> dict[str, float]:
+def run(
+    game: str,
+    tables: int,
+    actions: int,
+    seed: int,
+    profile: int,
+    profile_file: str = "",
+    *,
+    socket: bool = False,
+    turn_timer: int | None = None,
+    rebuild: bool = False,
+) -> dict[str, float]:
+    from contextlib import nullcontext
+
     from django.db import connection
 
     from tables import broadcast as news_module
     from tables import services
     from tables.services import hand_act
+    from tables.state_cache import state_cache_clear
 
     rng = random.Random(seed)
-    open_tables = [_open_table(game, 4, rng) for _ in range(tables)]
+    open_tables = [_open_table(game, 4, rng, turn_timer) for _ in range(tables)]
     news_module.layer_send = lambda group, message: None  # the event loop's work, not this thread's
     counter = _Counter()
     profiler = cProfile.Profile(time.process_time) if profile else None
@@ -198,16 +223,20 @@ def run(game: str, tables: int, actions: int, seed: int, profile: int, profile_f
                 turn += 1
                 picked = _next_action(table, rng)
                 if picked is None:  # the game is over (hold'em): a new table, outside the measure
-                    open_tables[open_tables.index(table)] = _open_table(game, 4, rng)
+                    open_tables[open_tables.index(table)] = _open_table(game, 4, rng, turn_timer)
                     continue
                 seat_id, verb, amount = picked
                 before = counter.statements
                 hand_before = _live_hand_number(table)
+                holder = services.SeatHolder(seat_id=seat_id, guest_token=None) if socket else None
+                if rebuild:
+                    state_cache_clear()
                 if profiler is not None:
                     profiler.enable()
                 started = time.process_time()
                 try:
-                    hand_act(table_id=table.pk, seat_id=seat_id, verb=verb, amount=amount)
+                    with services.writes_for(holder) if socket else nullcontext():
+                        hand_act(table_id=table.pk, seat_id=seat_id, verb=verb, amount=amount)
                 except services.ServiceError:
                     refused += 1
                 spent = time.process_time() - started
@@ -261,6 +290,9 @@ def main() -> None:
         action="store_true",
         help="only the chip invariant's statement through the ORM (ledger.invariant_sql), tables.sql as it is",
     )
+    parser.add_argument("--socket", action="store_true", help="each action inside services.writes_for, as a socket's")
+    parser.add_argument("--turn-timer", type=int, default=None, metavar="SECONDS", help="the tables' turn timer")
+    parser.add_argument("--rebuild", action="store_true", help="each action rebuilds its hand from the log")
     args = parser.parse_args()
     _setup_django()
     from django.db import connection
@@ -275,14 +307,26 @@ def main() -> None:
     path = "the ORM" if args.orm else "tables.sql, the invariant through the ORM" if args.orm_ledger else "tables.sql"
     print(
         f"{connection.vendor} through {path}, {args.actions} actions a game over {args.tables} tables of 4, "
-        f"seed {args.seed}"
+        f"seed {args.seed}{', as sockets' if args.socket else ''}"
+        f"{f', turn timer {args.turn_timer} s' if args.turn_timer else ''}"
+        f"{', each hand rebuilt from the log' if args.rebuild else ''}"
     )
     print(
         "game     CPU/action  reference  ratio  statements/action  refused"
         "  | hand ends  CPU/hand end  ratio  statements  | other actions' CPU"
     )
     for game in args.game:
-        result = run(game, args.tables, args.actions, args.seed, args.profile, args.profile_file)
+        result = run(
+            game,
+            args.tables,
+            args.actions,
+            args.seed,
+            args.profile,
+            args.profile_file,
+            socket=args.socket,
+            turn_timer=args.turn_timer,
+            rebuild=args.rebuild,
+        )
         print(
             f"{game:8} {result['cpu_ms']:7.3f} ms  {result['reference_ms']:6.3f} ms  "
             f"{result['cpu_ms'] / result['reference_ms']:5.2f}  {result['statements']:17.2f}  {result['refused']:7}"

@@ -15,8 +15,8 @@ from __future__ import annotations
 import copy
 import secrets
 from collections import deque
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.api import Action, TablePosition
 from engine.fairness import hand_deck
@@ -32,11 +32,11 @@ from tables.messages import (
     ViewerFrame,
 )
 from tables.models import Event, Hand, Seat, Table
+from tables.sql.read import hand_actions, rows_where, seat_holder
 from tables.state_cache import state_cache_get
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser
-    from django.db.models import QuerySet
 
     from accounts.models import User
     from engine.games import AnyHandState
@@ -57,8 +57,15 @@ def hand_start_state(*, table: Table, hand: Hand) -> AnyHandState:
     return started
 
 
-def recorded_action(event: Event) -> Action:
-    """The action a recorded ``action`` event asked for (see :func:`hand_recorded_actions`)."""
+class RecordedAction(NamedTuple):
+    """A recorded ``action`` event's seq and payload (``tables.sql.read.hand_actions``)."""
+
+    seq: int
+    payload: dict[str, Any]
+
+
+def recorded_action(event: Event | RecordedAction) -> Action:
+    """The action a recorded ``action`` event asked for (see :func:`is_recorded_action`)."""
     payload = event.payload
     amount = payload.get("amount")
     return Action(str(payload["player"]), str(payload["verb"]), None if amount is None else int(amount))
@@ -70,17 +77,8 @@ def is_recorded_action(event: Event) -> bool:
     return event.kind == EventKind.ACTION and event.actor_id is not None
 
 
-def hand_recorded_actions(*, hand: Hand, after: int = 0) -> QuerySet[Event]:
-    """The hand's recorded actions after the seq ``after``, in order (only their seq and payload read)."""
-    return (
-        Event.objects.filter(hand=hand, kind=EventKind.ACTION, actor__isnull=False, seq__gt=after)
-        .order_by("seq")
-        .only("seq", "payload")
-    )
-
-
 def hand_replay(
-    *, table: Table, hand: Hand, actions: Iterable[Event], state: AnyHandState | None = None
+    *, table: Table, hand: Hand, actions: Iterable[Event | RecordedAction], state: AnyHandState | None = None
 ) -> Iterator[tuple[int, AnyHandState]]:
     """Rebuild a hand from its log: apply ``actions`` (recorded actions of the hand, in seq
     order) one by one to ``state`` (the deal when ``None``), yielding each action's seq and
@@ -119,7 +117,7 @@ def hand_state_from_log(
     recorded action of the hand after it applied, and the seq of the last (``after``: none)."""
     if state is None:
         state = hand_start_state(table=table, hand=hand)
-    actions = hand_recorded_actions(hand=hand, after=after)
+    actions = [RecordedAction(seq, payload) for seq, payload in hand_actions(hand_id=hand.pk, after=after)]
     last = deque(hand_replay(table=table, hand=hand, actions=actions, state=state), maxlen=1)
     if not last:
         return state, after
@@ -144,7 +142,9 @@ def live_hand_and_state(*, table: Table) -> tuple[Hand | None, AnyHandState | No
 
 
 def hand_live(*, table: Table) -> Hand | None:
-    return Hand.objects.filter(table=table, ended_at__isnull=True).order_by("-number").first()
+    """The table's hand being played (the highest numbered not ended), or ``None``."""
+    live = rows_where(Hand, equal={"table_id": table.pk}, null={"ended_at": True}, order_by=["-number"])
+    return live[0] if live else None
 
 
 def table_by_code(*, code: str) -> Table | None:
@@ -180,7 +180,11 @@ def seat_gone(*, seat_id: int, guest_token: str | None) -> str | None:
     seat link moved it to another browser), ``"banned"``, or ``None`` while it may (issue 34).
     Read again after every read and inside every write of a socket, so no ordering of news,
     snapshots and moves leaves an old page holding the seat."""
-    row = Seat.objects.filter(pk=seat_id).values_list("guest_token", "banned").first()
+    return seat_gone_from(seat_holder(seat_id), guest_token=guest_token)
+
+
+def seat_gone_from(row: Sequence[Any] | None, *, guest_token: str | None) -> str | None:
+    """:func:`seat_gone` of the seat's ``(guest_token, banned)`` as read (``None``: no such seat)."""
     if row is None or (guest_token is not None and not secrets.compare_digest(row[0], guest_token)):
         return "seat_moved"
     return "banned" if row[1] else None

@@ -18,9 +18,10 @@ which takes the table's row lock and does each due thing whose stored time has p
 then stores the next due time. The stored time and the lock decide, so however many
 times and from wherever it is called, each thing is done once:
 
-- the **fast path**: after the commit of any write that stores a due time, the Celery
-  task ``tables.clock_run`` is queued with the countdown to it
-  (:func:`tables.services.clock_schedule.clock_due`).
+- the **fast path**: after the commit of any write that stores a due time earlier than
+  ``Table.due_at`` (or the first), the Celery task ``tables.clock_run`` is queued with the
+  countdown to it (:func:`tables.services.clock_schedule.clock_due`); each run of the
+  clock queues it for the next stored time it leaves in ``due_at``.
   Failing to queue (the broker is down) is logged and changes nothing else;
 - the **sweep** (:func:`table_clock_sweep`): every ``DASHAIN_CLOCK_SWEEP_SECONDS`` in
   each web process and each Celery worker (``tables.background_threads``), and once when each starts;
@@ -46,7 +47,7 @@ from tables.events import EventKind
 from tables.models import Hand, Table
 from tables.services.away import away_act
 from tables.services.between_hands import hand_deal_now
-from tables.services.clock_schedule import clock_due
+from tables.services.clock_schedule import clock_due, clock_wake
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog
 from tables.services.push import push_queue
@@ -183,9 +184,12 @@ def table_clock_run(*, table_id: int, now: datetime | None = None) -> list[str]:
                     if when is not None and when <= now and table.status == Table.Status.PLAYING:
                         thing.run(log, hand, now)
                         done.append(thing.name)
-            # Exact again. Nothing is queued for it here: whoever stored a time queued it
-            # (clock_due), and if that was lost the sweep finds it.
+            # Exact again, and the fast path queued for it: a time stored at or after the
+            # old ``due_at`` queued nothing (clock_due), so this run wakes the clock next.
+            # A queue that is lost leaves the time to the sweep.
             table.due_at = clock_next(table, selectors.hand_live(table=table))
+            if table.due_at is not None:
+                clock_wake(log, table.due_at)
     except ServiceError as error:
         if error.code != "ended":
             return done  # no such table

@@ -2,10 +2,13 @@
 
 Whoever stores a due time (the next deal, a turn's alarm, a computer's move) calls
 :func:`clock_due` in the same transaction. It keeps ``Table.due_at`` (the sweep's index)
-no later than the new time, and after the commit queues the fast path, the Celery task
-``tables.clock_run``, with the countdown to the earliest time the transaction stored.
-Queueing may fail (the broker is down): that is logged and changes nothing else, as the
-time is in the database and the sweep finds it.
+no later than the new time. When that lowers ``due_at`` (a time that appeared, or came
+earlier), after the commit it queues the fast path, the Celery task ``tables.clock_run``,
+with the countdown to the earliest time the transaction stored. A time at or after
+``due_at`` queues nothing: the task for ``due_at`` is on its way, and the clock's run at
+``due_at`` queues the task for the next stored time (:func:`clock_wake`), so a turn's new
+deadline costs no task a move. Queueing may fail (the broker is down): that is logged and
+changes nothing else, as the time is in the database and the sweep finds it.
 """
 
 from __future__ import annotations
@@ -29,14 +32,23 @@ def clock_due(log: TableLog, when: datetime) -> None:
     wherever a due time is stored).
 
     Lowers ``Table.due_at`` (never raises it: an early summary costs one idle look, a late
-    one would lose the thing) and queues the fast path for the earliest such time after
-    the commit (one task per transaction).
+    one would lose the thing) and, when it did, queues the fast path for the earliest such
+    time after the commit (one task per transaction). A time at or after ``due_at`` is
+    left to the task for ``due_at``, whose run queues the next (:func:`clock_wake`).
     """
     table = log.table
-    if table.due_at is None or when < table.due_at:
-        table.due_at = when
+    if table.due_at is not None and when >= table.due_at:
+        return
+    table.due_at = when
+    clock_wake(log, when)
+
+
+def clock_wake(log: TableLog, when: datetime) -> None:
+    """Queue the fast path for ``when`` after the commit: one task per transaction, for
+    the earliest time asked (call with the table locked). The clock's run calls it for the
+    next stored time it leaves in ``Table.due_at``."""
     if log.clock_at is None:
-        table_id = table.pk
+        table_id = log.table.pk
 
         def queue() -> None:
             clock_queue(table_id=table_id, when=log.clock_at)

@@ -30,17 +30,23 @@ from tables import selectors
 from tables.models import Seat, Table
 from tables.services.errors import ServiceError
 from tables.services.log import TableLog, remember_loaded_values
-from tables.sql.write import row_by_pk
+from tables.sql.read import seat_holder_query
+from tables.sql.write import row_by_pk_then
 
 
-def lock_table(table_id: int) -> Table:
-    """The table row, locked until the transaction ends (``no_table`` when there is none)."""
+def lock_table(table_id: int, *, holder: SeatHolder | None = None) -> Table:
+    """The table row, locked until the transaction ends (``no_table`` when there is none).
+    With ``holder``: then, under the lock, refuse (``seat_moved``, ``banned``) unless the
+    holder still holds its seat, read in the same round trip as the lock on PostgreSQL."""
+    then = None if holder is None else seat_holder_query(holder.seat_id)
     try:
-        table = row_by_pk(Table, table_id, for_update=True)
+        table, seat_rows = row_by_pk_then(Table, table_id, for_update=True, then=then)
     except (ValueError, TypeError):
-        table = None
+        table, seat_rows = None, []
     if table is None:
         raise ServiceError("no_table", _("There is no such table."))
+    if holder is not None:
+        holder_refuse(selectors.seat_gone_from(seat_rows[0] if seat_rows else None, guest_token=holder.guest_token))
     remember_loaded_values(table)
     return table
 
@@ -88,9 +94,8 @@ def writes_for(holder: SeatHolder | None) -> Iterator[None]:
         _holder.reset(token)
 
 
-def holder_check(holder: SeatHolder) -> None:
-    """Refuse (``seat_moved``, ``banned``) unless ``holder`` still holds its seat."""
-    gone = selectors.seat_gone(seat_id=holder.seat_id, guest_token=holder.guest_token)
+def holder_refuse(gone: str | None) -> None:
+    """Refuse (``seat_moved``, ``banned``) as ``selectors.seat_gone`` found the seat."""
     if gone == "seat_moved":
         raise ServiceError(
             "seat_moved", _("Your seat is open on another device now: this page no longer plays for it.")
@@ -105,10 +110,7 @@ def table_write(table_id: int) -> Iterator[tuple[Table, TableLog]]:
     Inside :func:`writes_for`, the socket's seat is checked first (under the lock), and a
     table not dealt is refused."""
     with transaction.atomic():
-        table = lock_table(table_id)
-        holder = _holder.get()
-        if holder is not None:
-            holder_check(holder)
+        table = lock_table(table_id, holder=_holder.get())
         require_open(table)
         if _socket.get():
             require_dealt(table)

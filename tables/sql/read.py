@@ -1,5 +1,7 @@
 """The reads of a hand's end and the next deal as SQL built once: rows of a table's seats and
-hands by simple conditions, and the players' seeds for a hand.
+hands by simple conditions, the players' seeds for a hand, a hand's recorded actions
+(its state rebuilt from the log, as after another process dealt it), and whom a seat is
+held by (a socket's check after each read and in each write).
 
 The counterpart of ``tables.sql.write`` (see there why): a hand that ends in an
 action reads the seats to pay, deals the next hand (the seats dealt in, the players'
@@ -20,7 +22,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
 from tables.events import EventKind
-from tables.models import Event
+from tables.models import Event, Seat
 from tables.sql.write import (
     SUPPORTED_VENDORS,
     ModelT,
@@ -132,3 +134,60 @@ def _player_seeds_select(connection: BaseDatabaseWrapper) -> Select:
         f"AND {for_hand} ORDER BY {quote(meta.get_field('seq').column)} ASC"
     )
     return Select(sql=sql, attnames=["payload"], converters=select_converters(Event, connection, [payload_field]))
+
+
+def hand_actions(*, hand_id: int, after: int = 0) -> list[tuple[int, dict[str, Any]]]:
+    """The seq and payload of each recorded action of the hand (kind ``action`` with the acting
+    seat) after the seq ``after``, in order: ``Event.objects.filter(hand_id=hand_id, kind=ACTION,
+    actor__isnull=False, seq__gt=after).order_by("seq").values_list("seq", "payload")``."""
+    connection = write_connection(Event)
+    if connection.vendor not in SUPPORTED_VENDORS:
+        found = Event.objects.filter(hand_id=hand_id, kind=EventKind.ACTION, actor__isnull=False, seq__gt=after)
+        return list(found.order_by("seq").values_list("seq", "payload"))
+    select: Select = cached_sql(connection, ("hand_actions",), _hand_actions_select, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(select.sql, [hand_id, EventKind.ACTION.value, after])
+        rows = cursor.fetchall()
+    return [(seq, payload) for seq, payload in (row_values(connection, select, row) for row in rows)]
+
+
+def _hand_actions_select(connection: BaseDatabaseWrapper) -> Select:
+    quote = connection.ops.quote_name
+    meta = Event._meta
+    fields = [_column_field(Event, "seq"), _column_field(Event, "payload")]
+    column = {name: quote(_column_field(Event, name).column) for name in ("hand", "kind", "actor", "seq", "payload")}
+    # Names from the model's metadata, quoted; every value is a parameter (so: noqa S608).
+    sql = (
+        f"SELECT {column['seq']}, {column['payload']} FROM {quote(meta.db_table)} "  # noqa: S608
+        f"WHERE {column['hand']} = %s AND {column['kind']} = %s AND {column['actor']} IS NOT NULL "
+        f"AND {column['seq']} > %s ORDER BY {column['seq']} ASC"
+    )
+    return Select(sql=sql, attnames=["seq", "payload"], converters=select_converters(Event, connection, fields))
+
+
+def seat_holder_query(seat_id: int) -> tuple[str, list[Any]]:
+    """The SQL (and its parameters) reading the seat's ``guest_token`` and ``banned``, as
+    ``Seat.objects.filter(pk=seat_id).values_list("guest_token", "banned")`` (its one row, or none)."""
+    connection = write_connection(Seat)
+
+    def build() -> str:
+        quote = connection.ops.quote_name
+        meta = Seat._meta
+        columns = ", ".join(quote(_column_field(Seat, name).column) for name in ("guest_token", "banned"))
+        # Names from the model's metadata, quoted; the key is a parameter (so: noqa S608).
+        return f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {quote(meta.pk.column)} = %s"  # noqa: S608
+
+    return cached_sql(connection, ("seat_holder",), build), [Seat._meta.pk.get_prep_value(seat_id)]
+
+
+def seat_holder(seat_id: int) -> tuple[str, bool] | None:
+    """The seat's ``guest_token`` and ``banned`` (``None``: no such seat), as
+    ``Seat.objects.filter(pk=seat_id).values_list("guest_token", "banned").first()``."""
+    connection = write_connection(Seat)
+    if connection.vendor not in SUPPORTED_VENDORS:
+        return Seat.objects.filter(pk=seat_id).values_list("guest_token", "banned").first()
+    sql, params = seat_holder_query(seat_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return None if row is None else (row[0], bool(row[1]))

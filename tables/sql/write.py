@@ -124,25 +124,56 @@ def row_by_pk(model: type[ModelT], pk: Any, *, for_update: bool = False) -> Mode
     """``model.objects[.select_for_update()].filter(pk=pk).first()``, without compiling a
     query: ``None`` when there is no such row. Raises ``ValueError``/``TypeError`` for a
     ``pk`` that is not a key, as the ORM does."""
+    return row_by_pk_then(model, pk, for_update=for_update)[0]
+
+
+def row_by_pk_then(
+    model: type[ModelT], pk: Any, *, for_update: bool = False, then: tuple[str, Sequence[Any]] | None = None
+) -> tuple[ModelT | None, list[tuple[Any, ...]]]:
+    """:func:`row_by_pk`, and the rows (as the driver gives them) of the query ``then`` (SQL
+    with ``%s`` parameters, and its parameters) run after it, in the same transaction.
+
+    On PostgreSQL both statements go in one round trip (one ``execute`` of the two, which
+    Django's client-side binding allows); each statement has its own snapshot, so the second
+    sees what was committed before the row's lock was granted, as a query of its own after
+    the lock would. Elsewhere (and with psycopg's server-side binding, which takes one
+    statement an execute) ``then`` is a query of its own."""
     connection = write_connection(model)
     pk = model._meta.pk.get_prep_value(pk)
-    if pk is None:
-        return None
     if connection.vendor not in SUPPORTED_VENDORS:
         queryset = model._default_manager.filter(pk=pk)
-        return (queryset.select_for_update() if for_update else queryset).first()
+        found = None if pk is None else (queryset.select_for_update() if for_update else queryset).first()
+        return found, _rows(connection, then)
     low, high = connection.ops.integer_field_range(model._meta.pk.get_internal_type())
-    if (low is not None and pk < low) or (high is not None and pk > high):
-        return None  # as the ORM: a key out of the column's range matches no row
+    if pk is None or (low is not None and pk < low) or (high is not None and pk > high):
+        return None, _rows(connection, then)  # as the ORM: a key out of the column's range matches no row
     select: Select = cached_sql(
         connection, ("select", model, for_update), lambda: _select_by_pk(model, connection, for_update)
     )
+    # Two statements in one execute need client-side binding (Django's default for psycopg).
+    together = (
+        then is not None
+        and connection.vendor == "postgresql"
+        and not connection.settings_dict.get("OPTIONS", {}).get("server_side_binding")
+    )
     with connection.cursor() as cursor:
-        cursor.execute(select.sql, [pk])
+        if together and then is not None:
+            cursor.execute(f"{select.sql}; {then[0]}", [pk, *then[1]])
+        else:
+            cursor.execute(select.sql, [pk])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    return instance_from_row(model, connection, select, row)
+        rows = cursor.fetchall() if together and cursor.nextset() else []
+    if not together:
+        rows = _rows(connection, then)
+    return (None if row is None else instance_from_row(model, connection, select, row)), rows
+
+
+def _rows(connection: BaseDatabaseWrapper, query: tuple[str, Sequence[Any]] | None) -> list[tuple[Any, ...]]:
+    if query is None:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(query[0], list(query[1]))
+        return [tuple(row) for row in cursor.fetchall()]
 
 
 def row_save(instance: Model, fields: Sequence[str]) -> None:

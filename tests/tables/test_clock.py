@@ -391,3 +391,46 @@ async def test_after_a_pause_and_resume_every_open_page_is_sent_the_turns_new_cl
         assert turn["away_from"] == hand.turn_deadline.isoformat()
     await host.close()
     await other.close()
+
+
+# --- the fast path: a task when the clock needs a new one, not a task a move ----------
+
+
+@pytest.mark.django_db
+def test_a_move_queues_no_task_for_a_later_deadline_and_the_clocks_run_queues_the_next(
+    monkeypatch, django_capture_on_commit_callbacks, host_pause
+):
+    """A turn's new deadline is later than ``due_at`` (the last turn's): the task queued for
+    ``due_at`` is on its way, so the move queues none; that task's run, finding nothing due,
+    sets ``due_at`` to the new deadline and queues the task for it (issue 37). A time
+    earlier than ``due_at`` (the next deal after the last move) is queued at once."""
+    from tables.services import clock_schedule
+
+    queued: list[tuple[int, object]] = []
+    monkeypatch.setattr(
+        clock_schedule, "clock_queue", lambda *, table_id, when: queued.append((table_id, when)) or True
+    )
+    table, seats = open_table("faras", 3, {"turn_timer": 30, "hand_pause": 3})
+    first_deadline = _live(table).turn_deadline
+    for _ in range(2):
+        player, _legal = current_turn(table)
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_act(table_id=table.pk, seat_id=_seat_of(seats, player).pk, verb="chaal")
+    assert queued == []
+    hand = _live(table)
+    table.refresh_from_db()
+    assert table.due_at == first_deadline < hand.turn_deadline
+    # The first turn's task runs at its deadline: nothing is due, the next task is queued.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert table_clock_run(table_id=table.pk, now=first_deadline) == []
+    table.refresh_from_db()
+    assert table.due_at == hand.turn_deadline and queued == [(table.pk, hand.turn_deadline)]
+    # The hand's end stores the next deal, earlier than the turn's alarm: queued at once
+    # (the packs before it pass the turn on to later deadlines: nothing queued).
+    queued.clear()
+    while _live(table) is not None:
+        player, _legal = current_turn(table)
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_act(table_id=table.pk, seat_id=_seat_of(seats, player).pk, verb="pack")
+    table.refresh_from_db()
+    assert queued == [(table.pk, table.next_deal_at)] and table.due_at == table.next_deal_at

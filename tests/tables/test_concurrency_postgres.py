@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Seat, Table
-from tables.services import ServiceError, hand_act
+from tables.services import SeatHolder, ServiceError, hand_act, writes_for
 from tables.state_cache import state_cache_clear
 from tests.tables.conftest import current_turn, open_table, random_action
 
@@ -95,3 +96,45 @@ def test_writers_at_once_keep_seq_numbers_whole_and_every_chip():
 def _chips_in_hand(state) -> int:
     """Chips of a live Teen Patti hand: the players' stacks and the pot."""
     return sum(state.stacks) + state.pot
+
+
+def _someone_waits_for_a_lock() -> bool:
+    with connection.cursor() as cursor:  # pg_locks is live (pg_stat_activity is not, in a transaction)
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+        return cursor.fetchone()[0] > 0
+
+
+def test_a_sockets_write_waiting_for_the_lock_sees_the_seat_as_the_locks_holder_left_it():
+    """Issue 37: a socket's write reads its seat in the round trip of the table's lock; the
+    read must still be of the seat after the lock is granted, not when the write began. A
+    writer holding the lock bans the player (as a host's ban does) while the player's own
+    write waits for it: that write is refused (``banned``), writing nothing."""
+    table, seats = open_table("faras", players=3)
+    player, legal = current_turn(table)
+    seat = next(seat for seat in seats if seat.engine_name == player)
+    outcome: list[str] = []
+
+    def act() -> None:
+        try:
+            with writes_for(SeatHolder(seat_id=seat.pk, guest_token=None)):
+                hand_act(table_id=table.pk, seat_id=seat.pk, verb=legal[0].verb)
+            outcome.append("applied")
+        except ServiceError as error:
+            outcome.append(error.code)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=act)
+    with transaction.atomic():
+        Table.objects.select_for_update().get(pk=table.pk)
+        Seat.objects.filter(pk=seat.pk).update(banned=True)
+        thread.start()
+        for _ in range(5000):  # until the write waits for the table's lock
+            if _someone_waits_for_a_lock():
+                break
+            time.sleep(0.002)
+        else:
+            pytest.fail("the socket's write never waited for the table's lock")
+    thread.join()
+    assert outcome == ["banned"]
+    assert not Event.objects.filter(table=table, kind="action").exists()

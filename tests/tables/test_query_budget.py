@@ -3,7 +3,9 @@
 Rules pinned (docs/measurements/live-play.md; issue 5, "Speed"): a player's action on a
 warm table is one short transaction of at most 6 queries (begin, lock the table, the
 hand's new turn, the events, the table's counter, commit); a look at one's cards that
-does not pass the turn does not write the hand row (5). The cache is only news: a write
+does not pass the turn does not write the hand row (5); a socket's action checks its seat
+in the round trip of the table's lock on PostgreSQL (issue 37: three statements, not four),
+and the hand rebuilt after another process wrote compiles no ORM query. The cache is only news: a write
 this process did not see (another process, a restart) is noticed by the table's seq and
 the hand is rebuilt from the log, so every action is still checked against the truth.
 """
@@ -19,7 +21,7 @@ from django.test.utils import CaptureQueriesContext
 from engine.games import get_game
 from tables import selectors
 from tables.models import Event, Table
-from tables.services import ServiceError, hand_act
+from tables.services import SeatHolder, ServiceError, hand_act, writes_for
 from tables.state_cache import state_cache_clear
 
 from .conftest import current_turn, open_table
@@ -83,6 +85,44 @@ def test_an_action_that_passes_the_turn_is_three_statements_on_postgresql_four_o
         assert _statements(captured) == ["SELECT tables_table", "UPDATE tables_hand", *write_log]
 
 
+def test_a_sockets_action_checks_its_seat_in_the_round_trip_of_the_tables_lock(django_capture_on_commit_callbacks):
+    """Issue 37: a socket's write checks, under the table's lock, that its seat is still its
+    own (``services.writes_for``); on PostgreSQL that read goes with the lock, in one round
+    trip (two statements, the seat's read after the lock is granted). SQLite reads it apart."""
+    table, _seats = open_table("faras", 4)
+    _warm(table, django_capture_on_commit_callbacks)
+    write_log = ["INSERT INTO tables_event", "UPDATE tables_table"]
+    lock = ["SELECT tables_table", "SELECT tables_seat"]
+    if connection.vendor == "postgresql":
+        write_log, lock = [" + ".join(write_log)], [" + ".join(lock)]
+    for _ in range(2):
+        player, legal = current_turn(table)
+        holder = SeatHolder(seat_id=int(player), guest_token=None)
+        with (
+            django_capture_on_commit_callbacks(execute=True),
+            CaptureQueriesContext(connection) as captured,
+            writes_for(holder),
+        ):
+            hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+        assert _statements(captured) == [*lock, "UPDATE tables_hand", *write_log]
+
+
+def test_with_server_side_binding_the_seat_is_read_in_a_statement_of_its_own(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """psycopg's server-side binding takes one statement an execute: the lock and the seat's
+    read then go apart, as on SQLite."""
+    monkeypatch.setitem(
+        connection.settings_dict, "OPTIONS", {**connection.settings_dict["OPTIONS"], "server_side_binding": True}
+    )
+    table, _seats = open_table("faras", 4)
+    _warm(table, django_capture_on_commit_callbacks)
+    player, legal = current_turn(table)
+    with CaptureQueriesContext(connection) as captured, writes_for(SeatHolder(seat_id=int(player), guest_token=None)):
+        hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+    assert _statements(captured)[:2] == ["SELECT tables_table", "SELECT tables_seat"]
+
+
 def test_seeing_ones_cards_without_passing_the_turn_does_not_write_the_hand(
     django_assert_max_num_queries, django_capture_on_commit_callbacks
 ):
@@ -119,6 +159,34 @@ def test_a_write_this_process_did_not_see_is_read_from_the_log(django_capture_on
     assert game.to_act(state) == game.to_act(fresh_state) != player
     assert game.view(state, None) == game.view(fresh_state, None)
     assert hand.pk == fresh_hand.pk
+
+
+def test_the_hand_rebuilt_after_another_process_wrote_compiles_no_orm_query(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 37: the first action after another process wrote (the Celery worker dealt) reads
+    the live hand and its recorded actions through the SQL built once (``tables.sql.read``),
+    not by compiling ORM queries, and replays the hand from them."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    table, _seats = open_table("faras", players=4)
+    _warm(table, django_capture_on_commit_callbacks)
+    player, legal = current_turn(table)
+    with django_capture_on_commit_callbacks(execute=False):  # another process's write
+        hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+    player, legal = current_turn(table)
+    compiled: list[str] = []
+    real = SQLCompiler.as_sql
+
+    def counted(self, *args, **kwargs):
+        compiled.append(self.query.model.__name__)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
+    with django_capture_on_commit_callbacks(execute=True), CaptureQueriesContext(connection) as captured:
+        hand_act(table_id=table.pk, seat_id=int(player), verb=_chaal_or_first(legal))
+    assert compiled == []
+    assert _statements(captured)[:3] == ["SELECT tables_table", "SELECT tables_hand", "SELECT tables_event"]
 
 
 def test_an_action_that_ends_a_hand_and_deals_the_next_reads_each_thing_once(django_capture_on_commit_callbacks):

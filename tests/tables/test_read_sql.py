@@ -19,6 +19,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from ledger import invariant_sql
+from tables import selectors
 from tables.models import Event, Hand, Seat, Table
 from tables.services import ServiceError, dealing, hand_act, seat_seed_submit, seat_sit_out
 from tables.sql import read as read_sql
@@ -81,6 +82,43 @@ def test_hand_reads_load_what_the_orm_loads():
         rows_where(Hand, equal={"table_id": table.pk}, order_by=["-number"]),
         list(Hand.objects.filter(table=table).order_by("-number")),
     )
+
+
+def test_a_hands_recorded_actions_are_read_as_the_orm_reads_them(django_capture_on_commit_callbacks):
+    """``hand_actions``: the seq and payload of the hand's actions with an actor (hold'em's
+    engine also logs ``action`` events with none), after a seq, in order, as the ORM's."""
+    table, _seats = open_table("holdem", players=3)
+    for _ in range(4):  # calls and checks: the flop is dealt, the hand goes on
+        player, legal = current_turn(table)
+        verb = next(entry.verb for entry in legal if entry.verb in ("call", "check"))
+        with django_capture_on_commit_callbacks(execute=True):
+            hand_act(table_id=table.pk, seat_id=int(player), verb=verb)
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    recorded = Event.objects.filter(hand=hand, kind="action", actor__isnull=False)
+    assert recorded.exists()
+    for after in (0, recorded.order_by("seq").first().seq, 10**6):
+        orm = list(recorded.filter(seq__gt=after).order_by("seq").values_list("seq", "payload"))
+        raw = read_sql.hand_actions(hand_id=hand.pk, after=after)
+        assert raw == orm and [type(seq) for seq, _payload in raw] == [type(seq) for seq, _payload in orm]
+
+
+def test_whom_a_seat_is_held_by_is_read_as_the_orm_reads_it(monkeypatch):
+    """``seat_holder`` (a socket's check after each read, ``selectors.seat_gone``): the seat's
+    guest token and ban as the ORM's ``values_list(...).first()``, with no ORM query compiled."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    _table, seats = open_table("faras", players=3)
+    Seat.objects.filter(pk=seats[1].pk).update(guest_token="a-guest", banned=True)
+    keys = [seat.pk for seat in seats] + [max(seat.pk for seat in seats) + 100]
+    orm = [Seat.objects.filter(pk=key).values_list("guest_token", "banned").first() for key in keys]
+    compiled: list[object] = []
+    real = SQLCompiler.as_sql
+    monkeypatch.setattr(SQLCompiler, "as_sql", lambda self, *a, **k: compiled.append(self) or real(self, *a, **k))
+    raw = [read_sql.seat_holder(key) for key in keys]
+    gone = [selectors.seat_gone(seat_id=key, guest_token=None) for key in keys]
+    assert raw == orm and orm[1] == ("a-guest", True) and orm[-1] is None
+    assert gone == [None, "banned", None, "seat_moved"]
+    assert [type(row[1]) for row in raw if row] == [bool] * 3 and compiled == []
 
 
 def test_a_model_with_a_default_ordering_is_read_through_the_orm():
