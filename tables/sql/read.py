@@ -44,12 +44,16 @@ def rows_where(
 ) -> list[ModelT]:
     """``model.objects.filter(**equal, **{f"{name}__isnull": is_null ...}).order_by(*order_by)``
     as a list, fields named by attname (``table_id``), ``-name`` to order downwards. No
-    ``order_by``: no ORDER BY, as the ORM's query (for a model with no default ordering)."""
+    ``order_by``: no ORDER BY, as the ORM's query (for a model with no default ordering); a
+    model with a default ordering is read in it, as the ORM reads it."""
     connection = write_connection(model)
     null = null or {}
     if connection.vendor not in SUPPORTED_VENDORS or model._meta.ordering:
         filters = {**equal, **{f"{name}__isnull": is_null for name, is_null in null.items()}}
-        return list(model._default_manager.filter(**filters).order_by(*order_by))
+        found = model._default_manager.filter(**filters)
+        # ``order_by()`` with no names would drop the model's default ordering: the rows
+        # came in the heap's order, which an update of a row changes.
+        return list(found.order_by(*order_by) if order_by else found)
     key = ("rows_where", model, tuple(equal), tuple(null.items()), tuple(order_by))
     select: Select = cached_sql(connection, key, _rows_where_select, model, connection, key)
     params = []
