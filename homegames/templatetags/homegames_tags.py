@@ -1,13 +1,17 @@
 """``{% tonight_tables %}``: the open tables of the nights the viewer is coming to (the home
 page and the lobby); ``{% night_when night zone %}``: a night's start in the viewer's zone;
-``{% night_title night %}``: a night's name on the home game's and the seasons' pages."""
+``{% night_title night %}``: a night's name on the home game's and the seasons' pages;
+``{% viewers_day moment as name %}``: a moment's day in the viewer's zone (a season's closing)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import template
 from django.contrib.auth.models import AnonymousUser
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from homegames.models import MemberPrefs, Night
 from homegames.selectors import shown_zone, tonights_tables_for, user_zone
@@ -60,3 +64,12 @@ def zone_prompt(context: dict[str, Any]) -> dict[str, Any]:
     user = getattr(request, "user", None)
     show = user is not None and user.is_authenticated and not MemberPrefs.objects.filter(user=user).exists()
     return {"show": show, "next": request.get_full_path() if request else "", "csrf_token": context.get("csrf_token")}
+
+
+@register.simple_tag(takes_context=True)
+def viewers_day(context: dict[str, Any], moment: datetime) -> str:
+    """``moment``'s day in the viewer's zone (Django's ``DATE_FORMAT``): a season closed just
+    after midnight in Kathmandu closed on that day there, whatever the day in UTC."""
+    request = context.get("request")
+    zone = shown_zone(moment, user_zone(getattr(request, "user", None) or AnonymousUser()))
+    return date_format(timezone.localtime(moment, zone), "DATE_FORMAT")

@@ -13,7 +13,6 @@ import re
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-import pytest
 from django.utils import formats, translation
 from playwright.sync_api import expect
 
@@ -31,14 +30,6 @@ def _day(zone: str) -> str:
         return str(formats.date_format(datetime.now(ZoneInfo(zone)).date(), "DATE_FORMAT"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "A season's closing day is written in UTC (|date with TIME_ZONE UTC), not the reader's "
-        "zone: the third group's host in Kathmandu closed it after midnight and read "
-        '"Closed on Dec. 7, 2026" above nights of Dec. 8.'
-    ),
-)
 def test_a_seasons_closing_day_is_the_hosts_day(new_page, live_site):
     home_game = live_site.scenario("season")["home_game"]
     zone = _far_zone()
