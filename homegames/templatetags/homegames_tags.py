@@ -1,7 +1,8 @@
 """``{% tonight_tables %}``: the open tables of the nights the viewer is coming to (the home
 page and the lobby); ``{% night_when night zone %}``: a night's start in the viewer's zone;
 ``{% night_title night %}``: a night's name on the home game's and the seasons' pages;
-``{% viewers_day moment as name %}``: a moment's day in the viewer's zone (a season's closing)."""
+``{% viewers_day moment as name %}``: a moment's day in the viewer's zone (a season's closing);
+``{% viewers_zone as name %}``: the viewer's zone, for ``{% timezone %}`` (a kitchen night's record)."""
 
 from __future__ import annotations
 
@@ -73,3 +74,10 @@ def viewers_day(context: dict[str, Any], moment: datetime) -> str:
     request = context.get("request")
     zone = shown_zone(moment, user_zone(getattr(request, "user", None) or AnonymousUser()))
     return date_format(timezone.localtime(moment, zone), "DATE_FORMAT")
+
+
+@register.simple_tag(takes_context=True)
+def viewers_zone(context: dict[str, Any]) -> Any:
+    """The viewer's zone (their calendar settings', UTC until they choose one)."""
+    request = context.get("request")
+    return user_zone(getattr(request, "user", None) or AnonymousUser())

@@ -4,6 +4,9 @@ written through the tables' write path, and shown on the night's page."""
 
 from __future__ import annotations
 
+from datetime import UTC
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.urls import reverse
 
@@ -146,3 +149,17 @@ def test_the_nights_page_shows_its_record(client, night, host):
     assert "Bikash paid USD" in page and "9.00 for Drinks." in page
     assert "Bikash handed back 900 chips." in page
     assert "Asha counted Bikash's chips again: 1,000, not 900 (recounted)." in page
+
+
+def test_the_record_is_in_the_hosts_zone(client, night, host):
+    """The record's times are the host's (her calendar settings' zone), not UTC's."""
+    from homegames.models import MemberPrefs
+
+    add_by_name(night, "Bikash")
+    bought = Event.objects.filter(table=night, kind="seat_taken").latest("seq").created_at
+    MemberPrefs.objects.update_or_create(user=host, defaults={"time_zone": "Asia/Kathmandu"})
+    client.force_login(host)
+    page = client.get(reverse("kitchen:night", kwargs={"code": night.code})).content.decode()
+    there = bought.astimezone(ZoneInfo("Asia/Kathmandu"))
+    assert f">{there:%H:%M:%S}</time>" in page
+    assert f">{bought.astimezone(UTC):%H:%M:%S}</time>" not in page
