@@ -31,8 +31,7 @@ def tonight_tables(context: dict[str, Any]) -> dict[str, Any]:
 @register.inclusion_tag("homegames/_night_when.html", takes_context=True)
 def night_when_here(context: dict[str, Any], night: Any) -> dict[str, Any]:
     """The start in the viewer's own zone (the signed-in person of the page's request)."""
-    request = context.get("request")
-    return night_when(night, user_zone(getattr(request, "user", None) or AnonymousUser()))
+    return night_when(night, _viewers_zone(context))
 
 
 @register.inclusion_tag("homegames/_night_when.html")
@@ -47,8 +46,7 @@ def night_title(context: dict[str, Any], night: Night) -> dict[str, Any]:
     """A night's name, in the viewer's zone: its planned start (weekday, date, time) and place
     when it was planned; else the weekday and date its table opened (a table added after the
     fact), and whether it was played at the kitchen table or online."""
-    request = context.get("request")
-    zone = user_zone(getattr(request, "user", None) or AnonymousUser())
+    zone = _viewers_zone(context)
     if night.starts_at is not None:
         return {"when": night_when(night, zone), "place": night.place}
     opened = night.table.created_at if night.table is not None else night.created_at
@@ -71,13 +69,24 @@ def zone_prompt(context: dict[str, Any]) -> dict[str, Any]:
 def viewers_day(context: dict[str, Any], moment: datetime) -> str:
     """``moment``'s day in the viewer's zone (Django's ``DATE_FORMAT``): a season closed just
     after midnight in Kathmandu closed on that day there, whatever the day in UTC."""
-    request = context.get("request")
-    zone = shown_zone(moment, user_zone(getattr(request, "user", None) or AnonymousUser()))
+    zone = shown_zone(moment, _viewers_zone(context))
     return date_format(timezone.localtime(moment, zone), "DATE_FORMAT")
 
 
 @register.simple_tag(takes_context=True)
 def viewers_zone(context: dict[str, Any]) -> Any:
     """The viewer's zone (their calendar settings', UTC until they choose one)."""
-    request = context.get("request")
-    return user_zone(getattr(request, "user", None) or AnonymousUser())
+    return _viewers_zone(context)
+
+
+def _viewers_zone(context: Any) -> Any:
+    """The viewer's zone (``selectors.user_zone``), read once a page: the tags above run once
+    a night or a season on the home game's and the seasons' pages."""
+    cache = context.render_context
+    if _ZONE not in cache:
+        request = context.get("request")
+        cache[_ZONE] = user_zone(getattr(request, "user", None) or AnonymousUser())
+    return cache[_ZONE]
+
+
+_ZONE = "homegames_tags.viewers_zone"
