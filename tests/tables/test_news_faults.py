@@ -127,7 +127,12 @@ async def _sweep(consumers: list[TableConsumer], table_id: int) -> None:
     for ``quiet_seconds``, and the catch-ups it started, done."""
     watch = consumers[0].session.watch
     assert watch is not None and all(c.session.watch is watch for c in consumers)  # one watcher a process
-    await watch.sweep(watch.news_at[table_id] + watch.quiet_seconds())
+    # A second past the quiet spell: ``news_at + quiet_seconds`` itself may round below it in
+    # floating point (for about a quarter of the monotonic clock's values in some ranges, e.g.
+    # 62,000-65,536 s of uptime), and the sweep then finds no quiet table and reads nothing.
+    reads = watch.reads
+    await watch.sweep(watch.news_at[table_id] + watch.quiet_seconds() + 1.0)
+    assert watch.reads == reads + 1, "the sweep found the table quiet and read the log once"
     catching_up = [c.session.catching_up for c in consumers if c.session.catching_up is not None]
     await asyncio.wait_for(asyncio.gather(*catching_up), HANG)
 
