@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, WebSocketRoute, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 
@@ -37,6 +37,34 @@ class Player:
     def read_seat(self) -> None:
         config = json.loads(self.page.locator("#table-config").text_content())
         self.seat = config["seat"]
+
+
+class Offline:
+    """One page's network cut, WebSockets included: the browser's offline mode does not reach
+    WebSockets (Playwright's ``set_offline`` leaves them be, so a socket the page closed could
+    be opened again within half a second, before a busy machine's check saw the page say it
+    was lost). While cut, a new table socket of the page is refused."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.cut = False
+
+    def _route(self, route: WebSocketRoute) -> None:
+        if self.cut:
+            route.close(code=1001, reason="offline")
+        else:
+            route.connect_to_server()
+
+    def lose(self) -> None:
+        """Offline, and the page's table socket closed."""
+        self.cut = True
+        self.page.route_web_socket(re.compile(r".*/ws/table/.*"), self._route)
+        self.page.context.set_offline(True)
+        self.page.evaluate("() => window.DashainTable.state.socket.close()")
+
+    def back(self) -> None:
+        self.cut = False
+        self.page.context.set_offline(False)
 
 
 def open_table(page: Page, game: str, **settings: Any) -> str:

@@ -18,6 +18,7 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.driver import (
+    Offline,
     Player,
     act,
     ask_and_say_no,
@@ -107,12 +108,12 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
     # A page that misses news while its connection is down catches up when it is back:
     # the view is the table's, and the log in words has the move it did not see happen.
     other = next(player for player in players if player is not waiting)
-    waiting.page.context.set_offline(True)
-    waiting.page.evaluate("() => window.DashainTable.state.socket.close()")
+    offline = Offline(waiting.page)
+    offline.lose()
     expect(waiting.page.locator("#connection")).to_have_attribute("data-state", "closed")
     act(other, "chaal")
     missed_line = other.page.locator("#hand-log li").last.inner_text()
-    waiting.page.context.set_offline(False)
+    offline.back()
     expect(waiting.page.locator("#connection")).to_have_attribute("data-state", "open", timeout=30_000)
     settle(players)
     expect(waiting.page.locator("#hand-log")).to_contain_text(missed_line)

@@ -23,10 +23,11 @@ import re
 from datetime import datetime, timedelta
 
 import pytest
-from playwright.sync_api import Page, WebSocketRoute, expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import PAGE_TIMEOUT_MS, ROOT
 from tests.browser.driver import (
+    Offline,
     Player,
     act,
     action_verbs,
@@ -155,30 +156,17 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
 
         # Connection lost, at either size: said on the status line, and nothing can be pressed
         # (the mover's own turn included) until the page is back.
-        # The browser's offline mode does not reach WebSockets (Playwright's setOffline leaves
-        # them be: a closed socket was opened again within half a second, before a busy
-        # machine's check could see the page say so), so while offline a new socket is refused.
         lost = [mover, next(player for player in players if player.size == "laptop" and player is not mover)]
-        offline = {"now": True}
-
-        def refused_while_offline(route: WebSocketRoute) -> None:
-            if offline["now"]:
-                route.close(code=1001, reason="offline")
-            else:
-                route.connect_to_server()
-
-        for player in lost:
-            player.page.route_web_socket(re.compile(r".*/ws/table/.*"), refused_while_offline)
-            player.page.context.set_offline(True)
-            player.page.evaluate("() => window.DashainTable.state.socket.close()")
+        offline = [Offline(player.page) for player in lost]
+        for player, cut in zip(lost, offline, strict=True):
+            cut.lose()
             says(player, "lost", "Connection lost: reconnecting…")
         buttons = mover.page.locator("#action-bar button")
         for index in range(buttons.count()):
             expect(buttons.nth(index)).to_be_disabled()
         snap(screenshots, "connection-lost", lost)
-        offline["now"] = False
-        for player in lost:
-            player.page.context.set_offline(False)
+        for player, cut in zip(lost, offline, strict=True):
+            cut.back()
             expect(player.page.locator("#connection")).to_have_attribute("data-state", "open")
         says(mover, "your-turn")
         expect(mover.page.locator('#action-bar button[data-verb="pack"]')).to_be_enabled()
