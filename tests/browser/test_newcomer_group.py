@@ -77,11 +77,17 @@ def test_a_new_group_from_the_invite_link_to_an_answer(new_page, artifacts):
     expect(friend.locator("h1")).to_have_text("Newcomer Faras")
     expect(friend.locator("[data-zone-prompt]")).to_have_count(0)
 
+    # Each page is awaited by its heading before the next click (a click does not wait for
+    # the page it leads to; a failure then names the page that did not come).
     host.get_by_role("link", name="Nights ahead").click()
+    expect(host.locator("h1")).to_have_text("Newcomer Faras: nights ahead")
     host.get_by_role("link", name="New template").click()
+    expect(host.locator("h1")).to_have_text("A template for your nights")
     host.locator('[name="name"]').fill("Our Faras")
     host.locator("form.settings-form button[type=submit]").click()
+    expect(host.locator(".messages")).to_contain_text("The template is saved")
     host.get_by_role("link", name="Schedule a night").click()
+    expect(host.locator("h1")).to_have_text("Schedule a night")
     host.locator('[name="date"]').fill((date.today() + timedelta(days=3)).isoformat())
     host.locator('[name="time"]').fill("19:30")
     host.locator('[name="place"]').fill("Asha's flat")
