@@ -4,7 +4,7 @@ Mark a test that needs a real service and it runs only where the service is:
 
     @pytest.mark.postgres   the database is PostgreSQL (DATABASE_URL=postgres://...)
     @pytest.mark.redis      REDIS_URL is set (channels-redis and Celery on Redis)
-    @pytest.mark.browser    a Chromium executable exists (CHROMIUM_PATH, or chromium on PATH)
+    @pytest.mark.browser    a Chromium executable exists (CHROMIUM_PATH, or chromium-headless-shell or chromium on PATH)
     @pytest.mark.nginx      nginx and openssl are installed (README's Production recipe, tests/production)
 
 Without the service the test is skipped. When the CI environment variable is set
@@ -68,11 +68,7 @@ def chromium_executable() -> str | None:
     configured = os.environ.get("CHROMIUM_PATH")
     if configured:
         return configured if os.access(configured, os.X_OK) else None
-    for name in ("chromium-headless-shell", "chromium", "chromium-browser"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+    return _first_on_path("chromium-headless-shell", "chromium", "chromium-browser")
 
 
 def full_chromium_executable() -> str | None:
@@ -81,7 +77,11 @@ def full_chromium_executable() -> str | None:
     configured = chromium_executable()
     if configured is not None and "headless-shell" not in Path(configured).name:
         return configured
-    for name in ("chromium", "chromium-browser"):
+    return _first_on_path("chromium", "chromium-browser")
+
+
+def _first_on_path(*names: str) -> str | None:
+    for name in names:
         found = shutil.which(name)
         if found:
             return found
