@@ -293,12 +293,27 @@ def test_a_cancelled_nights_page_asks_nobody_whether_they_are_coming(client, gro
     client.force_login(members["chandra"])
     page = client.get(url("night_detail", night)).content.decode()
     assert "Are you coming?" in page and "Not answered yet" in page
+    assert "Who is coming" in page and "Who said they would come" not in page
     night_cancel(night=night, by=host)
     page = client.get(url("night_detail", night)).content.decode()
     assert "This night has been cancelled." in page
     assert "Are you coming?" not in page and "You have not answered yet." not in page
     assert "Not answered yet" not in page and 'name="reply"' not in page
     assert members["bikash"].table_name in page  # who had said yes stays on the record
+    # ... under a heading in the past: nobody is coming to a cancelled night.
+    assert "Who is coming" not in page and "Who said they would come" in page
+
+
+def test_a_night_behind_us_lists_who_said_they_would_come(client, group):
+    _home_game, _host, members, _template = group
+    night = schedule(group)
+    night_answer(night=night, user=members["bikash"], reply="yes")
+    Night.objects.filter(pk=night.pk).update(starts_at=timezone.now() - timedelta(hours=13))
+    client.force_login(members["chandra"])
+    page = client.get(url("night_detail", night)).content.decode()
+    assert "This night is behind us." in page
+    assert "Who is coming" not in page and "Who said they would come" in page
+    assert members["bikash"].table_name in page
 
 
 def test_a_night_behind_us_opens_no_table_online(group):

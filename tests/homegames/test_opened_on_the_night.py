@@ -7,6 +7,7 @@ table alike."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from homegames.models import Night
 from homegames.services import NightError, night_answer, night_schedule
-from homegames.services_tonight import OPENS_BEFORE, night_open_table, night_open_with
+from homegames.services_tonight import OPENS_BEFORE, night_open_table, night_open_with, night_opens_at
 from tables.models import Table
 from tests.homegames.test_nights import group, url  # noqa: F401 (the fixture)
 from tests.kitchen.test_from_planned_night import CASH_POST, TOURNAMENT_POST, cash_form, tournament_form, written
@@ -55,6 +56,29 @@ def test_a_night_days_ahead_offers_no_opening_and_a_direct_post_opens_nothing(cl
         assert response.redirect_chain[-1][0] == url("night_detail", night)
         assert TOO_EARLY in response.content.decode()
     assert written() == before and not Table.objects.exists()
+
+
+def test_the_opening_time_is_not_followed_by_a_second_full_stop(client, group):  # noqa: F811
+    """A night at 7:30 p.m. opens at 7:30 a.m.: the time, which in English ends in a full stop
+    of its own, is not the sentence's last word ("... 7:30 a.m.." was written)."""
+    home_game, host, _members, template = group
+    day = (timezone.now() + timedelta(days=11)).replace(hour=19, minute=30, second=0, microsecond=0)
+    night = night_schedule(
+        home_game=home_game,
+        template=template,
+        starts_at=day,
+        time_zone="UTC",
+        place="Asha's flat",
+        seat_limit=4,
+        by=host,
+    )
+    assert night_opens_at(night) == day - OPENS_BEFORE
+    client.force_login(host)
+    page = client.get(url("night_detail", night)).content.decode()
+    opens = re.search(r'<p class="note night-opens">(.*?)</p>', page, re.S)
+    assert opens is not None
+    assert "from 7:30 a.m. on " in opens[1]
+    assert ".." not in opens[1] and opens[1].endswith(f"{day.year}.")
 
 
 def test_the_services_refuse_a_night_not_yet_on_its_day_and_open_nothing(group):  # noqa: F811
