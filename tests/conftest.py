@@ -169,3 +169,15 @@ def _join_guesses_forgotten():
     join_attempts_forget("127.0.0.1")
     FEED_PER_ADDRESS.forget("127.0.0.1")
     yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test databases, their rows numbered from a million up (tests/high_ids.py)."""
+    from django.db import connections
+
+    from tests.high_ids import start_ids_high
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            start_ids_high(connection)

@@ -174,6 +174,14 @@ def _control_table_codes(workdir: Path) -> None:
     hosting._new_code = next_code
 
 
+def _start_ids_high() -> None:
+    from django.db import connection
+
+    from tests.high_ids import start_ids_high
+
+    start_ids_high(connection)
+
+
 def serve(port: int, workdir: Path) -> None:
     _prepare_environment(workdir)
     import django
@@ -185,6 +193,7 @@ def serve(port: int, workdir: Path) -> None:
     _control_next_hand_delay(workdir)
     _control_table_codes(workdir)
     call_command("migrate", verbosity=0, interactive=False)
+    _start_ids_high()
     _create_users_and_sessions(workdir)
     _fix_table_seeds()
     _write_services(workdir)
