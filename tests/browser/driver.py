@@ -7,6 +7,7 @@ Waiting is done with Playwright's own waits for something to appear on the page
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -312,6 +313,23 @@ def card_owners(value: Any, owner: str | None = None) -> list[tuple[str | None, 
     return found
 
 
+def screenshots_wanted() -> bool:
+    """The tests write screenshots for a person to look at (docs/ui.md) unless
+    ``DASHAIN_SCREENSHOTS=off``: .ci/run sets it, since nobody reads a clean clone's
+    artifacts and each full-page capture costs Chromium a tenth to a quarter of a CPU-second."""
+    return os.environ.get("DASHAIN_SCREENSHOTS", "on") != "off"
+
+
+def save_screenshot(target: Page | Locator, path: str, *, full_page: bool = False) -> None:
+    """A page's screenshot (the window, or with ``full_page`` all of it), or one element's."""
+    if not screenshots_wanted():
+        return
+    if isinstance(target, Locator):
+        target.screenshot(path=path)
+    else:
+        target.screenshot(path=path, full_page=full_page)
+
+
 def screenshot(folder: Path, step: int, name: str, players: list[Player]) -> None:
     for player in players:
-        player.page.screenshot(path=str(folder / f"{step:02d}-{name}-{player.label}.png"), full_page=True)
+        save_screenshot(player.page, str(folder / f"{step:02d}-{name}-{player.label}.png"), full_page=True)

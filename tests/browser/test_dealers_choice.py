@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, act, join_table, settle, to_act
+from tests.browser.driver import Player, act, join_table, save_screenshot, settle, to_act
 
 WORDS = {
     "muflis": "Muflis: the lowest hand wins",
@@ -76,4 +76,4 @@ def test_each_hand_is_played_with_the_variant_its_dealer_calls(new_page, live_si
             expect(host.page.locator("#stake")).to_contain_text(WORDS[order[number]], timeout=15_000)
             host.page.wait_for_selector('.seat[data-to-act="true"]')
             settle(players)
-    host.page.screenshot(path=str(artifacts / "dealers-choice-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "dealers-choice-host.png"), full_page=True)

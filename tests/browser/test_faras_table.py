@@ -26,6 +26,7 @@ from tests.browser.driver import (
     join_table,
     my_cards,
     open_table,
+    save_screenshot,
     screenshot,
     settle,
     stacks_shown,
@@ -154,7 +155,7 @@ def test_four_browsers_play_a_faras_hand_with_look_raise_sideshow_and_show(new_p
     host.page.evaluate("() => window.DashainTable.state.socket.close()")
     expect(host.page.locator("#connection")).to_have_attribute("data-state", "closed")
     expect(host.page.locator("#connection")).to_contain_text("reconnecting")
-    host.page.screenshot(path=str(artifacts / f"{step:02d}-connection-lost-{host.label}.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / f"{step:02d}-connection-lost-{host.label}.png"), full_page=True)
     expect(host.page.locator("#connection")).to_have_attribute("data-state", "open")
     wait_all_at_seq([host], seq)
     assert view_signature(host.page) == host_view

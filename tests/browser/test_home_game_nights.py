@@ -21,13 +21,14 @@ from datetime import UTC, datetime, timedelta
 from icalendar import Calendar
 from playwright.sync_api import expect
 
+from tests.browser.driver import save_screenshot
 from tests.browser.test_pages_layout import page_problems
 
 PHONE = {"width": 390, "height": 844}
 
 
 def fits(page, artifacts, name):
-    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
+    save_screenshot(page, str(artifacts / f"{name}.png"), full_page=True)
     assert page_problems(page) == [], name
 
 

@@ -16,7 +16,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, ask_and_say_no, browser_dialogs, commands_sent, join_table
+from tests.browser.driver import Player, ask_and_say_no, browser_dialogs, commands_sent, join_table, save_screenshot
 from tests.browser.test_pages_layout import page_problems
 
 
@@ -41,13 +41,13 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     expect(dipa.page.locator(".messages")).to_contain_text("You asked the host for a seat")
     expect(dipa.page.locator("#between-hands")).to_contain_text("Waiting for the host to approve your seat.")
     expect(dipa.page.locator('#between-hands [data-command="take"]')).to_have_count(0)
-    dipa.page.screenshot(path=str(artifacts / "waiting-dipa.png"), full_page=True)
+    save_screenshot(dipa.page, str(artifacts / "waiting-dipa.png"), full_page=True)
 
     # The host's panel lists the request; Approve seats her.
     expect(host.page.locator("#host-requests")).to_contain_text("Dipa asks for a seat.")
     expect(host.page.locator("#requests-heading")).to_have_text("Waiting for your answer")
     expect(host.page.locator("#hand-log")).to_contain_text("Dipa asks the host for a seat.")
-    host.page.screenshot(path=str(artifacts / "request-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "request-host.png"), full_page=True)
     host.page.locator('#host-requests [data-command="approve"]').click()
     expect(dipa.page.locator("#between-hands")).to_contain_text("Seat 2")
     expect(dipa.page.locator("#between-hands")).not_to_contain_text("Waiting for the host")
@@ -71,7 +71,7 @@ def test_a_guest_waits_for_the_host_who_approves_the_seat_and_denies_a_buy_back(
     expect(dipa.page.locator("#between-hands")).to_contain_text("The host said no to your buy-back.")
     expect(dipa.page.locator("#between-hands")).to_contain_text("1,000 chips")
     expect(host.page.locator("#host-requests-box")).to_be_hidden()
-    dipa.page.screenshot(path=str(artifacts / "denied-dipa.png"), full_page=True)
+    save_screenshot(dipa.page, str(artifacts / "denied-dipa.png"), full_page=True)
     # A reload reads her own denial back from the log; the host's page tells nothing of it.
     dipa.page.reload()
     expect(dipa.page.locator("#between-hands")).to_contain_text("The host said no to your buy-back.")
@@ -131,7 +131,7 @@ def test_someone_with_only_the_code_asks_the_host_and_is_let_in(new_page, live_s
     expect(chandra.locator("main")).to_contain_text("ask the host for the invite link")
     chandra.locator(".join-ask button[type=submit]").click()
     expect(chandra.locator(".join-waiting")).to_contain_text("Waiting for their answer")
-    chandra.screenshot(path=str(artifacts / "asked-chandra.png"), full_page=True)
+    save_screenshot(chandra, str(artifacts / "asked-chandra.png"), full_page=True)
 
     # She thinks better of it and withdraws: the host's list empties, the log says so.
     expect(host.page.locator("#host-requests")).to_contain_text("Chandra asks to be let in, to watch.")
@@ -139,7 +139,7 @@ def test_someone_with_only_the_code_asks_the_host_and_is_let_in(new_page, live_s
     expect(chandra.locator(".join-withdrawn")).to_contain_text("You withdrew your request")
     expect(host.page.locator("#host-requests-box")).to_be_hidden()
     expect(host.page.locator("#hand-log")).to_contain_text("Chandra withdraws their request.")
-    chandra.screenshot(path=str(artifacts / "withdrawn-chandra.png"), full_page=True)
+    save_screenshot(chandra, str(artifacts / "withdrawn-chandra.png"), full_page=True)
     assert page_problems(chandra) == []
 
     # And asks again.

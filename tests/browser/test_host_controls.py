@@ -26,6 +26,7 @@ from tests.browser.driver import (
     commands_sent,
     join_table,
     open_table,
+    save_screenshot,
     settle,
     to_act,
 )
@@ -92,7 +93,7 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
     expect(waiting.page.locator("#paused-overlay")).to_be_visible()
     waiting.page.evaluate("() => window.DashainTable.send({type: 'action', verb: 'chaal', id: 'paused-chaal-1'})")
     expect(waiting.page.locator("#notice")).to_contain_text("paused")
-    host.page.screenshot(path=str(artifacts / "paused-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "paused-host.png"), full_page=True)
 
     # Resume: the turn starts again with its timer, and when it runs out the player is
     # reminded (the reminder never acts for them).
@@ -101,7 +102,7 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
         expect(player.page.locator("#table-status")).to_have_text("Playing")
     expect(waiting.page.locator("#turn-reminder")).to_have_text("Reminder: it is your turn.", timeout=30_000)
     expect(host.page.locator("#hand-log")).to_contain_text("Reminder:")
-    waiting.page.screenshot(path=str(artifacts / "reminded.png"), full_page=True)
+    save_screenshot(waiting.page, str(artifacts / "reminded.png"), full_page=True)
     act(waiting, "chaal")
     settle(players)
 
@@ -126,7 +127,7 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
     expect(deepa.page.locator('#between-hands [data-command="come_back"]')).to_be_visible()
     deepa.page.locator('#between-hands [data-command="come_back"]').click()
     expect(deepa.page.locator('#between-hands [data-command="sit_out"]')).to_be_visible()
-    deepa.page.screenshot(path=str(artifacts / "came-back-deepa.png"), full_page=True)
+    save_screenshot(deepa.page, str(artifacts / "came-back-deepa.png"), full_page=True)
 
     # The host ends the game, asked first in the page (no browser dialog): a no (Escape or
     # "Cancel") sends nothing and the game goes on; the keyboard goes into the question and back.
@@ -143,7 +144,7 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
     expect(host.page.locator("#host-controls .host-ending")).to_contain_text("The game ends when this hand ends")
     expect(host.page.locator('#host-controls [data-command="end"]')).to_have_count(0)
     expect(host.page.locator("#hand-log")).to_contain_text("it ends when this hand ends")
-    host.page.screenshot(path=str(artifacts / "game-ending-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "game-ending-host.png"), full_page=True)
     for player in players:
         expect(player.page.locator("#game-over")).to_be_visible(timeout=90_000)
         expect(player.page.locator("#game-over-stacks")).to_contain_text("Chips at the end")
@@ -151,6 +152,6 @@ def test_host_removes_starts_pauses_resumes_and_a_player_sits_out(new_page, live
         # nothing is offered any more
         expect(player.page.locator("#between-hands button")).to_have_count(0)
         expect(player.page.locator("#action-bar button")).to_have_count(0)
-    host.page.screenshot(path=str(artifacts / "game-over-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "game-over-host.png"), full_page=True)
     assert [(frame["type"], frame.get("verb")) for frame in commands_sent(host)[sent:]] == [("host", "end")]
     assert dialogs == []

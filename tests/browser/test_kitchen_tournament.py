@@ -17,6 +17,7 @@ import re
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from tests.browser.driver import save_screenshot
 from tests.browser.test_pages_layout import FAILING_IMPACTS, page_problems
 
 PHONE = {"width": 390, "height": 844}
@@ -85,7 +86,7 @@ def test_a_tournament_with_levels_of_seconds(new_page, artifacts):
     expect(tv.locator("#tv-addon-bought")).to_have_text("1 add-on bought")
     expect(tv.locator("#tv-pool")).to_have_text("50.00")
     assert serious(tv) == []
-    tv.screenshot(path=str(artifacts / "tv.png"))
+    save_screenshot(tv, str(artifacts / "tv.png"))
     assert font_px(tv, "#tv-time") >= 230
     assert font_px(tv, "#tv-title") >= 95 and font_px(tv, "#tv-blinds") >= 95
     assert font_px(tv, ".tv-facts") >= 50 and font_px(tv, "#tv-payouts") >= 50 and font_px(tv, "#tv-addon") >= 50

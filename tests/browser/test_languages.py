@@ -19,7 +19,7 @@ import polib
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.driver import Player, act, end_the_game, join_table, open_table, settle, to_act
+from tests.browser.driver import Player, act, end_the_game, join_table, open_table, save_screenshot, settle, to_act
 
 ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
@@ -132,7 +132,7 @@ def test_a_faras_hand_in_nepali(new_page, live_site, artifacts):
     settle(players)
     act(second, "see")
     expect(second.page.locator('#action-bar button[data-verb="show"]')).to_contain_text("शो")
-    second.page.screenshot(path=str(artifacts / "01-before-show.png"), full_page=True)
+    save_screenshot(second.page, str(artifacts / "01-before-show.png"), full_page=True)
     act(second, "show")
     settle(players)
 
@@ -143,7 +143,7 @@ def test_a_faras_hand_in_nepali(new_page, live_site, artifacts):
         result = player.page.locator("#result-lines").inner_text()
         assert "जिते" in result and "शोले फैसला भयो।" in result, result
         page = player.page
-        page.screenshot(path=str(artifacts / f"02-result-{player.label}.png"), full_page=True)
+        save_screenshot(page, str(artifacts / f"02-result-{player.label}.png"), full_page=True)
         assert english_left(page, "ne", PLAYER_NAMES | {"NEPAL1"}) == [], player.label
         # the digits 0-9, as the glossary says, never the Devanagari ones
         assert not re.search("[\u0966-\u096f]", page_text(page))
@@ -151,7 +151,7 @@ def test_a_faras_hand_in_nepali(new_page, live_site, artifacts):
 
     end_the_game_and_open_the_settlement(host, players)
     expect(host.page.locator("h1")).to_contain_text("हिसाब")
-    host.page.screenshot(path=str(artifacts / "03-settlement.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "03-settlement.png"), full_page=True)
     # CSV is the file format's name in every language
     assert english_left(host.page, "ne", PLAYER_NAMES | {"NEPAL1", "CSV"}) == []
     assert not re.search("[\u0966-\u096f]", page_text(host.page))
@@ -209,11 +209,11 @@ def test_a_classic_hand_in_german(new_page, live_site, artifacts):
         assert "spielt Chaal" in log and "steigt aus." in log and "verlangt" in log, log
         result = player.page.locator("#result-lines").inner_text()
         assert "gewinnt" in result and "Entschieden durch eine Show." in result, result
-        player.page.screenshot(path=str(artifacts / f"01-result-{player.label}.png"), full_page=True)
+        save_screenshot(player.page, str(artifacts / f"01-result-{player.label}.png"), full_page=True)
         assert english_left(player.page, "de", PLAYER_NAMES | {"KLASSE"}) == [], player.label
     assert fits_the_screen(deepa.page)
 
     end_the_game_and_open_the_settlement(host, players)
     expect(host.page.locator("h1")).to_contain_text("Abrechnung")
-    host.page.screenshot(path=str(artifacts / "02-settlement.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "02-settlement.png"), full_page=True)
     assert english_left(host.page, "de", PLAYER_NAMES | {"KLASSE"}) == []

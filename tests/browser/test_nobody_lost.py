@@ -21,6 +21,7 @@ from tests.browser.driver import (
     end_the_game,
     join_table,
     open_table,
+    save_screenshot,
     settle,
     stacks_shown,
     to_act,
@@ -101,7 +102,7 @@ def test_a_guest_comes_back_by_their_seat_link_on_a_new_device(new_page, live_si
     assert stacks_shown(back.page) == before
     assert stacks_shown(host.page) == before
     expect(back.page.locator(f'.seat[data-seat="{dipa.seat}"]')).to_contain_text("Dipa")
-    back.page.screenshot(path=str(artifacts / "back-dipa-phone.png"))
+    save_screenshot(back.page, str(artifacts / "back-dipa-phone.png"))
     back.page.locator("#seat-link-box summary").click()
     assert page_problems(back.page) == []  # the guest's table page with the seat link open
 
@@ -111,7 +112,7 @@ def test_a_guest_comes_back_by_their_seat_link_on_a_new_device(new_page, live_si
         "Your seat is open on another device now: this page no longer plays for it."
     )
     expect(dipa.page.locator("#connection")).to_have_attribute("data-state", "gone")
-    dipa.page.screenshot(path=str(artifacts / "old-dipa-phone.png"))
+    save_screenshot(dipa.page, str(artifacts / "old-dipa-phone.png"))
     assert page_problems(dipa.page) == []
     assert dipa.page.evaluate("() => window.DashainTable.state.socket.readyState") == 3  # CLOSED
     assert any(frame.get("kind") == "seat_moved" for f in dipa.frames for frame in f.get("events", []))
@@ -132,7 +133,7 @@ def test_a_new_hosts_invite_link_is_on_the_first_screen(new_page, live_site, art
         page.locator("form.settings-form button[type=submit]").click()
         page.wait_for_url(re.compile(r"/tables/[A-Z0-9]+/$"))
         expect(page.locator("#connection")).to_have_attribute("data-state", "open")
-        page.screenshot(path=str(artifacts / f"invite-{label}.png"))
+        save_screenshot(page, str(artifacts / f"invite-{label}.png"))
         for selector in ("#share-heading", "#join-link", "#copy-link"):
             box = _box_in_view(page, selector)
             assert box["scrollY"] == 0, (label, box)
@@ -214,7 +215,7 @@ def test_an_away_player_is_played_for_the_rest_of_the_hand_and_comes_back_next_h
         act(mover, "check" if "check" in action_verbs(mover) else "call")
     expect(host.page.locator("#result")).to_be_visible()
     assert len([f for f in host.sent if f.get("type") == "host" and f.get("verb") == "act_for"]) == acted + 1
-    host.page.screenshot(path=str(artifacts / "away-hand-over-host.png"))
+    save_screenshot(host.page, str(artifacts / "away-hand-over-host.png"))
 
     # They come back: the table page again, "Come back", and the next deal has them in.
     back = Player(away.label, new_page(away.label))

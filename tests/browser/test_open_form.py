@@ -10,6 +10,8 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.driver import save_screenshot
+
 
 def test_illegal_settings_are_refused_with_a_message_next_to_the_field(new_page, artifacts):
     page = new_page("hostuser")
@@ -20,7 +22,7 @@ def test_illegal_settings_are_refused_with_a_message_next_to_the_field(new_page,
     page.locator('[name="boot"]').fill("500")
     page.locator('[name="seats"]').fill("12")
     page.locator("form.settings-form button[type=submit]").click()
-    page.screenshot(path=str(artifacts / "refused.png"), full_page=True)
+    save_screenshot(page, str(artifacts / "refused.png"), full_page=True)
 
     assert re.search(r"/tables/open/", page.url)
     boot_field = page.locator('.field[data-field="boot"]')

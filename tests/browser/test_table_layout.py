@@ -36,6 +36,7 @@ from tests.browser.driver import (
     fits_the_screen,
     join_table,
     open_table,
+    save_screenshot,
     settle,
     to_act,
 )
@@ -109,7 +110,7 @@ def sideshow_asked(asker: Player, partner: Player, screenshots) -> None:
 def snap(screenshots, state: str, players: list[Player]) -> None:
     for player in players:
         player.page.evaluate("() => window.scrollTo(0, 0)")
-        player.page.screenshot(path=str(screenshots / f"table-{state}-{player.label}-{player.size}.png"))
+        save_screenshot(player.page, str(screenshots / f"table-{state}-{player.label}-{player.size}.png"))
         assert page_problems(player.page) == [], (state, player.label)
 
 
@@ -251,7 +252,7 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
         expect(question.get_by_role("button", name="Cancel")).to_be_visible()
         assert fits_the_screen(short.page), short.size
         question.scroll_into_view_if_needed()  # a phone shows "Your seat" below the table
-        short.page.screenshot(path=str(screenshots / f"table-buy-again-question-{short.label}-{short.size}.png"))
+        save_screenshot(short.page, str(screenshots / f"table-buy-again-question-{short.label}-{short.size}.png"))
         assert page_problems(short.page) == [], short.size
         short.page.keyboard.press("Escape")
         expect(short.page.locator("#buy-back-question")).to_have_count(0)
@@ -301,7 +302,7 @@ def test_the_table_fits_each_screen_in_every_state(chromium, live_site, screensh
         expect(question.get_by_role("button", name="Yes, end the game")).to_be_focused()
         assert fits_the_screen(asha.page), asha.size
         question.scroll_into_view_if_needed()
-        asha.page.screenshot(path=str(screenshots / f"table-end-question-{asha.label}-{asha.size}.png"))
+        save_screenshot(asha.page, str(screenshots / f"table-end-question-{asha.label}-{asha.size}.png"))
         assert page_problems(asha.page) == [], asha.size
         asha.page.keyboard.press("Escape")
         end_the_game(asha.page)
@@ -578,7 +579,7 @@ def test_seats_round_the_oval_never_overlap_on_a_laptop(chromium, live_site, scr
                                 f"{line['line']} line by {_overlap(a, line):.1f} px"
                             )
                 if count == most:
-                    page.screenshot(path=str(screenshots / f"table-oval-{game}-{count}-{names}-{size}.png"))
+                    save_screenshot(page, str(screenshots / f"table-oval-{game}-{count}-{names}-{size}.png"))
                 if names == "short":
                     # Issue 28: "Ash…", "Guest…" round the oval. A short name is shown whole.
                     cut = page.evaluate(

@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, act, action_verbs, join_table, open_table, settle, to_act
+from tests.browser.driver import Player, act, action_verbs, join_table, open_table, save_screenshot, settle, to_act
 
 
 def seat_three(new_page, live_site, game: str) -> list[Player]:
@@ -73,4 +73,4 @@ def test_a_preset_hand_is_played_to_its_result(new_page, live_site, artifacts, g
         expect(player.page.locator("#result")).to_be_visible()
     results = {player.label: player.page.locator("#result-lines").inner_text() for player in players}
     assert len(set(results.values())) == 1, results
-    host.page.screenshot(path=str(artifacts / f"{game}-result-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / f"{game}-result-host.png"), full_page=True)

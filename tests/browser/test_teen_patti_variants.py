@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, act, join_table, settle, to_act
+from tests.browser.driver import Player, act, join_table, save_screenshot, settle, to_act
 
 VARIANT_WORDS = {
     "muflis": "Muflis: the lowest hand wins",
@@ -70,4 +70,4 @@ def test_a_variant_hand_is_played_to_its_result(new_page, live_site, artifacts, 
     settle(players)
     for player in players:
         expect(player.page.locator("#result")).to_be_visible()
-    host.page.screenshot(path=str(artifacts / f"variant-{variant}-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / f"variant-{variant}-host.png"), full_page=True)

@@ -25,6 +25,7 @@ from tests.browser.driver import (
     face_up_cards,
     join_table,
     my_cards,
+    save_screenshot,
     settle,
     stacks_shown,
     to_act,
@@ -71,7 +72,7 @@ def test_a_guest_on_a_new_phone_says_this_is_me_and_the_host_gives_her_seat_back
     expect(phone.page.locator(".claim-offer")).to_contain_text("Are you Gita, on a new phone or browser?")
     expect(phone.page.locator(".claim-offer")).to_contain_text("seat and its chips move to this browser")
     assert page_problems(phone.page) == []
-    phone.page.screenshot(path=str(artifacts / "offer-phone.png"), full_page=True)
+    save_screenshot(phone.page, str(artifacts / "offer-phone.png"), full_page=True)
     phone.page.get_by_role("button", name="This is me").click()
     expect(phone.page.locator(".claim-waiting")).to_contain_text("Waiting for the host's answer")
     assert page_problems(phone.page) == []
@@ -84,7 +85,7 @@ def test_a_guest_on_a_new_phone_says_this_is_me_and_the_host_gives_her_seat_back
     expect(host.page.locator("#hand-log")).to_contain_text("A new browser asks the host for Gita's seat.")
     # Her old page reads it too, in the table's log.
     expect(gita.page.locator("#hand-log")).to_contain_text("A new browser asks the host for Gita's seat.")
-    host.page.screenshot(path=str(artifacts / "request-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "request-host.png"), full_page=True)
     host.page.locator('#host-requests [data-command="approve"]').click()
     expect(host.page.locator("#host-requests-box")).to_be_hidden()
     expect(host.page.locator("#hand-log")).to_contain_text("The host gives Gita's seat to a new browser.")
@@ -98,7 +99,7 @@ def test_a_guest_on_a_new_phone_says_this_is_me_and_the_host_gives_her_seat_back
     settle([host, phone])
     assert stacks_shown(phone.page) == before
     assert stacks_shown(host.page) == before
-    phone.page.screenshot(path=str(artifacts / "back-phone.png"))
+    save_screenshot(phone.page, str(artifacts / "back-phone.png"))
 
     # The old page is told and stops.
     expect(gita.page.locator("#table-root")).to_have_attribute("data-phase", "gone")
@@ -185,7 +186,7 @@ def test_approved_during_her_turn_that_hand_is_played_out_and_she_plays_the_next
     expect(phone.page.locator("#see-button")).to_be_hidden()
     expect(phone.page.locator('#between-hands [data-command="come_back"]')).to_have_count(0)
     assert page_problems(phone.page) == []
-    phone.page.screenshot(path=str(artifacts / "played-out-new-phone.png"), full_page=True)
+    save_screenshot(phone.page, str(artifacts / "played-out-new-phone.png"), full_page=True)
 
     # The old phone lost the seat: no cards, no actions.
     expect(gita.page.locator("#table-root")).to_have_attribute("data-phase", "gone")
@@ -193,7 +194,7 @@ def test_approved_during_her_turn_that_hand_is_played_out_and_she_plays_the_next
     expect(gita.page.locator("#my-cards svg.card-face")).to_have_count(0)
     expect(gita.page.locator("#action-bar button:visible")).to_have_count(0)
     expect(gita.page.locator("body")).to_contain_text("Your seat is open on another device now")
-    gita.page.screenshot(path=str(artifacts / "old-phone.png"), full_page=True)
+    save_screenshot(gita.page, str(artifacts / "old-phone.png"), full_page=True)
 
     # The others finish the hand; the next is dealt, with her in it on the new phone.
     players = [host, bikash, phone]
@@ -213,4 +214,4 @@ def test_approved_during_her_turn_that_hand_is_played_out_and_she_plays_the_next
     # Every frame the new phone received: her cards of the second hand, none of the first's.
     assert set(my_cards(phone.page)) <= _cards_of_hand(phone.frames, 2)
     assert _cards_of_hand(phone.frames, 1) & hers == set()
-    phone.page.screenshot(path=str(artifacts / "next-hand-new-phone.png"), full_page=True)
+    save_screenshot(phone.page, str(artifacts / "next-hand-new-phone.png"), full_page=True)

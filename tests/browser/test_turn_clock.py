@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.browser.driver import Player, act, action_verbs, join_table, open_table, settle, to_act
+from tests.browser.driver import Player, act, action_verbs, join_table, open_table, save_screenshot, settle, to_act
 from tests.browser.test_pages_layout import page_problems
 
 
@@ -53,7 +53,7 @@ def test_everyone_sees_the_clock_and_the_host_acts_for_a_player_whose_time_ran_o
     expect(host.page.locator('#act-for [data-move="chaal"]')).to_have_count(1)
     expect(host.page.locator('#act-for [data-move="see"]')).to_have_count(0)
     expect(deepa.page.locator('#act-for [data-verb="act_for"]')).to_have_count(0)
-    host.page.screenshot(path=str(artifacts / "act-for-host.png"), full_page=True)
+    save_screenshot(host.page, str(artifacts / "act-for-host.png"), full_page=True)
     button.click()
     # Deepa packs, as the table's time-out would have her do; the hand is the host's.
     expect(host.page.locator("#hand-log")).to_contain_text("acted for Deepa: Deepa packs", timeout=15_000)
@@ -85,7 +85,7 @@ def test_the_host_calls_for_an_away_friend_who_stays_in_and_the_log_says_so(new_
     call = host.page.locator('#act-for [data-move="call"]')
     expect(call).to_contain_text("Call", timeout=15_000)
     expect(host.page.locator("#act-for")).to_contain_text("they stay in the game")
-    host.page.locator("#act-for").screenshot(path=str(artifacts / "act-for-call-host.png"))
+    save_screenshot(host.page.locator("#act-for"), str(artifacts / "act-for-call-host.png"))
     assert page_problems(host.page) == []  # axe finds nothing in the host's choices
     call.click()
     expect(host.page.locator("#hand-log")).to_contain_text("Asha acted for Deepa: Deepa calls", timeout=15_000)
@@ -96,7 +96,7 @@ def test_the_host_calls_for_an_away_friend_who_stays_in_and_the_log_says_so(new_
     assert [(frame["seat"], frame["move"]) for frame in sent] == [(int(deepa.seat), "call")]
     status = deepa.page.evaluate("seat => window.DashainTable.state.seats[seat].status", deepa.seat)
     assert status == "playing"
-    deepa.page.screenshot(path=str(artifacts / "acted-for-deepa.png"), full_page=True)
+    save_screenshot(deepa.page, str(artifacts / "acted-for-deepa.png"), full_page=True)
 
 
 def test_a_sideshow_the_host_asked_of_an_away_friend_may_be_refused_for_them_never_accepted(
