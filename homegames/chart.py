@@ -32,7 +32,7 @@ class ChartLine:
 @dataclass
 class Tick:
     y: float
-    label: str
+    value: Decimal  # written in the viewer's language by the template (1,000 / 1.000; 2.5 / 2,5)
 
 
 @dataclass
@@ -87,7 +87,7 @@ def chart_build(series: list[tuple[str, list[Decimal]]], night_labels: list[str]
 
     value = low
     while value <= high:
-        chart.ticks.append(Tick(y=y_of(value), label=f"{value.normalize():f}"))
+        chart.ticks.append(Tick(y=y_of(value), value=value.normalize()))
         value += step
     chart.zero_y = y_of(Decimal(0))
     every_nth = -(-count // 10) or 1  # at most about ten labels along the bottom

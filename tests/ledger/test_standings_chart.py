@@ -10,7 +10,10 @@ import re
 import xml.etree.ElementTree as ET
 from decimal import Decimal
 
+import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from homegames.chart import chart_build
 from homegames.selectors_seasons import home_game_results, standings_running
@@ -41,7 +44,7 @@ def test_the_chart_puts_winners_above_the_zero_line_and_losers_below():
     assert len(up.points.split()) == 3  # the start at 0, then each night
     xs = [float(point.split(",")[0]) for point in up.points.split()]
     assert xs == sorted(xs) and xs[0] == chart.left and xs[-1] == chart.right
-    assert [tick.label for tick in chart.ticks] == ["-20", "-10", "0", "10", "20"]
+    assert [tick.value for tick in chart.ticks] == [-20, -10, 0, 10, 20]
     assert [number for _x, number in chart.nights] == [1, 2]
 
 
@@ -70,6 +73,27 @@ def test_the_home_games_page_draws_the_chart_as_svg_without_script_or_style(clie
                 float(element.get(name))
         for point in (element.get("points") or "").split():
             [float(number) for number in point.split(",")]
+
+
+@pytest.mark.parametrize(
+    ("language", "thousands", "halves"),
+    [
+        ("en", ["-2,000", "-1,000", "0", "1,000", "2,000"], ["-0.5", "0", "0.5", "1"]),
+        ("de", ["-2.000", "-1.000", "0", "1.000", "2.000"], ["-0,5", "0", "0,5", "1"]),
+        ("hi", ["-2,000", "-1,000", "0", "1,000", "2,000"], ["-0.5", "0", "0.5", "1"]),
+    ],
+)
+def test_the_charts_axis_writes_its_numbers_in_the_viewers_language(language, thousands, halves):
+    """The numbers up the side are written as the rest of the page writes them (they were
+    "1000" and "0.5" in every language); the coordinates stay numbers a browser reads."""
+    for values, expected in (([Decimal(1800), Decimal(-1700)], thousands), ([Decimal("0.6"), Decimal("-0.4")], halves)):
+        chart = chart_build([("Asha", values)], ["a", "b"])
+        with translation.override(language):
+            markup = render_to_string("homegames/_standings_chart.html", {"chart": chart})
+        svg = ET.fromstring(re.search(r"<svg class=\"chart\".*?</svg>", markup, flags=re.S)[0])
+        ticks = [element.text for element in svg.iter(f"{SVG}text") if element.get("class") == "chart-tick"]
+        assert ticks == expected
+        assert all(float(element.get("y")) >= 0 for element in svg.iter(f"{SVG}text"))
 
 
 def test_the_seasons_csv_lists_nets_and_transfers_and_keeps_formulas_out(client, host, friends):  # noqa: F811
