@@ -7,15 +7,18 @@ login records, registered again below with the same guard.
 
 from typing import Any
 
+from django import forms
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
 from django.db.models import Model
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_guard import GuardedLookups
 from accounts.models import User
+from accounts.services import email_change_tell
 
 
 @admin.register(User)
@@ -30,6 +33,14 @@ class PlayerAdmin(GuardedLookups[User], UserAdmin[User]):
         *UserAdmin.add_fieldsets,
         (_("At the table"), {"fields": ("display_name",)}),
     )
+
+    def save_model(self, request: HttpRequest, obj: User, form: forms.ModelForm[User], change: bool) -> None:
+        """A new address an admin saves is told to the apps above, as the player's own
+        profile tells it (``accounts.services.email_change_tell``), in the admin's transaction
+        and before the row is written: the invitations that waited for an address are due."""
+        if "email" in form.changed_data:
+            email_change_tell(user=obj, before=str(form.initial.get("email") or ""))
+        super().save_model(request, obj, form, change)
 
 
 def registered_admins(site: admin.AdminSite = admin.site) -> dict[type[Model], admin.ModelAdmin[Any]]:

@@ -96,3 +96,41 @@ def test_an_address_cleared_or_a_member_with_her_invitations_sent_gets_nothing_n
     profile(client, members["chandra"], "chandra@example.net")
     assert notices_send_due() == 0
     assert mail.outbox == []
+
+
+def test_an_address_an_admin_gives_her_sends_the_invitations_she_missed(client, group):  # noqa: F811
+    """The site's admin, not only her profile: the player admin tells the new address as the
+    profile does (found in the trial: an admin's change sent nothing)."""
+    _home_game, _host, members, _template = group
+    dipa = members["dipa"]
+    dipa.email = ""
+    dipa.save()
+    ahead = schedule(group, days=3)
+    notices_send_due()
+    assert list(Notice.objects.filter(user=dipa).values_list("skipped", flat=True)) == ["no_email"]
+    mail.outbox.clear()
+    admin = make_user("root")
+    admin.is_staff = admin.is_superuser = True
+    admin.save()
+    client.force_login(admin)
+    change = reverse("admin:accounts_user_change", args=[dipa.pk])
+    joined = timezone.localtime(dipa.date_joined)
+    fields = {
+        "username": dipa.username,
+        "display_name": dipa.display_name,
+        "first_name": "",
+        "last_name": "",
+        "is_active": "on",
+        "date_joined_0": joined.strftime("%Y-%m-%d"),
+        "date_joined_1": joined.strftime("%H:%M:%S"),
+    }
+
+    response = client.post(change, {**fields, "email": "dipa@example.org"})
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    assert notices_send_due() == 1
+    assert [m.to for m in mail.outbox] == [["dipa@example.org"]]
+    assert invited_to("dipa@example.org") == [f"{ahead.pk}/"]
+
+    # Saved again unchanged, or with another field changed: nothing is told, nothing sent.
+    assert client.post(change, {**fields, "email": "dipa@example.org", "first_name": "D"}).status_code == 302
+    assert notices_send_due() == 0
