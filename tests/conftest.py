@@ -181,3 +181,20 @@ def django_db_setup(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         for connection in connections.all():
             start_ids_high(connection)
+
+
+@pytest.fixture(autouse=True)
+def _ids_high_again(request, django_db_blocker):
+    """A test marked ``django_db(reset_sequences=True)`` starts its counters at 1 (it counts
+    on small ids), and Django leaves them there: raised again after it, for the tests that follow."""
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    if marker is None or not marker.kwargs.get("reset_sequences"):
+        return
+    from django.db import connections
+
+    from tests.high_ids import start_ids_high
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            start_ids_high(connection)

@@ -10,7 +10,9 @@ every test. Each table starts at its own million, so an id of one table taken fo
 
 Called once a database is made: pytest-django's test databases (``tests/conftest.py``), the
 browser tests' site (``tests/browser/server.py``) and the fault tests' (``tests/tables/fault_site.py``).
-Django's flush between transactional tests empties the tables and leaves the counters.
+Django's flush between transactional tests empties the tables and leaves the counters; a
+test marked ``django_db(reset_sequences=True)`` sets them back to 1, and ``tests/conftest.py``
+raises them again after it.
 """
 
 from __future__ import annotations
