@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.formats import number_format
+from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -112,7 +112,7 @@ def night_new(request: HttpRequest) -> HttpResponse:
                 lambda home_game: kitchen_services.kitchen_open(
                     host=request.user,  # type: ignore[arg-type]  # login_required
                     buy_in_chips=chips,
-                    buy_in_price=values["buy_in_price"],
+                    buy_in_price=typed_amount(values["buy_in_price"]),
                     currency=values["currency"],
                     home_game=home_game,
                 ),
@@ -191,6 +191,18 @@ def night_detail(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "kitchen/night.html", context)
 
 
+def typed_amount(value: object) -> str:
+    """An amount of money as the host typed it, with the language's decimal sign read as one:
+    "10,50" in German is 10.50 (a German phone's decimal keypad has only the comma). Only when
+    it cannot mean anything else: one such sign and no full stop; any other text is passed on
+    as typed, for the service to take or refuse ("10,50" in English stays refused, never 1050)."""
+    text = str(value or "").strip()
+    mark = str(get_format("DECIMAL_SEPARATOR"))
+    if mark != "." and "." not in text and text.count(mark) == 1:
+        return text.replace(mark, ".")
+    return text
+
+
 def _int(value: object) -> int | None:
     text = str(value or "").strip()
     return int(text) if text.isdigit() else None
@@ -234,7 +246,7 @@ def _act(table: Table, seat: Seat, post: Any) -> str:
             table_id=table.pk,
             seat_id=seat.pk,
             paid_by=_int(post.get("paid_by")),
-            amount=post.get("amount", ""),
+            amount=typed_amount(post.get("amount", "")),
             what=post.get("what", ""),
             shares=_shares(post),
         ),

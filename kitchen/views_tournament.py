@@ -21,7 +21,7 @@ from kitchen.models import TournamentClock
 from kitchen.planned import carried, payout_table, planned_night
 from kitchen.rules import tournament_of
 from kitchen.tv import tv_state
-from kitchen.views import _night_or_404, _seat, form_context, open_night, refused
+from kitchen.views import _night_or_404, _seat, form_context, open_night, refused, typed_amount
 from tables.models import Table
 from tables.money import PAYOUT_PRESETS
 from tables.services import ServiceError, invite_token_matches
@@ -88,7 +88,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
                     lambda home_game: tournament.kitchen_tournament_open(
                         host=request.user,  # type: ignore[arg-type]  # login_required
                         starting_chips=_whole(values["starting_chips"]),
-                        buy_in_price=values["buy_in_price"],
+                        buy_in_price=typed_amount(values["buy_in_price"]),
                         currency=values["currency"],
                         levels=levels,
                         rebuy_levels=int(values["rebuy_levels"]) if values["rebuy_levels"].isdigit() else -1,
