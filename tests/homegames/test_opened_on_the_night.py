@@ -15,9 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from homegames.models import Night
-from homegames.services import NightError, night_answer, night_schedule
+from homegames.services import NightError, night_answer
 from homegames.services_tonight import OPENS_BEFORE, night_open_table, night_open_with, night_opens_at
 from tables.models import Table
+from tests.homegames.test_night_wording import schedule_at
 from tests.homegames.test_nights import group, url  # noqa: F401 (the fixture)
 from tests.kitchen.test_from_planned_night import CASH_POST, TOURNAMENT_POST, cash_form, tournament_form, written
 
@@ -25,16 +26,7 @@ TOO_EARLY = "can be opened on the night itself"
 
 
 def schedule_in(group, ahead: timedelta) -> Night:  # noqa: F811
-    home_game, host, _members, template = group
-    return night_schedule(
-        home_game=home_game,
-        template=template,
-        starts_at=(timezone.now() + ahead).replace(microsecond=0),
-        time_zone="UTC",
-        place="Asha's flat",
-        seat_limit=4,
-        by=host,
-    )
+    return schedule_at(group, (timezone.now() + ahead).replace(microsecond=0))
 
 
 def test_a_night_days_ahead_offers_no_opening_and_a_direct_post_opens_nothing(client, group):  # noqa: F811
@@ -61,17 +53,9 @@ def test_a_night_days_ahead_offers_no_opening_and_a_direct_post_opens_nothing(cl
 def test_the_opening_time_is_not_followed_by_a_second_full_stop(client, group):  # noqa: F811
     """A night at 7:30 p.m. opens at 7:30 a.m.: the time, which in English ends in a full stop
     of its own, is not the sentence's last word ("... 7:30 a.m.." was written)."""
-    home_game, host, _members, template = group
+    host = group[1]
     day = (timezone.now() + timedelta(days=11)).replace(hour=19, minute=30, second=0, microsecond=0)
-    night = night_schedule(
-        home_game=home_game,
-        template=template,
-        starts_at=day,
-        time_zone="UTC",
-        place="Asha's flat",
-        seat_limit=4,
-        by=host,
-    )
+    night = schedule_at(group, day)
     assert night_opens_at(night) == day - OPENS_BEFORE
     client.force_login(host)
     page = client.get(url("night_detail", night)).content.decode()
