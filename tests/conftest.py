@@ -174,13 +174,10 @@ def _join_guesses_forgotten():
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test databases, their rows numbered from a million up (tests/high_ids.py)."""
-    from django.db import connections
-
-    from tests.high_ids import start_ids_high
+    from tests.high_ids import start_all_ids_high
 
     with django_db_blocker.unblock():
-        for connection in connections.all():
-            start_ids_high(connection)
+        start_all_ids_high()
 
 
 @pytest.fixture(autouse=True)
@@ -191,10 +188,7 @@ def _ids_high_again(request, django_db_blocker):
     marker = request.node.get_closest_marker("django_db")
     if marker is None or not marker.kwargs.get("reset_sequences"):
         return
-    from django.db import connections
-
-    from tests.high_ids import start_ids_high
+    from tests.high_ids import start_all_ids_high
 
     with django_db_blocker.unblock():
-        for connection in connections.all():
-            start_ids_high(connection)
+        start_all_ids_high()

@@ -17,6 +17,7 @@ raises them again after it.
 
 from __future__ import annotations
 
+from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 
 STEP = 1_000_000
@@ -46,3 +47,9 @@ def start_ids_high(connection: BaseDatabaseWrapper) -> int:
                     cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, place * STEP - 1])
             return len(tables)
     raise NotImplementedError(f"no counters to set on {connection.vendor}")
+
+
+def start_all_ids_high() -> None:
+    """:func:`start_ids_high` on every database the settings name."""
+    for connection in connections.all():
+        start_ids_high(connection)

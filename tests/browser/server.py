@@ -174,14 +174,6 @@ def _control_table_codes(workdir: Path) -> None:
     hosting._new_code = next_code
 
 
-def _start_ids_high() -> None:
-    from django.db import connection
-
-    from tests.high_ids import start_ids_high
-
-    start_ids_high(connection)
-
-
 def serve(port: int, workdir: Path) -> None:
     _prepare_environment(workdir)
     import django
@@ -189,11 +181,13 @@ def serve(port: int, workdir: Path) -> None:
     django.setup()
     from django.core.management import call_command
 
+    from tests.high_ids import start_all_ids_high
+
     _isolate_redis()
     _control_next_hand_delay(workdir)
     _control_table_codes(workdir)
     call_command("migrate", verbosity=0, interactive=False)
-    _start_ids_high()
+    start_all_ids_high()
     _create_users_and_sessions(workdir)
     _fix_table_seeds()
     _write_services(workdir)

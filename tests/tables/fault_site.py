@@ -39,12 +39,11 @@ def prepare(workdir: Path) -> None:
     from django.contrib.auth.hashers import make_password
     from django.contrib.sessions.backends.db import SessionStore
     from django.core.management import call_command
-    from django.db import connection
 
-    from tests.high_ids import start_ids_high
+    from tests.high_ids import start_all_ids_high
 
     call_command("migrate", verbosity=0, interactive=False)
-    start_ids_high(connection)
+    start_all_ids_high()
     # Hashed once for the four (the site's hasher takes 0.6 to 0.9 s a hash on a loaded 2-core
     # machine, on purpose): each user still has the same usable password.
     password = make_password("fault-test-pass")
